@@ -1,0 +1,74 @@
+import type { Router } from '@koa/router';
+import type { Queue } from 'bullmq';
+import Koa from 'koa';
+import type { BotJobs } from '../shared/bot-jobs.js';
+import type { Config } from '../shared/config.js';
+import type { Knex } from '../shared/db/knex.js';
+import type { Logger } from '../shared/logger.js';
+import { bullBoard } from './bull-board.js';
+import type { AppState } from './context.js';
+import { requireAdmin, requireUser } from './middleware/auth.js';
+import { errorBodies } from './middleware/errors.js';
+import { jsonBody } from './middleware/json-body.js';
+import { requestContext } from './middleware/request-id.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { adminRouter } from './routes/admin/index.js';
+import { botsRouter } from './routes/bots/index.js';
+import { docsRouter } from './routes/docs.js';
+import { healthRouter, type ReadinessCheck } from './routes/health.js';
+import { meetingsRouter } from './routes/meetings/index.js';
+import { transcriptsRouter } from './routes/transcripts/index.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Knex;
+  jobs: BotJobs;
+  logger: Logger;
+  /** Queues shown in Bull Board. */
+  queues: readonly Queue[];
+  readiness: Record<string, ReadinessCheck>;
+}
+
+/** The whole HTTP app; the middleware order lives here and nowhere else. */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const { config, db } = deps;
+  const app = new Koa<AppState>({ proxy: config.TRUST_PROXY });
+  app.silent = true; // errors are logged by our own middleware, with the request id
+
+  const user = requireUser(db);
+  const body = jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES });
+  const optionalBody = jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES, allowEmpty: true });
+  const admin = requireAdmin(config.ADMIN_API_KEY);
+
+  const routers: Router<AppState>[] = [
+    healthRouter(deps.readiness),
+    docsRouter(() => buildOpenApiDocument(config.PUBLIC_BASE_URL)),
+    botsRouter({
+      db,
+      jobs: deps.jobs,
+      log: deps.logger,
+      defaultBotName: config.DEFAULT_BOT_NAME,
+      extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
+      requireUser: user,
+      jsonBody: body,
+    }),
+    meetingsRouter({ db, requireUser: user, jsonBody: body }),
+    transcriptsRouter({ db, requireUser: user }),
+    adminRouter({
+      db,
+      requireAdmin: admin,
+      jsonBody: body,
+      optionalJsonBody: optionalBody,
+      defaultMaxConcurrentBots: config.DEFAULT_MAX_CONCURRENT_BOTS,
+    }),
+  ];
+
+  app.use(requestContext(deps.logger));
+  app.use(errorBodies());
+  app.use(bullBoard(deps.queues, requireAdmin(config.ADMIN_API_KEY, { browserPrompt: true })));
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,48 @@
+import type { AddressInfo } from 'node:net';
+import { bullBotJobs } from '../shared/bot-jobs.js';
+import { loadConfigOrExit } from '../shared/config.js';
+import { createKnex } from '../shared/db/knex.js';
+import { createLogger } from '../shared/logger.js';
+import { createBotsQueue } from '../shared/queues.js';
+import { createProducerRedis, waitForRedis } from '../shared/redis.js';
+import { Shutdown } from '../shared/shutdown.js';
+import { createApp } from './app.js';
+
+const config = loadConfigOrExit();
+const logger = createLogger('api', config.LOG_LEVEL);
+const db = createKnex(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+const redis = createProducerRedis(config.REDIS_URL, logger);
+const queue = createBotsQueue(redis, config.QUEUE_PREFIX);
+queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
+
+if (!(await waitForRedis(redis, 5000)))
+  logger.warn('Redis is not reachable yet; bot requests will get 503 until it is');
+
+const app = createApp({
+  config,
+  db,
+  jobs: bullBotJobs(queue),
+  logger,
+  queues: [queue],
+  readiness: {
+    postgres: async () => {
+      await db.raw('SELECT 1');
+    },
+    redis: async () => {
+      await redis.ping();
+    },
+  },
+});
+
+const server = app.listen(config.API_PORT, config.API_HOST, () => {
+  const { port } = server.address() as AddressInfo;
+  logger.info({ host: config.API_HOST, port }, 'api listening');
+});
+server.keepAliveTimeout = 65_000;
+
+new Shutdown(logger, config.SHUTDOWN_TIMEOUT_MS)
+  .add('http server', () => new Promise<void>((resolve) => server.close(() => resolve())))
+  .add('queue', () => queue.close())
+  .add('postgres pool', () => db.destroy())
+  .add('redis', () => redis.quit())
+  .installSignalHandlers();

@@ -1,0 +1,57 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { hashApiKey } from '../../shared/api-keys.js';
+import { findActiveKeyByHash, touchApiKey } from '../../shared/db/api-keys.js';
+import type { Knex } from '../../shared/db/knex.js';
+import { AppError, SpecErrors, UnauthorizedError } from '../../shared/errors.js';
+import type { AppState } from '../context.js';
+
+const MAX_KEY_LENGTH = 256;
+
+/** X-API-Key → the key's user, or 401 `Unauthorized`. Runs before anything reads the request body. */
+export function requireUser(db: Knex): Middleware<AppState> {
+  return async (ctx, next) => {
+    const presented = ctx.get('X-API-Key');
+    if (!presented || presented.length > MAX_KEY_LENGTH) throw new UnauthorizedError(SpecErrors.unauthorized);
+    const auth = await findActiveKeyByHash(db, hashApiKey(presented));
+    if (!auth) throw new UnauthorizedError(SpecErrors.unauthorized);
+    ctx.state.auth = auth;
+    touchApiKey(db, auth.keyId).catch((error: unknown) =>
+      ctx.state.log.warn({ err: error }, 'could not record key use'),
+    );
+    return next();
+  };
+}
+
+/**
+ * The operator's admin key, as `X-Admin-API-Key` (Vexa's header, for API clients) or as the password
+ * of HTTP Basic auth (so a browser can open Bull Board). Without a configured key the admin API is off.
+ */
+export function requireAdmin(
+  adminKey: string | undefined,
+  options: { browserPrompt?: boolean } = {},
+): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (!adminKey) throw new AppError(403, 'Admin API is disabled: set ADMIN_API_KEY to enable it');
+    const presented = ctx.get('X-Admin-API-Key') || basicAuthPassword(ctx.get('Authorization'));
+    if (presented && constantTimeEquals(presented, adminKey)) return next();
+    const challenge: Record<string, string> = options.browserPrompt
+      ? { 'WWW-Authenticate': 'Basic realm="meetbot admin", charset="UTF-8"' }
+      : {};
+    throw new AppError(options.browserPrompt ? 401 : 403, 'Invalid or missing admin API key', challenge);
+  };
+}
+
+function basicAuthPassword(header: string): string | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+}
+
+function constantTimeEquals(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

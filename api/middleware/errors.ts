@@ -1,0 +1,72 @@
+import type { Middleware } from 'koa';
+import { AppError } from '../../shared/errors.js';
+import type { AppState } from '../context.js';
+
+interface HttpLikeError {
+  status?: unknown;
+  statusCode?: unknown;
+  expose?: unknown;
+  message?: unknown;
+  headers?: unknown;
+}
+
+const GENERIC_MESSAGES: Record<number, string> = {
+  400: 'Bad request',
+  404: 'Not found',
+  405: 'Method not allowed',
+  413: 'Request body too large',
+  415: 'Unsupported media type',
+  501: 'Not implemented',
+};
+
+/**
+ * Maps every failure to the spec's error body, `{ "error": "..." }` and nothing else.
+ * Unknown errors become 500 with the request id logged, never a stack trace in the response.
+ */
+export function errorBodies(): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      // Answers nobody wrote a body for (unknown route: 404, wrong method: 405) still get a JSON error.
+      if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null)) {
+        const status = ctx.status;
+        ctx.body = { error: GENERIC_MESSAGES[status] ?? 'Request failed' };
+        ctx.status = status;
+      }
+    } catch (caught) {
+      const { status, message, headers } = describe(caught);
+      if (status >= 500) {
+        ctx.state.log?.error({ err: caught }, 'request failed');
+      }
+      for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+      ctx.status = status;
+      ctx.body = { error: message };
+    }
+  };
+}
+
+function describe(caught: unknown): { status: number; message: string; headers: Record<string, string> } {
+  if (caught instanceof AppError)
+    return { status: caught.status, message: caught.message, headers: caught.headers };
+  const error = (caught ?? {}) as HttpLikeError;
+  const status =
+    typeof error.status === 'number'
+      ? error.status
+      : typeof error.statusCode === 'number'
+        ? error.statusCode
+        : 500;
+  if (status < 400 || status >= 600) return { status: 500, message: 'Internal server error', headers: {} };
+  if (status >= 500 && status !== 501) return { status, message: 'Internal server error', headers: {} };
+  const headers: Record<string, string> = {};
+  if (error.headers && typeof error.headers === 'object') {
+    for (const [name, value] of Object.entries(error.headers as Record<string, unknown>)) {
+      if (typeof value === 'string') headers[name] = value;
+    }
+  }
+  const exposed = error.expose === true && typeof error.message === 'string' && error.message.length > 0;
+  return {
+    status,
+    message: exposed ? (error.message as string) : (GENERIC_MESSAGES[status] ?? 'Request failed'),
+    headers,
+  };
+}

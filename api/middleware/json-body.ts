@@ -1,0 +1,61 @@
+import type { Middleware } from 'koa';
+import { BadRequestError, PayloadTooLargeError } from '../../shared/errors.js';
+import type { AppState } from '../context.js';
+
+export interface JsonBodyOptions {
+  limitBytes: number;
+  /** When true, an empty body (no bytes at all) is accepted and read as `{}`. */
+  allowEmpty?: boolean;
+}
+
+/**
+ * Reads and parses a JSON request body into `ctx.state.body`. Runs after authentication, so a bad
+ * key is 401 even when the body is also bad.
+ */
+export function jsonBody(options: JsonBodyOptions): Middleware<AppState> {
+  return async (ctx, next) => {
+    const declaredLength = Number(ctx.get('Content-Length') || 'NaN');
+    const hasBody = ctx.request.length > 0 || Boolean(ctx.get('Transfer-Encoding')) || declaredLength > 0;
+    if (!hasBody && options.allowEmpty) {
+      ctx.state.body = {};
+      return next();
+    }
+    if (!ctx.is('application/json')) {
+      throw new BadRequestError('Content-Type must be application/json');
+    }
+    if (Number.isFinite(declaredLength) && declaredLength > options.limitBytes) {
+      throw new PayloadTooLargeError(options.limitBytes);
+    }
+    const raw = await readBody(ctx.req, options.limitBytes);
+    if (raw.trim().length === 0) {
+      if (options.allowEmpty) {
+        ctx.state.body = {};
+        return next();
+      }
+      throw new BadRequestError('Request body is empty; expected a JSON object');
+    }
+    try {
+      ctx.state.body = JSON.parse(raw);
+    } catch {
+      throw new BadRequestError('Request body is not valid JSON');
+    }
+    return next();
+  };
+}
+
+async function readBody(stream: AsyncIterable<Buffer | string>, limitBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    total += buffer.length;
+    if (total > limitBytes) throw new PayloadTooLargeError(limitBytes);
+    chunks.push(buffer);
+  }
+  const bytes = Buffer.concat(chunks);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new BadRequestError('Request body is not valid UTF-8');
+  }
+}

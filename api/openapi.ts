@@ -1,0 +1,321 @@
+import { z } from 'zod';
+import { PLATFORMS } from '../shared/domain/platforms.js';
+import {
+  userDetailSchema,
+  userSchema,
+  issuedTokenSchema,
+  createUserRequest,
+  updateUserRequest,
+  createTokenRequest,
+} from './routes/admin/schema.js';
+import {
+  botConfigAcceptedSchema,
+  botStatusSchema,
+  createBotRequest,
+  updateBotConfigRequest,
+} from './routes/bots/schema.js';
+import {
+  deletedMeetingsSchema,
+  meetingListSchema,
+  meetingSchema,
+  updateMeetingDataRequest,
+  updatedMeetingSchema,
+} from './routes/meetings/schema.js';
+import { transcriptSchema } from './routes/transcripts/schema.js';
+
+export const errorSchema = z
+  .object({ error: z.string() })
+  .strict()
+  .meta({ id: 'Error', description: 'Every error response: one member, `error`.' });
+
+// Referenced so that every schema with an id is registered before the document is generated.
+const documented = [
+  meetingSchema,
+  meetingListSchema,
+  updatedMeetingSchema,
+  deletedMeetingsSchema,
+  updateMeetingDataRequest,
+  createBotRequest,
+  updateBotConfigRequest,
+  botConfigAcceptedSchema,
+  botStatusSchema,
+  transcriptSchema,
+  userSchema,
+  userDetailSchema,
+  issuedTokenSchema,
+  createUserRequest,
+  updateUserRequest,
+  createTokenRequest,
+  errorSchema,
+];
+
+const ref = (schema: z.ZodType) => {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error('schema has no id');
+  return { $ref: `#/components/schemas/${id}` };
+};
+const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: ref(schema) } } });
+const error = (description: string) => ({ description, ...json(errorSchema) });
+const body = (schema: z.ZodType) => ({ required: true, ...json(schema) });
+
+const platformParam = {
+  name: 'platform',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', enum: [...PLATFORMS] },
+};
+const nativeIdParam = {
+  name: 'native_meeting_id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'Google Meet: xxx-xxxx-xxx (lowercase letters). Teams: digits.',
+};
+const meetingRef = [platformParam, nativeIdParam];
+const userAuth = [{ ApiKey: [] }];
+const adminAuth = [{ AdminApiKey: [] }];
+const common = { 401: error('Missing or invalid X-API-Key: `Unauthorized`') };
+
+export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown> {
+  void documented;
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Record<string, unknown>> };
+  for (const schema of Object.values(schemas)) delete schema.$schema;
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Meetbot API',
+      version: '1.0.0',
+      description:
+        'Send transcription bots into Google Meet and Microsoft Teams meetings and read their transcripts.',
+    },
+    ...(serverUrl && { servers: [{ url: serverUrl }] }),
+    security: userAuth,
+    components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        AdminApiKey: { type: 'apiKey', in: 'header', name: 'X-Admin-API-Key' },
+      },
+      schemas,
+    },
+    paths: {
+      '/bots': {
+        post: {
+          summary: 'Create Bot: send a bot to a meeting',
+          requestBody: body(createBotRequest),
+          responses: {
+            201: { description: 'The new meeting, status `requested`', ...json(meetingSchema) },
+            400: error('Invalid input; for a bad meeting id exactly `Invalid meeting ID format`'),
+            ...common,
+            409: error('A bot is already running or starting for this meeting'),
+            429: error('`Too many concurrent bots`'),
+            503: error('The job queue is unreachable; nothing was started'),
+          },
+        },
+      },
+      '/bots/status': {
+        get: {
+          summary: 'Get Bot Status: the bots still running',
+          responses: { 200: { description: 'Running bots', ...json(botStatusSchema) }, ...common },
+        },
+      },
+      '/bots/{platform}/{native_meeting_id}': {
+        delete: {
+          summary: 'Stop Bot',
+          parameters: meetingRef,
+          responses: {
+            202: { description: 'The meeting, now `completed`; the bot is leaving', ...json(meetingSchema) },
+            ...common,
+            404: error('`Bot not found`'),
+          },
+        },
+      },
+      '/bots/{platform}/{native_meeting_id}/config': {
+        put: {
+          summary: 'Update Bot Configuration (active bots only)',
+          parameters: meetingRef,
+          requestBody: body(updateBotConfigRequest),
+          responses: {
+            202: { description: 'Stored and sent to the bot', ...json(botConfigAcceptedSchema) },
+            400: error('Invalid input'),
+            ...common,
+            404: error('`Bot not found`'),
+          },
+        },
+      },
+      '/meetings': {
+        get: {
+          summary: 'List Meetings, newest first',
+          parameters: [
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              schema: { type: 'integer', minimum: 1, maximum: 1000 },
+            },
+            { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
+          ],
+          responses: {
+            200: { description: 'Meetings', ...json(meetingListSchema) },
+            400: error('Invalid query'),
+            ...common,
+          },
+        },
+      },
+      '/meetings/{id}': {
+        get: {
+          summary: 'Get Meeting',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: {
+            200: { description: 'The meeting', ...json(meetingSchema) },
+            ...common,
+            404: error('`Meeting not found`'),
+          },
+        },
+      },
+      '/meetings/{platform}/{native_meeting_id}': {
+        patch: {
+          summary: 'Update Meeting Data (latest meeting with this id); null removes a member',
+          parameters: meetingRef,
+          requestBody: body(updateMeetingDataRequest),
+          responses: {
+            200: { description: 'The meeting after the update', ...json(updatedMeetingSchema) },
+            400: error('Invalid input'),
+            ...common,
+            404: error('`Meeting not found`'),
+          },
+        },
+        delete: {
+          summary: 'Delete the finished meetings with this id, their transcripts and metadata',
+          parameters: meetingRef,
+          responses: {
+            200: { description: 'Deleted', ...json(deletedMeetingsSchema) },
+            ...common,
+            404: error('`Meeting not found`'),
+            409: error('A bot is still running for this meeting'),
+          },
+        },
+      },
+      '/transcripts/{platform}/{native_meeting_id}': {
+        get: {
+          summary: 'Get Transcripts (latest meeting with this id), segments in chronological order',
+          parameters: meetingRef,
+          responses: {
+            200: { description: 'Transcript', ...json(transcriptSchema) },
+            ...common,
+            404: error('`Meeting not found`'),
+          },
+        },
+      },
+      '/admin/users': {
+        post: {
+          summary: 'Find or create a user by email',
+          security: adminAuth,
+          requestBody: body(createUserRequest),
+          responses: {
+            200: { description: 'Existing user', ...json(userSchema) },
+            201: { description: 'Created', ...json(userSchema) },
+            403: error('Bad admin key'),
+          },
+        },
+        get: {
+          summary: 'List users',
+          security: adminAuth,
+          parameters: [
+            { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+            },
+          ],
+          responses: {
+            200: {
+              description: 'Users',
+              content: { 'application/json': { schema: { type: 'array', items: ref(userSchema) } } },
+            },
+            403: error('Bad admin key'),
+          },
+        },
+      },
+      '/admin/users/email/{email}': {
+        get: {
+          summary: 'Get a user by email',
+          security: adminAuth,
+          parameters: [{ name: 'email', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            200: { description: 'User', ...json(userSchema) },
+            403: error('Bad admin key'),
+            404: error('User not found'),
+          },
+        },
+      },
+      '/admin/users/{id}': {
+        get: {
+          summary: 'Get a user with their API keys (never the secrets)',
+          security: adminAuth,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: {
+            200: { description: 'User', ...json(userDetailSchema) },
+            403: error('Bad admin key'),
+            404: error('User not found'),
+          },
+        },
+        patch: {
+          summary: 'Update a user (name, image_url, max_concurrent_bots, data merge)',
+          security: adminAuth,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          requestBody: body(updateUserRequest),
+          responses: {
+            200: { description: 'User', ...json(userSchema) },
+            400: error('Invalid input'),
+            403: error('Bad admin key'),
+            404: error('User not found'),
+          },
+        },
+      },
+      '/admin/users/{id}/tokens': {
+        post: {
+          summary: 'Issue a new API key; the key is returned once, as `token`',
+          security: adminAuth,
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+            { name: 'name', in: 'query', required: false, schema: { type: 'string' } },
+          ],
+          requestBody: { required: false, ...json(createTokenRequest) },
+          responses: {
+            201: { description: 'Issued', ...json(issuedTokenSchema) },
+            403: error('Bad admin key'),
+            404: error('User not found'),
+          },
+        },
+      },
+      '/admin/tokens/{id}': {
+        delete: {
+          summary: 'Revoke an API key',
+          security: adminAuth,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: {
+            204: { description: 'Revoked' },
+            403: error('Bad admin key'),
+            404: error('Token not found'),
+          },
+        },
+      },
+      '/healthz': {
+        get: { summary: 'Liveness', security: [], responses: { 200: { description: 'The process is up' } } },
+      },
+      '/readyz': {
+        get: {
+          summary: 'Readiness: Postgres and Redis reachable',
+          security: [],
+          responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } },
+        },
+      },
+    },
+  };
+}

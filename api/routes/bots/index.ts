@@ -1,0 +1,74 @@
+import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
+import type { AppState } from '../../context.js';
+import { requireAuth } from '../../context.js';
+import { createBot, reconfigureBot, runningBots, stopBot, type BotServiceDeps } from '../../services/bots.js';
+import { parseInput } from '../../middleware/validate.js';
+import { meetingJson } from '../meetings/serialize.js';
+import { meetingRefParams } from '../path-params.js';
+import { createBotRequest, updateBotConfigRequest } from './schema.js';
+
+export interface BotsRouterDeps extends BotServiceDeps {
+  requireUser: Middleware<AppState>;
+  jsonBody: Middleware<AppState>;
+}
+
+export function botsRouter(deps: BotsRouterDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  const service = (log: BotServiceDeps['log']): BotServiceDeps => ({ ...deps, log });
+
+  router.post('/bots', deps.requireUser, deps.jsonBody, async (ctx) => {
+    const request = parseInput(createBotRequest, ctx.state.body);
+    const meeting = await createBot(service(ctx.state.log), requireAuth(ctx), request);
+    ctx.status = 201;
+    ctx.body = meetingJson(meeting);
+  });
+
+  router.get('/bots/status', deps.requireUser, async (ctx) => {
+    const meetings = await runningBots(deps, requireAuth(ctx));
+    ctx.body = {
+      running_bots: meetings.map((meeting) => ({
+        container_id: meeting.botContainerId ?? '',
+        meeting_id: meeting.id,
+        platform: meeting.platform,
+        native_meeting_id: meeting.nativeMeetingId,
+      })),
+    };
+  });
+
+  router.delete('/bots/:platform/:native_meeting_id', deps.requireUser, async (ctx) => {
+    const params = parseInput(meetingRefParams, ctx.params, 'Path');
+    const meeting = await stopBot(
+      service(ctx.state.log),
+      requireAuth(ctx),
+      params.platform,
+      params.native_meeting_id,
+    );
+    ctx.status = 202;
+    ctx.body = meetingJson(meeting);
+  });
+
+  router.put('/bots/:platform/:native_meeting_id/config', deps.requireUser, deps.jsonBody, async (ctx) => {
+    const params = parseInput(meetingRefParams, ctx.params, 'Path');
+    const change = parseInput(updateBotConfigRequest, ctx.state.body);
+    const meeting = await reconfigureBot(
+      service(ctx.state.log),
+      requireAuth(ctx),
+      params.platform,
+      params.native_meeting_id,
+      change,
+    );
+    ctx.status = 202;
+    ctx.body = {
+      message: 'Configuration update sent to the bot',
+      meeting_id: meeting.id,
+      platform: meeting.platform,
+      native_meeting_id: meeting.nativeMeetingId,
+      language: meeting.language,
+      task: meeting.task,
+      bot_name: meeting.botName,
+    };
+  });
+
+  return router;
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { TRANSCRIPTION_TASKS } from '../../../shared/domain/meeting-status.js';
+import { PLATFORMS } from '../../../shared/domain/platforms.js';
+
+export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+const languageCode = z
+  .string({ error: 'must be a string' })
+  .regex(LANGUAGE_CODE, 'must be a language code such as en or pt-BR');
+const botName = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters');
+const task = z.enum(TRANSCRIPTION_TASKS, { error: `must be one of ${TRANSCRIPTION_TASKS.join(', ')}` });
+
+/**
+ * Shapes and types only: the platform-specific rules (meeting id format, Teams passcode, meeting URL
+ * hosts) are checked afterwards so that the id format failure gets the spec's exact message.
+ */
+export const createBotRequest = z
+  .object(
+    {
+      platform: z.enum(PLATFORMS, { error: `must be one of ${PLATFORMS.join(', ')}` }),
+      native_meeting_id: z.string({ error: 'is required and must be a string' }).max(200, 'is too long'),
+      passcode: z
+        .string({ error: 'must be a string' })
+        .min(1, 'must not be empty')
+        .max(128, 'must be at most 128 characters')
+        .optional(),
+      meeting_url: z
+        .string({ error: 'must be a string' })
+        .max(2048, 'must be at most 2048 characters')
+        .optional(),
+      bot_name: botName.optional(),
+      language: languageCode.optional().describe('Omit to let the bot detect the language.'),
+      task: task.optional().describe('transcribe (default) or translate'),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .meta({ id: 'CreateBotRequest' });
+export type CreateBotRequest = z.infer<typeof createBotRequest>;
+
+export const updateBotConfigRequest = z
+  .object(
+    {
+      language: languageCode.optional(),
+      task: task.optional(),
+      bot_name: botName.optional(),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .refine((body) => body.language !== undefined || body.task !== undefined || body.bot_name !== undefined, {
+    error: 'must contain at least one of language, task, bot_name',
+  })
+  .meta({ id: 'UpdateBotConfigRequest' });
+export type UpdateBotConfigRequest = z.infer<typeof updateBotConfigRequest>;
+
+export const botConfigAcceptedSchema = z
+  .object({
+    message: z.string(),
+    meeting_id: z.number().int(),
+    platform: z.enum(PLATFORMS),
+    native_meeting_id: z.string(),
+    language: z.string().nullable(),
+    task: task,
+    bot_name: z.string(),
+  })
+  .meta({ id: 'BotConfigAccepted' });
+
+export const runningBotSchema = z
+  .object({
+    container_id: z.string().describe('Empty until the bot container has started.'),
+    meeting_id: z.number().int(),
+    platform: z.enum(PLATFORMS),
+    native_meeting_id: z.string(),
+  })
+  .meta({ id: 'RunningBot' });
+
+export const botStatusSchema = z
+  .object({ running_bots: z.array(runningBotSchema) })
+  .meta({ id: 'BotStatus' });

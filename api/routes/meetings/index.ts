@@ -1,0 +1,52 @@
+import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Knex } from '../../../shared/db/knex.js';
+import { listMeetings } from '../../../shared/db/meetings.js';
+import { type AppState, requireAuth } from '../../context.js';
+import { parseInput } from '../../middleware/validate.js';
+import { deleteMeetingData, getMeeting, updateMeetingData } from '../../services/meetings.js';
+import { meetingRefParams } from '../path-params.js';
+import { listMeetingsQuery, meetingIdParams, updateMeetingDataRequest } from './schema.js';
+import { meetingJson, updatedMeetingJson } from './serialize.js';
+
+export interface MeetingsRouterDeps {
+  db: Knex;
+  requireUser: Middleware<AppState>;
+  jsonBody: Middleware<AppState>;
+}
+
+export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
+  const router = new Router<AppState>();
+
+  router.get('/meetings', deps.requireUser, async (ctx) => {
+    const page = parseInput(listMeetingsQuery, ctx.query, 'Query');
+    const meetings = await listMeetings(deps.db, requireAuth(ctx).user.id, page);
+    ctx.body = { meetings: meetings.map(meetingJson) };
+  });
+
+  router.get('/meetings/:id', deps.requireUser, async (ctx) => {
+    const { id } = parseInput(meetingIdParams, ctx.params, 'Path');
+    ctx.body = meetingJson(await getMeeting(deps.db, requireAuth(ctx), id));
+  });
+
+  router.patch('/meetings/:platform/:native_meeting_id', deps.requireUser, deps.jsonBody, async (ctx) => {
+    const params = parseInput(meetingRefParams, ctx.params, 'Path');
+    const { data } = parseInput(updateMeetingDataRequest, ctx.state.body);
+    const meeting = await updateMeetingData(
+      deps.db,
+      requireAuth(ctx),
+      params.platform,
+      params.native_meeting_id,
+      data,
+    );
+    ctx.body = updatedMeetingJson(meeting);
+  });
+
+  router.delete('/meetings/:platform/:native_meeting_id', deps.requireUser, async (ctx) => {
+    const params = parseInput(meetingRefParams, ctx.params, 'Path');
+    const ids = await deleteMeetingData(deps.db, requireAuth(ctx), params.platform, params.native_meeting_id);
+    ctx.body = { message: 'Meeting data deleted', deleted_meeting_ids: ids };
+  });
+
+  return router;
+}

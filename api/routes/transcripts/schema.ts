@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { MEETING_STATUSES } from '../../../shared/domain/meeting-status.js';
+import { PLATFORMS } from '../../../shared/domain/platforms.js';
+
+const isoTimestamp = z.iso.datetime();
+
+export const segmentSchema = z
+  .object({
+    start: z.number().describe("Seconds from the start of the bot's audio capture in this meeting."),
+    end: z.number().describe("Seconds from the start of the bot's audio capture in this meeting."),
+    text: z.string(),
+    speaker: z
+      .string()
+      .describe('Display name of the speaker; "Unknown speaker" when the page gave no evidence.'),
+    language: z.string(),
+    absolute_start_time: isoTimestamp,
+    absolute_end_time: isoTimestamp,
+    created_at: isoTimestamp,
+  })
+  .meta({ id: 'TranscriptSegment' });
+
+export const transcriptSchema = z
+  .object({
+    id: z.number().int(),
+    platform: z.enum(PLATFORMS),
+    native_meeting_id: z.string(),
+    status: z.enum(MEETING_STATUSES),
+    start_time: isoTimestamp.nullable(),
+    end_time: isoTimestamp.nullable(),
+    segments: z.array(segmentSchema),
+  })
+  .meta({ id: 'Transcript' });

@@ -1,0 +1,227 @@
+import type { BotJobs } from '../../shared/bot-jobs.js';
+import type { AuthenticatedKey } from '../../shared/db/api-keys.js';
+import type { Knex } from '../../shared/db/knex.js';
+import {
+  countLiveMeetings,
+  findLiveMeeting,
+  insertMeeting,
+  listLiveMeetings,
+  type MeetingRecord,
+  transitionMeeting,
+  updateBotSettings,
+} from '../../shared/db/meetings.js';
+import { recordTransition } from '../../shared/db/meeting-transitions.js';
+import { lockUserForUpdate } from '../../shared/db/users.js';
+import {
+  checkMeetingUrl,
+  defaultMeetingUrl,
+  isValidNativeMeetingId,
+  type Platform,
+} from '../../shared/domain/platforms.js';
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  ServiceUnavailableError,
+  SpecErrors,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import type { CreateBotRequest, UpdateBotConfigRequest } from '../routes/bots/schema.js';
+
+export interface BotServiceDeps {
+  db: Knex;
+  jobs: BotJobs;
+  log: Logger;
+  defaultBotName: string;
+  extraMeetingOrigins: readonly string[];
+}
+
+/** The request's platform rules, in the order a caller would fix them. Pure: no IO. */
+export function resolveCreateBot(
+  request: CreateBotRequest,
+  options: Pick<BotServiceDeps, 'defaultBotName' | 'extraMeetingOrigins'>,
+): {
+  platform: Platform;
+  nativeMeetingId: string;
+  meetingUrl: string;
+  passcode: string | null;
+  botName: string;
+} {
+  const { platform, native_meeting_id: nativeMeetingId } = request;
+  if (!isValidNativeMeetingId(platform, nativeMeetingId))
+    throw new BadRequestError(SpecErrors.invalidMeetingId);
+  if (platform === 'teams' && !request.passcode)
+    throw new BadRequestError('passcode: is required for Teams meetings');
+  let meetingUrl = defaultMeetingUrl(platform, nativeMeetingId, request.passcode);
+  if (request.meeting_url !== undefined) {
+    const check = checkMeetingUrl(
+      platform,
+      nativeMeetingId,
+      request.meeting_url,
+      options.extraMeetingOrigins,
+    );
+    if (!check.ok) throw new BadRequestError(check.reason);
+    meetingUrl = check.url;
+  }
+  return {
+    platform,
+    nativeMeetingId,
+    meetingUrl,
+    passcode: request.passcode ?? null,
+    botName: request.bot_name ?? options.defaultBotName,
+  };
+}
+
+/**
+ * Creates the meeting and queues its launch. The duplicate check, the concurrent-bot limit and the
+ * insert run in one transaction under a lock on the user's row, so parallel creates never overshoot.
+ */
+export async function createBot(
+  deps: BotServiceDeps,
+  auth: AuthenticatedKey,
+  request: CreateBotRequest,
+): Promise<MeetingRecord> {
+  const resolved = resolveCreateBot(request, deps);
+  const meeting = await deps.db
+    .transaction(async (trx) => {
+      const user = await lockUserForUpdate(trx, auth.user.id);
+      if (!user) throw new UnauthorizedError(SpecErrors.unauthorized);
+      if (await findLiveMeeting(trx, user.id, resolved.platform, resolved.nativeMeetingId)) {
+        throw new ConflictError('A bot is already running or starting for this meeting');
+      }
+      if ((await countLiveMeetings(trx, user.id)) >= user.maxConcurrentBots) {
+        throw new TooManyRequestsError(SpecErrors.tooManyBots);
+      }
+      const created = await insertMeeting(trx, {
+        userId: user.id,
+        platform: resolved.platform,
+        nativeMeetingId: resolved.nativeMeetingId,
+        meetingUrl: resolved.meetingUrl,
+        passcode: resolved.passcode,
+        botName: resolved.botName,
+        language: request.language ?? null,
+        task: request.task ?? 'transcribe',
+      });
+      await recordTransition(trx, {
+        meetingId: created.id,
+        from: null,
+        to: 'requested',
+        source: 'api',
+        reason: 'bot requested',
+      });
+      return created;
+    })
+    .catch((error: unknown) => {
+      // The lock makes this unreachable through the API; the unique index still guards other writers.
+      if (isUniqueViolation(error, 'meetings_one_live_bot_per_meeting')) {
+        throw new ConflictError('A bot is already running or starting for this meeting');
+      }
+      throw error;
+    });
+
+  try {
+    await deps.jobs.launch({
+      meetingId: meeting.id,
+      userId: meeting.userId,
+      platform: meeting.platform,
+      nativeMeetingId: meeting.nativeMeetingId,
+    });
+  } catch (error) {
+    // Nothing will ever launch this bot: close the meeting honestly rather than leave it `requested`.
+    deps.log.error({ err: error, meetingId: meeting.id }, 'could not queue the bot launch');
+    await transitionMeeting(deps.db, meeting.id, {
+      to: 'failed',
+      source: 'api',
+      reason: 'launch_not_queued: job queue unavailable',
+    });
+    throw new ServiceUnavailableError('Job queue unavailable; the bot was not started. Try again shortly.');
+  }
+  return meeting;
+}
+
+/**
+ * Ends the meeting at once (completed, end time set, container id cleared) and asks the worker to
+ * make the bot leave. If the stop job can't be queued, the worker's reconciler still removes the
+ * container of a completed meeting.
+ */
+export async function stopBot(
+  deps: BotServiceDeps,
+  auth: AuthenticatedKey,
+  platform: Platform,
+  nativeMeetingId: string,
+): Promise<MeetingRecord> {
+  const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
+  if (!live) throw new NotFoundError(SpecErrors.botNotFound);
+  const result = await transitionMeeting(deps.db, live.id, {
+    to: 'completed',
+    source: 'api',
+    reason: 'stopped',
+  });
+  if (!result) throw new NotFoundError(SpecErrors.botNotFound);
+  try {
+    await deps.jobs.stop({
+      meetingId: live.id,
+      userId: live.userId,
+      platform: live.platform,
+      nativeMeetingId: live.nativeMeetingId,
+      botContainerId: live.botContainerId,
+      requestedAt: new Date().toISOString(),
+    });
+  } catch (error) {
+    deps.log.error(
+      { err: error, meetingId: live.id },
+      'could not queue the bot stop; the reconciler will remove the container',
+    );
+  }
+  return result.meeting;
+}
+
+/** Stores the new settings of an active bot and sends them on to it. */
+export async function reconfigureBot(
+  deps: BotServiceDeps,
+  auth: AuthenticatedKey,
+  platform: Platform,
+  nativeMeetingId: string,
+  change: UpdateBotConfigRequest,
+): Promise<MeetingRecord> {
+  const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
+  if (live?.status !== 'active') throw new NotFoundError(SpecErrors.botNotFound);
+  const updated = await updateBotSettings(deps.db, live.id, 'active', {
+    language: change.language,
+    task: change.task,
+    botName: change.bot_name,
+  });
+  if (!updated) throw new NotFoundError(SpecErrors.botNotFound);
+  try {
+    await deps.jobs.reconfigure({
+      meetingId: updated.id,
+      userId: updated.userId,
+      platform: updated.platform,
+      nativeMeetingId: updated.nativeMeetingId,
+      ...(change.language !== undefined && { language: change.language }),
+      ...(change.task !== undefined && { task: change.task }),
+      ...(change.bot_name !== undefined && { botName: change.bot_name }),
+      requestedAt: new Date().toISOString(),
+    });
+  } catch (error) {
+    deps.log.error({ err: error, meetingId: updated.id }, 'could not queue the reconfiguration');
+    throw new ServiceUnavailableError(
+      'Job queue unavailable; the new configuration was saved but not sent. Try again shortly.',
+    );
+  }
+  return updated;
+}
+
+export async function runningBots(
+  deps: Pick<BotServiceDeps, 'db'>,
+  auth: AuthenticatedKey,
+): Promise<MeetingRecord[]> {
+  return listLiveMeetings(deps.db, auth.user.id);
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const pgError = error as { code?: unknown; constraint?: unknown };
+  return pgError?.code === '23505' && pgError.constraint === constraint;
+}

@@ -1,0 +1,10 @@
+import type { Knex } from 'knex';
+import * as initialSchema from './20261122000001_initial_schema.js';
+
+/**
+ * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
+ * code runs from TypeScript sources under tsx/Vitest and from compiled JavaScript in dist/.
+ */
+export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.Migration]> = [
+  ['20261122000001_initial_schema', initialSchema],
+];

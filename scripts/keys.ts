@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import { findOrCreateUser, issueApiKey } from '../shared/accounts.js';
+import { listApiKeys, revokeApiKey } from '../shared/db/api-keys.js';
+import { loadConfigOrExit } from '../shared/config.js';
+import { createKnex } from '../shared/db/knex.js';
+import { findUserByEmail, updateUser } from '../shared/db/users.js';
+
+const USAGE = `Usage:
+  keys create --email EMAIL [--name NAME] [--key-name NAME] [--max-bots N] [--quiet]
+      Finds or creates the user and prints a new API key (shown only this once).
+  keys list --email EMAIL
+      Lists the user's keys (prefixes only).
+  keys revoke --id KEY_ID
+      Revokes a key.
+`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    email: { type: 'string' },
+    name: { type: 'string' },
+    'key-name': { type: 'string' },
+    'max-bots': { type: 'string' },
+    id: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const command = positionals[0];
+if (values.help || !command) {
+  process.stdout.write(USAGE);
+  process.exit(command ? 0 : 2);
+}
+
+const config = loadConfigOrExit();
+const db = createKnex(config.DATABASE_URL, 2);
+try {
+  if (command === 'create') {
+    if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email)) fail('--email EMAIL is required');
+    let maxBots: number | undefined;
+    if (values['max-bots'] !== undefined) {
+      maxBots = Number(values['max-bots']);
+      if (!Number.isInteger(maxBots) || maxBots < 0) fail('--max-bots must be a whole number ≥ 0');
+    }
+    const { user, created } = await findOrCreateUser(
+      db,
+      { email: values.email, name: values.name ?? null, maxConcurrentBots: maxBots },
+      config.DEFAULT_MAX_CONCURRENT_BOTS,
+    );
+    const current =
+      !created && maxBots !== undefined
+        ? await updateUser(db, user.id, { maxConcurrentBots: maxBots })
+        : user;
+    const issued = await issueApiKey(db, user.id, values['key-name'] ?? 'cli');
+    if (values.quiet) {
+      process.stdout.write(`${issued.token}\n`);
+    } else {
+      process.stdout.write(
+        `${created ? 'created' : 'found'} user ${user.id} <${user.email}> (max concurrent bots: ${current?.maxConcurrentBots})\n` +
+          `new API key (id ${issued.key.id}); it is shown only once:\n${issued.token}\n`,
+      );
+    }
+  } else if (command === 'list') {
+    if (!values.email) fail('--email EMAIL is required');
+    const user = await findUserByEmail(db, values.email);
+    if (!user) fail(`no user with email ${values.email}`);
+    for (const key of await listApiKeys(db, user.id)) {
+      process.stdout.write(
+        `${key.id}\t${key.prefix}…\t${key.name ?? ''}\tcreated ${key.createdAt.toISOString()}` +
+          `${key.revokedAt ? `\trevoked ${key.revokedAt.toISOString()}` : ''}\n`,
+      );
+    }
+  } else if (command === 'revoke') {
+    const id = Number(values.id);
+    if (!Number.isInteger(id) || id <= 0) fail('--id KEY_ID is required');
+    const key = await revokeApiKey(db, id);
+    if (!key) fail(`no key with id ${id}`);
+    process.stdout.write(`revoked key ${key.id} (${key.prefix}…)\n`);
+  } else {
+    fail(`unknown command: ${command}`);
+  }
+} finally {
+  await db.destroy();
+}

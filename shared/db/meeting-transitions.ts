@@ -1,0 +1,56 @@
+import type { MeetingStatus } from '../domain/meeting-status.js';
+import type { Db } from './knex.js';
+
+export interface TransitionRecord {
+  id: number;
+  meetingId: number;
+  from: MeetingStatus | null;
+  to: MeetingStatus;
+  source: string;
+  reason: string | null;
+  createdAt: Date;
+}
+
+interface TransitionRow {
+  id: number;
+  meeting_id: number;
+  from_status: MeetingStatus | null;
+  to_status: MeetingStatus;
+  source: string;
+  reason: string | null;
+  created_at: Date;
+}
+
+export async function recordTransition(
+  db: Db,
+  transition: {
+    meetingId: number;
+    from: MeetingStatus | null;
+    to: MeetingStatus;
+    source: string;
+    reason: string | null;
+  },
+): Promise<void> {
+  await db<TransitionRow>('meeting_status_transitions').insert({
+    meeting_id: transition.meetingId,
+    from_status: transition.from,
+    to_status: transition.to,
+    source: transition.source,
+    reason: transition.reason,
+  });
+}
+
+export async function listTransitions(db: Db, meetingId: number): Promise<TransitionRecord[]> {
+  const rows = await db<TransitionRow>('meeting_status_transitions')
+    .where({ meeting_id: meetingId })
+    .orderBy('id');
+  return rows.map((row) => ({
+    id: row.id,
+    meetingId: row.meeting_id,
+    from: row.from_status,
+    to: row.to_status,
+    source: row.source,
+    reason: row.reason,
+    createdAt: row.created_at,
+  }));
+}

@@ -1,0 +1,294 @@
+import {
+  allowedPredecessors,
+  isTerminal,
+  type MeetingStatus,
+  NON_TERMINAL_STATUSES,
+  type TranscriptionTask,
+} from '../domain/meeting-status.js';
+import type { Platform } from '../domain/platforms.js';
+import type { Db } from './knex.js';
+import { recordTransition } from './meeting-transitions.js';
+import { splitMergePatch } from './users.js';
+
+export interface MeetingRecord {
+  id: number;
+  userId: number;
+  platform: Platform;
+  nativeMeetingId: string;
+  status: MeetingStatus;
+  meetingUrl: string;
+  passcode: string | null;
+  botName: string;
+  language: string | null;
+  task: TranscriptionTask;
+  botContainerId: string | null;
+  startTime: Date | null;
+  endTime: Date | null;
+  data: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface MeetingRow {
+  id: number;
+  user_id: number;
+  platform: Platform;
+  native_meeting_id: string;
+  status: MeetingStatus;
+  meeting_url: string;
+  passcode: string | null;
+  bot_name: string;
+  language: string | null;
+  task: TranscriptionTask;
+  bot_container_id: string | null;
+  start_time: Date | null;
+  end_time: Date | null;
+  data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toRecord(row: MeetingRow): MeetingRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    platform: row.platform,
+    nativeMeetingId: row.native_meeting_id,
+    status: row.status,
+    meetingUrl: row.meeting_url,
+    passcode: row.passcode,
+    botName: row.bot_name,
+    language: row.language,
+    task: row.task,
+    botContainerId: row.bot_container_id,
+    startTime: row.start_time,
+    endTime: row.end_time,
+    data: row.data,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface NewMeeting {
+  userId: number;
+  platform: Platform;
+  nativeMeetingId: string;
+  meetingUrl: string;
+  passcode: string | null;
+  botName: string;
+  language: string | null;
+  task: TranscriptionTask;
+}
+
+export async function insertMeeting(db: Db, meeting: NewMeeting): Promise<MeetingRecord> {
+  const [row] = await db<MeetingRow>('meetings')
+    .insert({
+      user_id: meeting.userId,
+      platform: meeting.platform,
+      native_meeting_id: meeting.nativeMeetingId,
+      status: 'requested',
+      meeting_url: meeting.meetingUrl,
+      passcode: meeting.passcode,
+      bot_name: meeting.botName,
+      language: meeting.language,
+      task: meeting.task,
+    })
+    .returning('*');
+  return toRecord(row!);
+}
+
+export async function findMeetingById(db: Db, meetingId: number): Promise<MeetingRecord | undefined> {
+  const row = await db<MeetingRow>('meetings').where({ id: meetingId }).first();
+  return row && toRecord(row);
+}
+
+export async function findUserMeetingById(
+  db: Db,
+  userId: number,
+  meetingId: number,
+): Promise<MeetingRecord | undefined> {
+  const row = await db<MeetingRow>('meetings').where({ id: meetingId, user_id: userId }).first();
+  return row && toRecord(row);
+}
+
+/** The user's most recent meeting for this platform + native id, in any status. */
+export async function findLatestMeeting(
+  db: Db,
+  userId: number,
+  platform: Platform,
+  nativeMeetingId: string,
+): Promise<MeetingRecord | undefined> {
+  const row = await db<MeetingRow>('meetings')
+    .where({ user_id: userId, platform, native_meeting_id: nativeMeetingId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
+  return row && toRecord(row);
+}
+
+/** The user's meeting for this platform + native id that still has a bot in flight (at most one exists). */
+export async function findLiveMeeting(
+  db: Db,
+  userId: number,
+  platform: Platform,
+  nativeMeetingId: string,
+): Promise<MeetingRecord | undefined> {
+  const row = await db<MeetingRow>('meetings')
+    .where({ user_id: userId, platform, native_meeting_id: nativeMeetingId })
+    .whereIn('status', NON_TERMINAL_STATUSES)
+    .first();
+  return row && toRecord(row);
+}
+
+export async function countLiveMeetings(db: Db, userId: number): Promise<number> {
+  const row = await db('meetings')
+    .where({ user_id: userId })
+    .whereIn('status', NON_TERMINAL_STATUSES)
+    .count<{ count: number }>({ count: '*' })
+    .first();
+  return Number(row?.count ?? 0);
+}
+
+export async function listLiveMeetings(db: Db, userId: number): Promise<MeetingRecord[]> {
+  const rows = await db<MeetingRow>('meetings')
+    .where({ user_id: userId })
+    .whereIn('status', NON_TERMINAL_STATUSES)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
+  return rows.map(toRecord);
+}
+
+/** Newest first; ties on the creation instant broken by id so the order is stable. */
+export async function listMeetings(
+  db: Db,
+  userId: number,
+  page: { limit?: number | undefined; offset?: number | undefined } = {},
+): Promise<MeetingRecord[]> {
+  const query = db<MeetingRow>('meetings')
+    .where({ user_id: userId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
+  if (page.limit !== undefined) query.limit(page.limit);
+  if (page.offset !== undefined) query.offset(page.offset);
+  const rows = await query;
+  return rows.map(toRecord);
+}
+
+export interface TransitionRequest {
+  to: MeetingStatus;
+  source: string;
+  reason?: string | null | undefined;
+  /** Optional extra columns to set in the same update (e.g. the container id when the bot starts). */
+  botContainerId?: string | null | undefined;
+}
+
+export interface TransitionResult {
+  meeting: MeetingRecord;
+  from: MeetingStatus;
+}
+
+/**
+ * Moves a meeting forward with a conditional update (only from an allowed predecessor), so two
+ * writers can never race it into an impossible state, and records the transition in the same
+ * transaction. Returns undefined when the move is not allowed from the current status.
+ */
+export async function transitionMeeting(
+  db: Db,
+  meetingId: number,
+  request: TransitionRequest,
+): Promise<TransitionResult | undefined> {
+  if (!db.isTransaction) return db.transaction((trx) => transitionMeeting(trx, meetingId, request));
+  const terminal = isTerminal(request.to);
+  const previous = await db<MeetingRow>('meetings')
+    .where({ id: meetingId })
+    .whereIn('status', allowedPredecessors(request.to))
+    .forUpdate()
+    .first('status');
+  if (!previous) return undefined;
+
+  const update: Record<string, unknown> = { status: request.to, updated_at: db.fn.now() };
+  if (request.to === 'active') update.start_time = db.raw('coalesce(start_time, now())');
+  if (terminal) {
+    update.end_time = db.raw('coalesce(end_time, now())');
+    update.bot_container_id = null;
+  } else if (request.botContainerId !== undefined) {
+    update.bot_container_id = request.botContainerId;
+  }
+  const [row] = await db<MeetingRow>('meetings').where({ id: meetingId }).update(update).returning('*');
+  await recordTransition(db, {
+    meetingId,
+    from: previous.status,
+    to: request.to,
+    source: request.source,
+    reason: request.reason ?? null,
+  });
+  return { meeting: toRecord(row!), from: previous.status };
+}
+
+/** Merges a data patch (null removes a member) and returns the meeting as updated. */
+export async function mergeMeetingData(
+  db: Db,
+  meetingId: number,
+  patch: Record<string, unknown>,
+): Promise<MeetingRecord | undefined> {
+  const { set, remove } = splitMergePatch(patch);
+  const [row] = await db<MeetingRow>('meetings')
+    .where({ id: meetingId })
+    .update({
+      data: db.raw('(data || ?::jsonb) - ?::text[]', [JSON.stringify(set), remove]) as unknown as Record<
+        string,
+        unknown
+      >,
+      updated_at: db.fn.now() as unknown as Date,
+    })
+    .returning('*');
+  return row && toRecord(row);
+}
+
+export interface BotSettingsChange {
+  language?: string | undefined;
+  task?: TranscriptionTask | undefined;
+  botName?: string | undefined;
+}
+
+/** Stores new bot settings, only while the meeting is still in the given status. */
+export async function updateBotSettings(
+  db: Db,
+  meetingId: number,
+  whileStatus: MeetingStatus,
+  change: BotSettingsChange,
+): Promise<MeetingRecord | undefined> {
+  const update: Record<string, unknown> = { updated_at: db.fn.now() };
+  if (change.language !== undefined) update.language = change.language;
+  if (change.task !== undefined) update.task = change.task;
+  if (change.botName !== undefined) update.bot_name = change.botName;
+  const [row] = await db<MeetingRow>('meetings')
+    .where({ id: meetingId, status: whileStatus })
+    .update(update)
+    .returning('*');
+  return row && toRecord(row);
+}
+
+export async function deleteMeetings(db: Db, meetingIds: readonly number[]): Promise<number> {
+  if (meetingIds.length === 0) return 0;
+  return db('meetings').whereIn('id', meetingIds).delete();
+}
+
+export async function listUserMeetingsFor(
+  db: Db,
+  userId: number,
+  platform: Platform,
+  nativeMeetingId: string,
+): Promise<MeetingRecord[]> {
+  const rows = await db<MeetingRow>('meetings')
+    .where({ user_id: userId, platform, native_meeting_id: nativeMeetingId })
+    .orderBy('id')
+    .forUpdate();
+  return rows.map(toRecord);
+}

@@ -1,0 +1,112 @@
+import type { Db } from './knex.js';
+
+export interface SegmentRecord {
+  meetingId: number;
+  segmentId: string;
+  start: number;
+  end: number;
+  text: string;
+  speaker: string | null;
+  language: string | null;
+  absoluteStartTime: Date;
+  absoluteEndTime: Date;
+  final: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface SegmentRow {
+  id: number;
+  meeting_id: number;
+  segment_id: string;
+  start_seconds: number;
+  end_seconds: number;
+  text: string;
+  speaker: string | null;
+  language: string | null;
+  absolute_start_time: Date;
+  absolute_end_time: Date;
+  is_final: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type SegmentUpsert = Omit<SegmentRecord, 'createdAt' | 'updatedAt'>;
+
+function toRecord(row: SegmentRow): SegmentRecord {
+  return {
+    meetingId: row.meeting_id,
+    segmentId: row.segment_id,
+    start: row.start_seconds,
+    end: row.end_seconds,
+    text: row.text,
+    speaker: row.speaker,
+    language: row.language,
+    absoluteStartTime: row.absolute_start_time,
+    absoluteEndTime: row.absolute_end_time,
+    final: row.is_final,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Chronological: by start offset, then by when the words were spoken, then by arrival. */
+export async function listSegments(db: Db, meetingId: number): Promise<SegmentRecord[]> {
+  const rows = await db<SegmentRow>('transcript_segments')
+    .where({ meeting_id: meetingId })
+    .orderBy([
+      { column: 'start_seconds', order: 'asc' },
+      { column: 'absolute_start_time', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
+  return rows.map(toRecord);
+}
+
+/**
+ * Inserts or updates segments by (meeting, segment id) in one statement. A final segment is never
+ * overwritten by a later non-final copy of itself (messages can arrive out of order on redelivery).
+ */
+export async function upsertSegments(db: Db, segments: readonly SegmentUpsert[]): Promise<number> {
+  if (segments.length === 0) return 0;
+  const rows = latestPerSegmentId(segments).map((segment) => ({
+    meeting_id: segment.meetingId,
+    segment_id: segment.segmentId,
+    start_seconds: segment.start,
+    end_seconds: segment.end,
+    text: segment.text,
+    speaker: segment.speaker,
+    language: segment.language,
+    absolute_start_time: segment.absoluteStartTime,
+    absolute_end_time: segment.absoluteEndTime,
+    is_final: segment.final,
+  }));
+  const result = await db('transcript_segments')
+    .insert(rows)
+    .onConflict(['meeting_id', 'segment_id'])
+    .merge({
+      start_seconds: db.raw('excluded.start_seconds'),
+      end_seconds: db.raw('excluded.end_seconds'),
+      text: db.raw('excluded.text'),
+      speaker: db.raw('excluded.speaker'),
+      language: db.raw('excluded.language'),
+      absolute_start_time: db.raw('excluded.absolute_start_time'),
+      absolute_end_time: db.raw('excluded.absolute_end_time'),
+      is_final: db.raw('excluded.is_final'),
+      updated_at: db.fn.now(),
+    })
+    .where(db.raw('NOT transcript_segments.is_final OR excluded.is_final'))
+    .returning('id');
+  return result.length;
+}
+
+/** One row per segment id (Postgres can't update a row twice in one statement): the last copy, a final one winning. */
+function latestPerSegmentId(segments: readonly SegmentUpsert[]): SegmentUpsert[] {
+  const byKey = new Map<string, SegmentUpsert>();
+  for (const segment of segments) {
+    const key = `${segment.meetingId}\u0000${segment.segmentId}`;
+    const existing = byKey.get(key);
+    if (existing?.final && !segment.final) continue;
+    byKey.set(key, segment);
+  }
+  return [...byKey.values()];
+}

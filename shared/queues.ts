@@ -1,0 +1,86 @@
+import { type JobsOptions, Queue, type QueueOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { TRANSCRIPTION_TASKS } from './domain/meeting-status.js';
+import { PLATFORMS } from './domain/platforms.js';
+
+/** The one queue bots' work goes through; job names tell the worker which processor runs. */
+export const BOTS_QUEUE = 'bots';
+
+export const JobNames = {
+  launchBot: 'launch-bot',
+  stopBot: 'stop-bot',
+  reconfigureBot: 'reconfigure-bot',
+} as const;
+export type JobName = (typeof JobNames)[keyof typeof JobNames];
+
+const meetingRef = {
+  meetingId: z.number().int().positive(),
+  userId: z.number().int().positive(),
+  platform: z.enum(PLATFORMS),
+  nativeMeetingId: z.string().min(1),
+};
+
+export const launchBotPayload = z.object({ ...meetingRef });
+export type LaunchBotPayload = z.infer<typeof launchBotPayload>;
+
+export const stopBotPayload = z.object({
+  ...meetingRef,
+  /** The container the meeting had when the stop was asked for (null if the bot had not started yet). */
+  botContainerId: z.string().min(1).nullable(),
+  requestedAt: z.iso.datetime(),
+});
+export type StopBotPayload = z.infer<typeof stopBotPayload>;
+
+export const reconfigureBotPayload = z.object({
+  ...meetingRef,
+  language: z.string().min(1).optional(),
+  task: z.enum(TRANSCRIPTION_TASKS).optional(),
+  botName: z.string().min(1).optional(),
+  requestedAt: z.iso.datetime(),
+});
+export type ReconfigureBotPayload = z.infer<typeof reconfigureBotPayload>;
+
+export const JobPayloadSchemas = {
+  [JobNames.launchBot]: launchBotPayload,
+  [JobNames.stopBot]: stopBotPayload,
+  [JobNames.reconfigureBot]: reconfigureBotPayload,
+} as const;
+
+const keepFinishedJobs = {
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+} satisfies JobsOptions;
+
+/** Default options per job type; job ids make a second enqueue of the same work a no-op. */
+export const JobOptions = {
+  [JobNames.launchBot]: (payload: LaunchBotPayload): JobsOptions => ({
+    ...keepFinishedJobs,
+    jobId: `launch-${payload.meetingId}`,
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 2000 },
+  }),
+  [JobNames.stopBot]: (payload: StopBotPayload): JobsOptions => ({
+    ...keepFinishedJobs,
+    jobId: `stop-${payload.meetingId}`,
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1000 },
+    priority: 1,
+  }),
+  [JobNames.reconfigureBot]: (_payload: ReconfigureBotPayload): JobsOptions => ({
+    ...keepFinishedJobs,
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 1000 },
+    priority: 2,
+  }),
+} as const;
+
+export type BotsQueue = Queue;
+
+export function createBotsQueue(
+  connection: Redis,
+  prefix: string,
+  options: Partial<QueueOptions> = {},
+): BotsQueue {
+  return new Queue(BOTS_QUEUE, { connection, prefix, ...options });
+}
