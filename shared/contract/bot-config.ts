@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { TRANSCRIPTION_TASKS } from '../domain/meeting-status.js';
+import { PLATFORMS } from '../domain/platforms.js';
+
+/** The environment variable the worker puts the bot's JSON config in. */
+export const BOT_CONFIG_ENV = 'BOT_CONFIG';
+
+export const embeddedEngineConfig = z.object({
+  engine: z.literal('embedded'),
+  /** Extra pocketsphinx_continuous arguments, for operators tuning CPU against accuracy. */
+  extraArgs: z.array(z.string()).default([]),
+});
+
+export const openAiEngineConfig = z.object({
+  engine: z.literal('openai'),
+  /** Base URL of an OpenAI-compatible server, e.g. https://api.openai.com/v1. */
+  baseUrl: z.url(),
+  apiKey: z.string().optional(),
+  model: z.string().min(1).default('whisper-1'),
+  /** Length of the audio window re-sent while an utterance is still open. */
+  windowSeconds: z.number().positive().max(30).default(5),
+  requestTimeoutMs: z.number().int().positive().default(30_000),
+  maxRetries: z.number().int().min(0).max(10).default(3),
+});
+
+export const whisperLiveEngineConfig = z.object({
+  engine: z.literal('whisperlive'),
+  /** WebSocket URL of a WhisperLive-compatible server, e.g. ws://127.0.0.1:9090. */
+  url: z.url({ protocol: /^wss?$/ }),
+  model: z.string().min(1).default('small'),
+  useVad: z.boolean().default(true),
+});
+
+export const transcriptionConfig = z.discriminatedUnion('engine', [
+  embeddedEngineConfig,
+  openAiEngineConfig,
+  whisperLiveEngineConfig,
+]);
+export type TranscriptionConfig = z.infer<typeof transcriptionConfig>;
+
+/** When the bot leaves on its own. Each ends the meeting with its own reason. */
+export const automaticLeaveConfig = z.object({
+  /** Waiting room: give up (failed, admission_timeout) after this long without being admitted. */
+  admissionTimeoutSeconds: z.number().positive().default(300),
+  /** Admitted but no other participant ever appeared (completed, nobody_joined). */
+  nobodyJoinedSeconds: z.number().positive().default(120),
+  /** Everyone else left and stayed away this long (completed, left_alone). */
+  aloneSeconds: z.number().positive().default(30),
+  /** No speech heard for this long (completed, silence). */
+  silenceSeconds: z.number().positive().default(900),
+  /** Hard cap on time in the call (completed, max_duration). */
+  maxDurationSeconds: z.number().positive().default(4 * 3600),
+});
+export type AutomaticLeaveConfig = z.infer<typeof automaticLeaveConfig>;
+
+export const botConfigSchema = z.object({
+  meetingId: z.number().int().positive(),
+  /** One id per launch (container), so events from an old launch can be told apart. */
+  sessionId: z.string().min(1),
+  platform: z.enum(PLATFORMS),
+  meetingUrl: z.url(),
+  botName: z.string().min(1).max(100),
+  /** null: detect the language where the engine can. */
+  language: z.string().min(2).nullable(),
+  task: z.enum(TRANSCRIPTION_TASKS).default('transcribe'),
+  redisUrl: z.url({ protocol: /^rediss?$/ }),
+  /** Prefix of every Redis key the bot uses (the deployment's QUEUE_PREFIX). */
+  streamPrefix: z.string().min(1),
+  transcription: transcriptionConfig.default({ engine: 'embedded', extraArgs: [] }),
+  automaticLeave: automaticLeaveConfig.default(automaticLeaveConfig.parse({})),
+  /** Origins (besides the platform's own hosts) the bot may navigate to, e.g. the simulator's. */
+  extraAllowedOrigins: z.array(z.url()).default([]),
+  browser: z
+    .object({
+      executablePath: z.string().default('/usr/bin/chromium'),
+      headless: z.boolean().default(true),
+    })
+    .default({ executablePath: '/usr/bin/chromium', headless: true }),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+export type BotConfig = z.infer<typeof botConfigSchema>;
+export type BotConfigInput = z.input<typeof botConfigSchema>;
+
+/** Parses the config from the environment; throws an Error listing every problem. */
+export function parseBotConfig(raw: string | undefined): BotConfig {
+  if (!raw) throw new Error(`${BOT_CONFIG_ENV} is not set`);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new Error(`${BOT_CONFIG_ENV} is not valid JSON`);
+  }
+  const result = botConfigSchema.safeParse(json);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new Error(`${BOT_CONFIG_ENV} is invalid:\n  - ${problems.join('\n  - ')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,18 @@
+/**
+ * Redis keys shared by bots and workers. Bots append to the two shared streams (one consumer group
+ * of ingesters reads each); each meeting has its own durable command stream the bot reads.
+ */
+export function botEventsStream(prefix: string): string {
+  return `${prefix}:bot-events`;
+}
+
+export function botSegmentsStream(prefix: string): string {
+  return `${prefix}:bot-segments`;
+}
+
+export function botCommandsStream(prefix: string, meetingId: number): string {
+  return `${prefix}:bot-commands:${meetingId}`;
+}
+
+/** Every stream message carries one field, `data`, holding the JSON of the message. */
+export const STREAM_FIELD = 'data';
