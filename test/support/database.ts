@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { createKnex, type Knex } from '../../shared/db/knex.js';
+import { migrateToLatest } from '../../shared/db/migrate.js';
+import { TEST_POSTGRES_URL } from './env.js';
+
+export interface TestDatabase {
+  url: string;
+  db: Knex;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own for one test file; `drop()` removes it. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `meetbot_test_${randomBytes(6).toString('hex')}`;
+  const admin = createKnex(TEST_POSTGRES_URL, 1);
+  await admin.raw('CREATE DATABASE ??', [name]);
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const db = createKnex(url.toString(), 20);
+  await migrateToLatest(db);
+  return {
+    url: url.toString(),
+    db,
+    async drop() {
+      await db.destroy();
+      await admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [name]);
+      await admin.destroy();
+    },
+  };
+}

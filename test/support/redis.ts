@@ -1,0 +1,22 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { TEST_REDIS_URL } from './env.js';
+
+/** A key prefix no other test file uses, so queues and streams never collide. */
+export function uniquePrefix(label = 'test'): string {
+  return `mbt-${label}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Deletes every key under the prefix. */
+export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+export function createTestRedis(): Redis {
+  return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+}
