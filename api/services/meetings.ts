@@ -13,11 +13,15 @@ import { isTerminal } from '../../shared/domain/meeting-status.js';
 import type { Platform } from '../../shared/domain/platforms.js';
 import { ConflictError, NotFoundError, SpecErrors } from '../../shared/errors.js';
 
+/** Meeting ids are Postgres `integer`s; a larger number names no meeting. */
+const MAX_MEETING_ID = 2_147_483_647;
+
 export async function getMeeting(
   db: Knex,
   auth: AuthenticatedKey,
   meetingId: number,
 ): Promise<MeetingRecord> {
+  if (meetingId > MAX_MEETING_ID) throw new NotFoundError(SpecErrors.meetingNotFound);
   const meeting = await findUserMeetingById(db, auth.user.id, meetingId);
   if (!meeting) throw new NotFoundError(SpecErrors.meetingNotFound);
   return meeting;

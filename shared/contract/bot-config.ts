@@ -49,7 +49,10 @@ export const automaticLeaveConfig = z.object({
   /** No speech heard for this long (completed, silence). */
   silenceSeconds: z.number().positive().default(900),
   /** Hard cap on time in the call (completed, max_duration). */
-  maxDurationSeconds: z.number().positive().default(4 * 3600),
+  maxDurationSeconds: z
+    .number()
+    .positive()
+    .default(4 * 3600),
 });
 export type AutomaticLeaveConfig = z.infer<typeof automaticLeaveConfig>;
 
@@ -92,7 +95,9 @@ export function parseBotConfig(raw: string | undefined): BotConfig {
   }
   const result = botConfigSchema.safeParse(json);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const problems = result.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
     throw new Error(`${BOT_CONFIG_ENV} is invalid:\n  - ${problems.join('\n  - ')}`);
   }
   return result.data;

@@ -36,8 +36,18 @@ export const lifecycleEvent = z.discriminatedUnion('status', [
   z.object({ ...base, status: z.literal('joining') }),
   z.object({ ...base, status: z.literal('awaiting_admission') }),
   z.object({ ...base, status: z.literal('active') }),
-  z.object({ ...base, status: z.literal('completed'), reason: z.enum(COMPLETED_REASONS), detail: z.string().optional() }),
-  z.object({ ...base, status: z.literal('failed'), reason: z.enum(FAILED_REASONS), detail: z.string().optional() }),
+  z.object({
+    ...base,
+    status: z.literal('completed'),
+    reason: z.enum(COMPLETED_REASONS),
+    detail: z.string().optional(),
+  }),
+  z.object({
+    ...base,
+    status: z.literal('failed'),
+    reason: z.enum(FAILED_REASONS),
+    detail: z.string().optional(),
+  }),
 ]);
 export type LifecycleEvent = z.infer<typeof lifecycleEvent>;
 

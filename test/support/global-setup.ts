@@ -4,7 +4,12 @@ import { TEST_POSTGRES_URL, TEST_REDIS_URL } from './env.js';
 
 /** Fails the run at once, saying how to fix it, when Postgres or Redis is not there. */
 export default async function checkServices(): Promise<void> {
-  const db = knexPkg({ client: 'pg', connection: TEST_POSTGRES_URL, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 5000 });
+  const db = knexPkg({
+    client: 'pg',
+    connection: TEST_POSTGRES_URL,
+    pool: { min: 0, max: 1 },
+    acquireConnectionTimeout: 5000,
+  });
   try {
     await db.raw('SELECT 1');
   } catch (error) {
@@ -15,7 +20,11 @@ export default async function checkServices(): Promise<void> {
   } finally {
     await db.destroy();
   }
-  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+  const redis = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+  });
   try {
     await redis.connect();
     await redis.ping();

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transitionMeeting } from '../../../shared/db/meetings.js';
+import { upsertSegments } from '../../../shared/db/segments.js';
+import { revokeApiKey } from '../../../shared/db/api-keys.js';
+import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+
+let api: TestApi;
+let alice: TestUser;
+let bob: TestUser;
+let aliceMeetingId: number;
+
+const ENDPOINTS: Array<[method: string, path: string, body?: unknown]> = [
+  ['POST', '/bots', googleMeetBot('new-meet-ing')],
+  ['DELETE', '/bots/google_meet/abc-defg-hij'],
+  ['PUT', '/bots/google_meet/abc-defg-hij/config', { language: 'de' }],
+  ['GET', '/bots/status'],
+  ['GET', '/meetings'],
+  ['GET', '/meetings/1'],
+  ['PATCH', '/meetings/google_meet/abc-defg-hij', { data: { name: 'x' } }],
+  ['DELETE', '/meetings/google_meet/abc-defg-hij'],
+  ['GET', '/transcripts/google_meet/abc-defg-hij'],
+];
+
+beforeAll(async () => {
+  api = await startTestApi();
+  alice = await api.createUser();
+  bob = await api.createUser();
+  const created = await api.request('POST', '/bots', { key: alice.key, json: googleMeetBot('abc-defg-hij') });
+  aliceMeetingId = created.body.id;
+  await transitionMeeting(api.database.db, aliceMeetingId, { to: 'joining', source: 'test' });
+  await transitionMeeting(api.database.db, aliceMeetingId, { to: 'awaiting_admission', source: 'test' });
+  await transitionMeeting(api.database.db, aliceMeetingId, { to: 'active', source: 'test' });
+  const now = new Date();
+  await upsertSegments(api.database.db, [
+    {
+      meetingId: aliceMeetingId,
+      segmentId: 's1',
+      start: 1,
+      end: 2,
+      text: 'secret words',
+      speaker: 'Alice',
+      language: 'en',
+      absoluteStartTime: now,
+      absoluteEndTime: now,
+      final: true,
+    },
+  ]);
+});
+afterAll(() => api.close());
+
+describe('authentication', () => {
+  it.each(ENDPOINTS)('%s %s without a key is 401 Unauthorized', async (method, path, body) => {
+    const response = await api.request(method, path, { json: body });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: 'Unauthorized' });
+  });
+
+  it.each(ENDPOINTS)('%s %s with an unknown key is 401 Unauthorized', async (method, path, body) => {
+    const response = await api.request(method, path, { key: 'mb_not-a-real-key', json: body });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: 'Unauthorized' });
+  });
+
+  it.each(ENDPOINTS.filter(([, , body]) => body !== undefined))(
+    '%s %s checks the key before the body: bad key + bad body is 401',
+    async (method, path) => {
+      const response = await api.request(method, path, {
+        key: 'wrong',
+        rawBody: '{not json',
+        headers: { 'Content-Type': 'text/plain' },
+      });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: 'Unauthorized' });
+    },
+  );
+
+  it('a revoked key stops working at once', async () => {
+    const carol = await api.createUser();
+    expect((await api.request('GET', '/meetings', { key: carol.key })).status).toBe(200);
+    const [key] = await api.database.db('api_keys').where({ user_id: carol.id });
+    await revokeApiKey(api.database.db, key.id);
+    expect((await api.request('GET', '/meetings', { key: carol.key })).status).toBe(401);
+  });
+
+  it('stores keys only as SHA-256 hashes and records their use', async () => {
+    const keys = await api.database.db('api_keys').where({ user_id: alice.id });
+    expect(keys).toHaveLength(1);
+    expect(keys[0].key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(keys)).not.toContain(alice.key);
+    expect(alice.key.startsWith(keys[0].prefix)).toBe(true);
+    expect(keys[0].last_used_at).not.toBeNull();
+  });
+});
+
+describe("a second user never sees or touches the first user's meetings", () => {
+  it('GET /meetings lists only their own', async () => {
+    const response = await api.request('GET', '/meetings', { key: bob.key });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ meetings: [] });
+  });
+
+  it('GET /meetings/{id} of another user is 404 Meeting not found', async () => {
+    const response = await api.request('GET', `/meetings/${aliceMeetingId}`, { key: bob.key });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'Meeting not found' });
+  });
+
+  it('GET /bots/status lists none of hers', async () => {
+    const response = await api.request('GET', '/bots/status', { key: bob.key });
+    expect(response.body).toEqual({ running_bots: [] });
+  });
+
+  it('GET /transcripts of her meeting is 404', async () => {
+    const response = await api.request('GET', '/transcripts/google_meet/abc-defg-hij', { key: bob.key });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'Meeting not found' });
+  });
+
+  it('PATCH of her meeting is 404 and changes nothing', async () => {
+    const response = await api.request('PATCH', '/meetings/google_meet/abc-defg-hij', {
+      key: bob.key,
+      json: { data: { name: 'hijacked' } },
+    });
+    expect(response.status).toBe(404);
+    const row = await api.database.db('meetings').where({ id: aliceMeetingId }).first();
+    expect(row.data).toEqual({});
+  });
+
+  it('PUT config of her bot is 404 Bot not found and sends nothing', async () => {
+    const response = await api.request('PUT', '/bots/google_meet/abc-defg-hij/config', {
+      key: bob.key,
+      json: { language: 'de' },
+    });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'Bot not found' });
+    expect(await api.queue.getJobCounts()).toMatchObject({ waiting: 1 }); // only Alice's launch
+  });
+
+  it('DELETE of her bot is 404 and her bot keeps running', async () => {
+    const response = await api.request('DELETE', '/bots/google_meet/abc-defg-hij', { key: bob.key });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'Bot not found' });
+    const row = await api.database.db('meetings').where({ id: aliceMeetingId }).first();
+    expect(row.status).toBe('active');
+  });
+
+  it('DELETE of her meeting data is 404 and deletes nothing', async () => {
+    const response = await api.request('DELETE', '/meetings/google_meet/abc-defg-hij', { key: bob.key });
+    expect(response.status).toBe(404);
+    expect(await api.database.db('transcript_segments').where({ meeting_id: aliceMeetingId })).toHaveLength(
+      1,
+    );
+  });
+
+  it('he can start his own bot for the same meeting id; each sees only their own', async () => {
+    const created = await api.request('POST', '/bots', { key: bob.key, json: googleMeetBot('abc-defg-hij') });
+    expect(created.status).toBe(201);
+    const bobsTranscript = await api.request('GET', '/transcripts/google_meet/abc-defg-hij', {
+      key: bob.key,
+    });
+    expect(bobsTranscript.body.id).toBe(created.body.id);
+    expect(bobsTranscript.body.segments).toEqual([]);
+    const alicesTranscript = await api.request('GET', '/transcripts/google_meet/abc-defg-hij', {
+      key: alice.key,
+    });
+    expect(alicesTranscript.body.id).toBe(aliceMeetingId);
+    expect(alicesTranscript.body.segments).toHaveLength(1);
+  });
+});

@@ -1,0 +1,65 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listTransitions } from '../../../shared/db/meeting-transitions.js';
+import { bullBotJobs } from '../../../shared/bot-jobs.js';
+import { BOTS_QUEUE } from '../../../shared/queues.js';
+import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { advanceMeeting } from '../../support/meetings.js';
+
+// Port 9 (discard) has no Redis: every enqueue fails fast, as when Redis is down.
+const unreachable = new Redis('redis://127.0.0.1:9', {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  lazyConnect: true,
+});
+unreachable.on('error', () => {});
+const deadQueue = new Queue(BOTS_QUEUE, { connection: unreachable, prefix: 'unreachable' });
+deadQueue.on('error', () => {});
+
+let api: TestApi;
+let user: TestUser;
+
+beforeAll(async () => {
+  api = await startTestApi({ jobs: () => bullBotJobs(deadQueue) });
+  user = await api.createUser();
+});
+afterAll(async () => {
+  await api.close();
+  unreachable.disconnect();
+});
+
+describe('when the job queue is unreachable', () => {
+  it('POST /bots answers 503 and leaves no meeting in flight', async () => {
+    const response = await api.request('POST', '/bots', { key: user.key, json: googleMeetBot() });
+    expect(response.status).toBe(503);
+    expect(Object.keys(response.body)).toEqual(['error']);
+    const rows = await api.database.db('meetings').where({ user_id: user.id });
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status).toBe('failed');
+    const transitions = await listTransitions(api.database.db, rows[0].id);
+    expect(transitions.at(-1)?.reason).toMatch(/launch_not_queued/);
+    // The failed attempt does not hold a concurrency slot or block a retry.
+    const status = await api.request('GET', '/bots/status', { key: user.key });
+    expect(status.body.running_bots).toEqual([]);
+  });
+
+  it('DELETE /bots still completes the meeting (the reconciler removes the container later)', async () => {
+    const [meetingId] = await api.database
+      .db('meetings')
+      .insert({
+        user_id: user.id,
+        platform: 'google_meet',
+        native_meeting_id: 'liv-ebot-abc',
+        status: 'requested',
+        meeting_url: 'https://meet.google.com/liv-ebot-abc',
+        bot_name: 'Bot',
+      })
+      .returning('id')
+      .then((rows) => rows.map((row: { id: number }) => row.id));
+    await advanceMeeting(api.database.db, meetingId!, 'active');
+    const response = await api.request('DELETE', '/bots/google_meet/liv-ebot-abc', { key: user.key });
+    expect(response.status).toBe(202);
+    expect(response.body.status).toBe('completed');
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../../shared/config.js';
+
+describe('parseConfig', () => {
+  it('works with no variables set, on local defaults', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/meetbot',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      API_HOST: '127.0.0.1',
+      API_PORT: 8056,
+      QUEUE_PREFIX: 'meetbot',
+      EXTRA_MEETING_ORIGINS: [],
+      TRUST_PROXY: false,
+    });
+    expect(config.ADMIN_API_KEY).toBeUndefined();
+  });
+
+  it('coerces numbers, lists and flags, and treats empty values as unset', () => {
+    const config = parseConfig({
+      API_PORT: '9000',
+      EXTRA_MEETING_ORIGINS: ' http://127.0.0.1:4100 , https://sim.local ',
+      TRUST_PROXY: 'true',
+      ADMIN_API_KEY: '',
+    });
+    expect(config.API_PORT).toBe(9000);
+    expect(config.EXTRA_MEETING_ORIGINS).toEqual(['http://127.0.0.1:4100', 'https://sim.local']);
+    expect(config.TRUST_PROXY).toBe(true);
+    expect(config.ADMIN_API_KEY).toBeUndefined();
+  });
+
+  it('lists every problem at once', () => {
+    let caught: unknown;
+    try {
+      parseConfig({
+        API_PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        ADMIN_API_KEY: 'short',
+        EXTRA_MEETING_ORIGINS: 'ftp://x',
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/^API_PORT: /m);
+    expect(problems).toMatch(/^DATABASE_URL: /m);
+    expect(problems).toMatch(/^ADMIN_API_KEY: /m);
+    expect(problems).toMatch(/^EXTRA_MEETING_ORIGINS\.0: /m);
+  });
+});

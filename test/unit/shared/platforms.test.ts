@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkMeetingUrl,
+  defaultMeetingUrl,
+  isValidNativeMeetingId,
+} from '../../../shared/domain/platforms.js';
+
+describe('native meeting ids', () => {
+  it.each(['abc-defg-hij', 'zzz-zzzz-zzz'])('accepts Google Meet id %s', (id) => {
+    expect(isValidNativeMeetingId('google_meet', id)).toBe(true);
+  });
+  it.each(['abc-defg-hi', 'Abc-defg-hij', 'abc_defg_hij', 'abc-defg-hij ', 'abc-de1g-hij', 'abcdefghij'])(
+    'rejects Google Meet id %j',
+    (id) => expect(isValidNativeMeetingId('google_meet', id)).toBe(false),
+  );
+  it.each(['1', '123456789012', '93847561029384'])('accepts Teams id %s', (id) => {
+    expect(isValidNativeMeetingId('teams', id)).toBe(true);
+  });
+  it.each(['', '12a4', '123 456', '-123', '1'.repeat(21)])('rejects Teams id %j', (id) => {
+    expect(isValidNativeMeetingId('teams', id)).toBe(false);
+  });
+});
+
+describe('meeting URLs', () => {
+  it('builds the default URL for each platform', () => {
+    expect(defaultMeetingUrl('google_meet', 'abc-defg-hij')).toBe('https://meet.google.com/abc-defg-hij');
+    expect(defaultMeetingUrl('teams', '123', 'p@ss')).toBe('https://teams.microsoft.com/meet/123?p=p%40ss');
+  });
+
+  it('accepts the platform hosts over https and the operator origins', () => {
+    expect(
+      checkMeetingUrl('google_meet', 'abc-defg-hij', 'https://meet.google.com/abc-defg-hij?authuser=0', []),
+    ).toEqual({
+      ok: true,
+      url: 'https://meet.google.com/abc-defg-hij?authuser=0',
+    });
+    expect(checkMeetingUrl('teams', '123', 'https://teams.live.com/meet/123?p=x', []).ok).toBe(true);
+    expect(
+      checkMeetingUrl(
+        'teams',
+        '1',
+        'https://teams.microsoft.com/l/meetup-join/19%3ameeting_abc%40thread.v2/0?context=%7b%7d',
+        [],
+      ).ok,
+    ).toBe(true);
+    expect(
+      checkMeetingUrl('google_meet', 'abc-defg-hij', 'http://127.0.0.1:4100/abc-defg-hij', [
+        'http://127.0.0.1:4100',
+      ]).ok,
+    ).toBe(true);
+  });
+
+  it.each([
+    ['http on the platform host', 'google_meet', 'abc-defg-hij', 'http://meet.google.com/abc-defg-hij'],
+    ['a look-alike host', 'google_meet', 'abc-defg-hij', 'https://meet.google.com.evil.io/abc-defg-hij'],
+    ['the other platform', 'teams', '123', 'https://meet.google.com/abc-defg-hij'],
+    ['credentials', 'google_meet', 'abc-defg-hij', 'https://user:pw@meet.google.com/abc-defg-hij'],
+    ['another meeting id', 'google_meet', 'abc-defg-hij', 'https://meet.google.com/xyz-defg-hij'],
+    ['another Teams id', 'teams', '123', 'https://teams.live.com/meet/456?p=x'],
+    [
+      'a port on an allowed host not listed',
+      'google_meet',
+      'abc-defg-hij',
+      'http://127.0.0.1:4101/abc-defg-hij',
+    ],
+    ['no URL at all', 'google_meet', 'abc-defg-hij', 'meet.google.com/abc-defg-hij'],
+  ] as const)('rejects %s', (_label, platform, id, url) => {
+    const result = checkMeetingUrl(platform, id, url, ['http://127.0.0.1:4100']);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(/^meeting_url: /);
+  });
+});
