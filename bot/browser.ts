@@ -1,0 +1,101 @@
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Logger } from '../shared/logger.js';
+import type { NavigationPolicy, NavigationVerdict } from './navigation-policy.js';
+
+export interface BrowserOptions {
+  executablePath: string;
+  headless: boolean;
+}
+
+/**
+ * Only what a meeting bot needs: no GPU, no background services, no QUIC (meeting media goes over
+ * WebRTC anyway), media without prompts or real devices, and audio that plays without a gesture.
+ */
+export function chromiumArgs(isRoot: boolean): string[] {
+  const args = [
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+    '--autoplay-policy=no-user-gesture-required',
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+  ];
+  if (isRoot) args.push('--no-sandbox');
+  return args;
+}
+
+export interface BrowserSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(options: BrowserOptions, log: Logger): Promise<BrowserSession> {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const browser = await chromium.launch({
+    executablePath: options.executablePath,
+    headless: options.headless,
+    args: chromiumArgs(isRoot),
+    // Playwright's default set includes flags for its own bundled builds; keep Debian's defaults.
+    ignoreDefaultArgs: ['--mute-audio'],
+  });
+  log.info({ version: browser.version() }, 'chromium started');
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 720 },
+    locale: 'en-US',
+    permissions: ['microphone', 'camera'],
+  });
+  const page = await context.newPage();
+  let closed = false;
+  return {
+    browser,
+    context,
+    page,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await browser.close().catch((error: unknown) => log.warn({ err: error }, 'closing chromium failed'));
+    },
+  };
+}
+
+/**
+ * Stops top-level navigations the policy refuses before they load (a redirect to a sign-in host,
+ * a "learn more" link) and reports them once; sub-frames (e.g. reCAPTCHA) are left alone.
+ * Popups are closed: the bot only ever needs its one tab.
+ */
+export async function guardNavigation(
+  session: BrowserSession,
+  policy: NavigationPolicy,
+  onRefused: (verdict: Exclude<NavigationVerdict, 'allow'>, url: string) => void,
+  log: Logger,
+): Promise<void> {
+  const { context, page } = session;
+  const cdp = await context.newCDPSession(page);
+  const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
+  const mainFrameId = tree.frameTree.frame.id;
+  cdp.on('Fetch.requestPaused', (event) => {
+    const verdict = event.frameId === mainFrameId ? policy.verdict(event.request.url) : 'allow';
+    if (verdict === 'allow') {
+      cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => {});
+      return;
+    }
+    log.warn({ url: event.request.url, verdict }, 'refused a navigation');
+    cdp
+      .send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' })
+      .catch(() => {});
+    onRefused(verdict, event.request.url);
+  });
+  await cdp.send('Fetch.enable', {
+    patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
+  });
+  context.on('page', (popup) => {
+    if (popup === page) return;
+    log.warn({ url: popup.url() }, 'closing a popup');
+    popup.close().catch(() => {});
+  });
+}

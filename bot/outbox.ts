@@ -1,0 +1,83 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../shared/logger.js';
+import {
+  type CompletedReason,
+  type FailedReason,
+  type LifecycleEvent,
+  lifecycleEvent,
+  type TranscriptSegmentMessage,
+  transcriptSegmentMessage,
+} from '../shared/contract/events.js';
+import { botEventsStream, botSegmentsStream, STREAM_FIELD } from '../shared/contract/streams.js';
+
+export type LifecycleStep =
+  | { status: 'joining' | 'awaiting_admission' | 'active' }
+  | { status: 'completed'; reason: CompletedReason; detail?: string }
+  | { status: 'failed'; reason: FailedReason; detail?: string };
+
+export interface OutboxIdentity {
+  meetingId: number;
+  sessionId: string;
+  streamPrefix: string;
+}
+
+/**
+ * Everything the bot tells the workers goes through here, in order: lifecycle events (numbered
+ * per session) and transcript segments. Appends are chained so a slow XADD never reorders them.
+ */
+export class Outbox {
+  private seq = 0;
+  private tail: Promise<void> = Promise.resolve();
+  private failures = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly identity: OutboxIdentity,
+    private readonly log: Logger,
+  ) {}
+
+  event(step: LifecycleStep, at = new Date()): Promise<void> {
+    const event: LifecycleEvent = lifecycleEvent.parse({
+      ...step,
+      meetingId: this.identity.meetingId,
+      sessionId: this.identity.sessionId,
+      at: at.toISOString(),
+      seq: this.seq++,
+    });
+    this.log.info({ event: event.status, reason: 'reason' in event ? event.reason : undefined }, 'lifecycle');
+    return this.append(botEventsStream(this.identity.streamPrefix), event);
+  }
+
+  segment(message: Omit<TranscriptSegmentMessage, 'meetingId' | 'sessionId'>): Promise<void> {
+    const segment = transcriptSegmentMessage.parse({
+      ...message,
+      meetingId: this.identity.meetingId,
+      sessionId: this.identity.sessionId,
+    });
+    return this.append(botSegmentsStream(this.identity.streamPrefix), segment);
+  }
+
+  /** Resolves once every append so far has been attempted. */
+  drain(): Promise<void> {
+    return this.tail;
+  }
+
+  /** Appends that failed even after ioredis' own retries (logged; the caller decides what to do). */
+  failedAppends(): number {
+    return this.failures;
+  }
+
+  private append(stream: string, payload: unknown): Promise<void> {
+    const data = JSON.stringify(payload);
+    const next = this.tail.then(async () => {
+      try {
+        await this.redis.xadd(stream, '*', STREAM_FIELD, data);
+      } catch (error) {
+        this.failures += 1;
+        this.log.error({ err: error, stream }, 'could not append to stream');
+      }
+    });
+    this.tail = next;
+    return next;
+  }
+}
