@@ -1,0 +1,95 @@
+/**
+ * The simulator's control API: JSON over HTTP under /api, used by tests and by the dashboard.
+ * Errors are `{ "error": "...", "details"?: [...] }` with 400 (bad input), 404 (no such meeting),
+ * 409 (action not possible in the bot's current state) or 422 (a script that cannot play out).
+ *
+ *   POST   /api/meetings                      create a meeting → 201 MeetingSnapshot
+ *   GET    /api/meetings                      → { meetings: MeetingSnapshot[] }
+ *   GET    /api/meetings/:id                  → MeetingSnapshot (where the bot is, what played when)
+ *   DELETE /api/meetings/:id                  → 204
+ *   POST   /api/meetings/:id/admit            let the bot in from the lobby
+ *   POST   /api/meetings/:id/deny             refuse the bot in the lobby
+ *   POST   /api/meetings/:id/remove-bot       remove the bot from the call
+ *   POST   /api/meetings/:id/end              the host ends the meeting for everyone
+ *   POST   /api/meetings/:id/everyone-leaves  every participant leaves now; nobody else joins or speaks
+ *   (each action → 200 MeetingSnapshot)
+ *
+ * Create body (see schema.ts; everything but `platform` is optional):
+ *   {
+ *     "platform": "google_meet" | "teams",
+ *     "id": "abc-defg-hij" | "123456789012",           // generated when absent
+ *     "passcode": "Ab12cd",                           // Teams only; generated when absent
+ *     "admission": { "policy": "after", "delaySeconds": 1 }   // default
+ *                | { "policy": "host", "timeoutSeconds"?: 60 }  // the control API admits/denies
+ *                | { "policy": "deny", "delaySeconds": 1 }
+ *                | { "policy": "open" },                        // Meet shows only "Join now"
+ *     "audio": { "mode": "slots" | "mixed", "trackDelaySeconds": 0 },
+ *        // Meet default "slots": 3 <audio> elements under <body>, reassigned per utterance;
+ *        // "mixed" (Teams always): one remote track, no per-person <audio> elements.
+ *     "traps": { "sharedControls", "toolbarAutoHideSeconds" (Meet), "recordingDialog" (Meet),
+ *                "resetTogglesOnAdmission" (Meet), "noAudioVideoModal" (Teams), "midJoinReload" (Teams),
+ *                "leaveConfirmation" },
+ *     "participants": [{ "name": "Alice", "voice"?: "slt", "joinAt"?: 0, "leaveAt"?: 30,
+ *                        "utterances": [{ "at": 2, "text": "Good morning everyone" }] }],
+ *     "endAt"?: 40                                     // the host ends the meeting then
+ *   }
+ * Times are seconds after the bot's media starts: the moment it is admitted, or, with the
+ * recording dialog, the moment it answers "Join now". The script runs once per meeting.
+ * Speech is synthesized with flite before the 201, so a created meeting is ready to play.
+ *
+ * The snapshot's `bot.state` is one of none, prejoin, lobby, admitted (a dialog holds media back),
+ * in_call, left, denied, timed_out, removed, ended; `bot.leaveReason` says how it left
+ * (leave_button, dialog_leave, return_home, page_closed). Each utterance reports `status`
+ * (scheduled, sent, playing, played, missed, cut) and `startedAt`/`endedAt`: the wall-clock
+ * times the bot's page actually played its audio.
+ */
+import { Router } from '@koa/router';
+import type { MeetingRegistry } from './registry.js';
+import { createMeetingInput } from './schema.js';
+import { meetingIdParam, parseOr400, readJson } from './http.js';
+import type { Meeting } from './meeting.js';
+
+type MeetingAction = (meeting: Meeting) => void;
+
+const ACTIONS: Record<string, MeetingAction> = {
+  admit: (meeting) => meeting.admit(),
+  deny: (meeting) => meeting.deny(),
+  'remove-bot': (meeting) => meeting.removeBot(),
+  end: (meeting) => meeting.end(),
+  'everyone-leaves': (meeting) => meeting.everyoneLeaves(),
+};
+
+export function controlRouter(registry: MeetingRegistry): Router {
+  const router = new Router({ prefix: '/api' });
+  const meetingOf = (raw: string) => registry.get(parseOr400(meetingIdParam, raw));
+
+  router.post('/meetings', async (ctx) => {
+    const script = await readJson(ctx, createMeetingInput);
+    const meeting = await registry.create(script);
+    ctx.status = 201;
+    ctx.body = meeting.snapshot();
+  });
+
+  router.get('/meetings', (ctx) => {
+    ctx.body = { meetings: registry.list().map((meeting) => meeting.snapshot()) };
+  });
+
+  router.get('/meetings/:id', (ctx) => {
+    ctx.body = meetingOf(ctx.params.id!).snapshot();
+  });
+
+  router.delete('/meetings/:id', (ctx) => {
+    registry.delete(parseOr400(meetingIdParam, ctx.params.id));
+    ctx.status = 204;
+  });
+
+  for (const [name, action] of Object.entries(ACTIONS)) {
+    router.post(`/meetings/:id/${name}`, (ctx) => {
+      const meeting = meetingOf(ctx.params.id!);
+      action(meeting);
+      ctx.body = meeting.snapshot();
+    });
+  }
+
+  return router;
+}

@@ -1,0 +1,572 @@
+import {
+  type BotState,
+  canAskToJoin,
+  canTransition,
+  isInCall,
+  isWaitingOrIn,
+  type LeaveReason,
+} from './bot-state.js';
+import { conflict } from './errors.js';
+import type { SimPlatform } from './ids.js';
+import type { PageAction, PageEvent, PageMeetingView } from './page-protocol.js';
+import type { CreateMeeting } from './schema.js';
+import type {
+  AudioTransport,
+  BotSnapshot,
+  MeetingSnapshot,
+  ParticipantSnapshot,
+  UtteranceSnapshot,
+  UtteranceStatus,
+} from './snapshot.js';
+import {
+  buildTimeline,
+  type PlannedParticipant,
+  type PlannedUtterance,
+  type TimelineEvent,
+} from './timeline.js';
+
+/** One open page (an SSE stream) of a session. */
+export interface PageConnection {
+  send(event: PageEvent): void;
+}
+
+interface Session {
+  id: string;
+  state: BotState;
+  name: string | null;
+  micOn: boolean | null;
+  cameraOn: boolean | null;
+  openedAt: Date;
+  askedAt: Date | null;
+  admittedAt: Date | null;
+  mediaStartedAt: Date | null;
+  leftAt: Date | null;
+  leaveReason: LeaveReason | null;
+  transport: AudioTransport | null;
+  history: { state: BotState; at: Date }[];
+  connections: Set<PageConnection>;
+  admissionTimer: NodeJS.Timeout | undefined;
+  goneTimer: NodeJS.Timeout | undefined;
+}
+
+interface Presence {
+  present: boolean;
+  joinedAt: Date | null;
+  leftAt: Date | null;
+}
+
+interface UtterancePlayback {
+  status: UtteranceStatus;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  slot: number | null;
+  beforeTracks: boolean | null;
+}
+
+export interface MeetingSetup {
+  id: string;
+  platform: SimPlatform;
+  passcode: string | null;
+  spaceId: string;
+  url: string;
+  script: CreateMeeting;
+  participants: PlannedParticipant[];
+  utterances: PlannedUtterance[];
+  audioUrlOf: (utteranceId: string) => string;
+  /** How long a page may be gone (e.g. reloading) before the bot counts as having left. */
+  pageGoneGraceMs?: number;
+}
+
+const DEFAULT_PAGE_GONE_GRACE_MS = 3000;
+
+/**
+ * One scripted meeting: the bot's sessions and their states, the admission policy, and the
+ * timeline of people joining, speaking and leaving that starts when the bot's media starts.
+ */
+export class Meeting {
+  readonly id: string;
+  readonly platform: SimPlatform;
+  readonly passcode: string | null;
+  readonly createdAt = new Date();
+  private status: 'open' | 'ended' = 'open';
+  private endedAt: Date | null = null;
+  private readonly sessions = new Map<string, Session>();
+  private botSessionId: string | null = null;
+  private readonly presence = new Map<string, Presence>();
+  private readonly playback = new Map<string, UtterancePlayback>();
+  private timelineStartedAt: Date | null = null;
+  private timelineTimers: NodeJS.Timeout[] = [];
+  private everyoneLeft = false;
+  private readonly pageGoneGraceMs: number;
+
+  constructor(private readonly setup: MeetingSetup) {
+    this.id = setup.id;
+    this.platform = setup.platform;
+    this.passcode = setup.passcode;
+    this.pageGoneGraceMs = setup.pageGoneGraceMs ?? DEFAULT_PAGE_GONE_GRACE_MS;
+    for (const participant of setup.participants) {
+      const here = participant.joinAt === 0;
+      this.presence.set(participant.id, {
+        present: here,
+        joinedAt: here ? this.createdAt : null,
+        leftAt: null,
+      });
+    }
+    for (const utterance of setup.utterances) {
+      this.playback.set(utterance.id, {
+        status: 'scheduled',
+        startedAt: null,
+        endedAt: null,
+        slot: null,
+        beforeTracks: null,
+      });
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.status === 'open';
+  }
+
+  // ---- pages ----
+
+  connect(sessionId: string, connection: PageConnection): void {
+    if (this.status === 'ended' && !this.sessions.has(sessionId)) {
+      connection.send({ event: 'hello', data: { found: false, reason: 'ended' } });
+      return;
+    }
+    let session = this.sessions.get(sessionId);
+    if (!session) {
+      const now = new Date();
+      session = {
+        id: sessionId,
+        state: 'prejoin',
+        name: null,
+        micOn: null,
+        cameraOn: null,
+        openedAt: now,
+        askedAt: null,
+        admittedAt: null,
+        mediaStartedAt: null,
+        leftAt: null,
+        leaveReason: null,
+        transport: null,
+        history: [{ state: 'prejoin', at: now }],
+        connections: new Set(),
+        admissionTimer: undefined,
+        goneTimer: undefined,
+      };
+      this.sessions.set(sessionId, session);
+      if (!this.botSessionId || this.bot()?.askedAt === null) this.botSessionId = sessionId;
+    }
+    clearTimeout(session.goneTimer);
+    session.goneTimer = undefined;
+    session.connections.add(connection);
+    connection.send({
+      event: 'hello',
+      data: { found: true, meeting: this.pageView(), state: session.state, name: session.name },
+    });
+    connection.send({ event: 'participants', data: { present: this.presentIds() } });
+  }
+
+  disconnect(sessionId: string, connection: PageConnection): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    session.connections.delete(connection);
+    if (session.connections.size > 0) return;
+    // A reload reconnects within the grace period; anything longer means the page went away.
+    session.goneTimer = setTimeout(() => {
+      session.goneTimer = undefined;
+      if (session.connections.size > 0) return;
+      if (session.state === 'prejoin' || isWaitingOrIn(session.state)) this.leave(session, 'page_closed');
+    }, this.pageGoneGraceMs);
+  }
+
+  act(sessionId: string, action: PageAction): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw conflict('unknown session; reload the page');
+    switch (action.type) {
+      case 'ask':
+        this.ask(session, action);
+        return;
+      case 'toggles':
+        session.micOn = action.micOn;
+        session.cameraOn = action.cameraOn;
+        return;
+      case 'accept-dialog':
+        if (session.state !== 'admitted') throw conflict(`no dialog to answer in state ${session.state}`);
+        this.setState(session, 'in_call');
+        this.startMedia(session);
+        return;
+      case 'leave':
+        if (!isWaitingOrIn(session.state)) throw conflict(`cannot leave from state ${session.state}`);
+        this.leave(session, action.via);
+        return;
+      case 'transport':
+        session.transport = action.transport;
+        return;
+      case 'utterance-started':
+        this.recordStart(session, action);
+        return;
+      case 'utterance-ended':
+        this.recordEnd(session, action.utteranceId, action.at);
+        return;
+    }
+  }
+
+  // ---- control API ----
+
+  admit(): void {
+    const bot = this.requireBot('lobby');
+    this.enterCall(bot);
+  }
+
+  deny(): void {
+    const bot = this.requireBot('lobby');
+    this.setState(bot, 'denied');
+  }
+
+  removeBot(): void {
+    const bot = this.bot();
+    if (!bot || !isInCall(bot.state))
+      throw conflict(`the bot is not in the call (state ${bot?.state ?? 'none'})`);
+    this.setState(bot, 'removed');
+  }
+
+  end(): void {
+    if (this.status === 'ended') throw conflict('the meeting has already ended');
+    this.status = 'ended';
+    this.endedAt = new Date();
+    this.clearTimeline();
+    this.dismissEveryone();
+    for (const session of this.sessions.values()) {
+      if (session.state === 'prejoin' || isWaitingOrIn(session.state)) this.setState(session, 'ended');
+    }
+  }
+
+  everyoneLeaves(): void {
+    if (this.status === 'ended') throw conflict('the meeting has already ended');
+    this.everyoneLeft = true;
+    this.dismissEveryone();
+  }
+
+  /** Stops every timer; the meeting is being deleted or the server is closing. */
+  dispose(): void {
+    this.clearTimeline();
+    for (const session of this.sessions.values()) {
+      clearTimeout(session.admissionTimer);
+      clearTimeout(session.goneTimer);
+    }
+  }
+
+  snapshot(): MeetingSnapshot {
+    const { script } = this.setup;
+    return {
+      id: this.id,
+      platform: this.platform,
+      passcode: this.passcode,
+      url: this.setup.url,
+      status: this.status,
+      createdAt: this.createdAt.toISOString(),
+      endedAt: iso(this.endedAt),
+      admission: script.admission,
+      audio: { mode: this.audioMode(), trackDelaySeconds: script.audio.trackDelaySeconds },
+      traps: script.traps,
+      endAt: script.endAt ?? null,
+      bot: this.botSnapshot(),
+      participants: this.setup.participants.map((p) => this.participantSnapshot(p)),
+      utterances: this.setup.utterances.map((u) => this.utteranceSnapshot(u)),
+    };
+  }
+
+  // ---- internals ----
+
+  private ask(session: Session, action: Extract<PageAction, { type: 'ask' }>): void {
+    if (this.status === 'ended') throw conflict('the meeting has ended');
+    if (!canAskToJoin(session.state)) throw conflict(`cannot ask to join from state ${session.state}`);
+    session.name = action.name;
+    session.micOn = action.micOn;
+    session.cameraOn = action.cameraOn;
+    session.askedAt = new Date();
+    session.leftAt = null;
+    session.leaveReason = null;
+    this.botSessionId = session.id;
+    const { admission } = this.setup.script;
+    if (admission.policy === 'open') {
+      this.enterCall(session);
+      return;
+    }
+    this.setState(session, 'lobby');
+    if (admission.policy === 'after') {
+      this.whileInLobby(session, admission.delaySeconds, () => this.enterCall(session));
+    } else if (admission.policy === 'deny') {
+      this.whileInLobby(session, admission.delaySeconds, () => this.setState(session, 'denied'));
+    } else if (admission.timeoutSeconds !== undefined) {
+      this.whileInLobby(session, admission.timeoutSeconds, () => this.setState(session, 'timed_out'));
+    }
+  }
+
+  private whileInLobby(session: Session, seconds: number, then: () => void): void {
+    clearTimeout(session.admissionTimer);
+    session.admissionTimer = setTimeout(() => {
+      session.admissionTimer = undefined;
+      if (session.state === 'lobby') then();
+    }, seconds * 1000);
+  }
+
+  private enterCall(session: Session): void {
+    session.admittedAt = new Date();
+    if (this.setup.script.traps.recordingDialog) {
+      this.setState(session, 'admitted');
+      return;
+    }
+    this.setState(session, 'in_call');
+    this.startMedia(session);
+  }
+
+  private startMedia(session: Session): void {
+    session.mediaStartedAt = new Date();
+    if (this.timelineStartedAt) return;
+    // The script runs once per meeting, from the first time media flows to the bot.
+    this.timelineStartedAt = session.mediaStartedAt;
+    const events = buildTimeline(this.setup.participants, this.setup.utterances, this.setup.script.endAt);
+    this.timelineTimers = events.map((event) => setTimeout(() => this.fire(event), event.at * 1000));
+  }
+
+  private fire(event: TimelineEvent): void {
+    if (this.status === 'ended') return;
+    switch (event.kind) {
+      case 'join':
+        if (!this.everyoneLeft) this.setPresent(event.participantId, true);
+        return;
+      case 'leave':
+        this.setPresent(event.participantId, false);
+        return;
+      case 'end':
+        this.end();
+        return;
+      case 'speak':
+        this.speak(event.utteranceId);
+        return;
+    }
+  }
+
+  private speak(utteranceId: string): void {
+    const playback = this.playback.get(utteranceId)!;
+    const utterance = this.setup.utterances.find((u) => u.id === utteranceId)!;
+    const listeners = [...this.sessions.values()].filter(
+      (s) => s.state === 'in_call' && s.connections.size > 0,
+    );
+    const bot = this.bot();
+    const botListens = bot !== undefined && listeners.includes(bot);
+    if (this.everyoneLeft || !this.presence.get(utterance.participantId)?.present || !botListens) {
+      playback.status = 'missed';
+      return;
+    }
+    playback.status = 'sent';
+    for (const session of listeners) this.sendTo(session, { event: 'play', data: { utteranceId } });
+  }
+
+  private recordStart(session: Session, action: Extract<PageAction, { type: 'utterance-started' }>): void {
+    const playback = this.playback.get(action.utteranceId);
+    if (!playback || session.id !== this.botSessionId || playback.status !== 'sent') return;
+    playback.status = 'playing';
+    playback.startedAt = new Date(action.at);
+    playback.slot = action.slot;
+    playback.beforeTracks = action.beforeTracks;
+  }
+
+  private recordEnd(session: Session, utteranceId: string, at: string): void {
+    const playback = this.playback.get(utteranceId);
+    if (!playback || session.id !== this.botSessionId || playback.startedAt === null || playback.endedAt)
+      return;
+    playback.endedAt = new Date(at);
+    if (playback.status === 'playing') playback.status = 'played';
+  }
+
+  private dismissEveryone(): void {
+    for (const participant of this.setup.participants) {
+      if (this.presence.get(participant.id)?.present) this.setPresent(participant.id, false);
+    }
+    const cut: string[] = [];
+    for (const [id, playback] of this.playback) {
+      if (playback.status === 'scheduled') playback.status = 'missed';
+      if (playback.status === 'sent' || playback.status === 'playing') {
+        playback.status = 'cut';
+        cut.push(id);
+      }
+    }
+    if (cut.length > 0) this.broadcast({ event: 'stop', data: { utteranceIds: cut } });
+  }
+
+  /** The bot's page stops its audio when it leaves the call, so nothing in flight finishes normally. */
+  private cutInFlight(): void {
+    for (const playback of this.playback.values()) {
+      if (playback.status === 'sent' || playback.status === 'playing') playback.status = 'cut';
+    }
+  }
+
+  private setPresent(participantId: string, present: boolean): void {
+    const presence = this.presence.get(participantId)!;
+    if (presence.present === present) return;
+    presence.present = present;
+    if (present) presence.joinedAt = new Date();
+    else presence.leftAt = new Date();
+    this.broadcast({ event: 'participants', data: { present: this.presentIds() } });
+  }
+
+  private leave(session: Session, reason: LeaveReason): void {
+    session.leaveReason = reason;
+    session.leftAt = new Date();
+    this.setState(session, 'left');
+  }
+
+  private setState(session: Session, state: BotState): void {
+    if (!canTransition(session.state, state)) throw conflict(`cannot go from ${session.state} to ${state}`);
+    if (session.state === 'in_call' && session.id === this.botSessionId) this.cutInFlight();
+    clearTimeout(session.admissionTimer);
+    session.admissionTimer = undefined;
+    session.state = state;
+    const now = new Date();
+    session.history.push({ state, at: now });
+    if ((state === 'removed' || state === 'ended') && session.leftAt === null) session.leftAt = now;
+    this.sendTo(session, { event: 'state', data: { state } });
+  }
+
+  private requireBot(state: BotState): Session {
+    const bot = this.bot();
+    if (!bot || bot.state !== state) {
+      throw conflict(`the bot is not in state ${state} (it is ${bot?.state ?? 'none'})`);
+    }
+    return bot;
+  }
+
+  private bot(): Session | undefined {
+    return this.botSessionId ? this.sessions.get(this.botSessionId) : undefined;
+  }
+
+  private clearTimeline(): void {
+    for (const timer of this.timelineTimers) clearTimeout(timer);
+    this.timelineTimers = [];
+  }
+
+  private sendTo(session: Session, event: PageEvent): void {
+    for (const connection of session.connections) connection.send(event);
+  }
+
+  private broadcast(event: PageEvent): void {
+    for (const session of this.sessions.values()) this.sendTo(session, event);
+  }
+
+  private presentIds(): string[] {
+    return this.setup.participants.filter((p) => this.presence.get(p.id)?.present).map((p) => p.id);
+  }
+
+  private audioMode() {
+    return this.setup.script.audio.mode ?? (this.platform === 'teams' ? 'mixed' : 'slots');
+  }
+
+  private deviceIdOf(index: number): string {
+    return `spaces/${this.setup.spaceId}/devices/${index}`;
+  }
+
+  private pageView(): PageMeetingView {
+    const { script } = this.setup;
+    return {
+      id: this.id,
+      platform: this.platform,
+      spaceId: this.setup.spaceId,
+      admission: script.admission.policy,
+      audio: { mode: this.audioMode(), trackDelaySeconds: script.audio.trackDelaySeconds },
+      traps: script.traps,
+      participants: this.setup.participants.map((p, index) => ({
+        id: p.id,
+        name: p.name,
+        deviceId: this.deviceIdOf(index + 1),
+      })),
+      utterances: this.setup.utterances.map((u) => ({
+        id: u.id,
+        participantId: u.participantId,
+        audioUrl: this.setup.audioUrlOf(u.id),
+        durationSeconds: u.durationSeconds,
+      })),
+      // Devices 1..n are the scripted people; the bot's device number comes after them.
+      selfDeviceId: this.deviceIdOf(this.setup.participants.length + 1),
+    };
+  }
+
+  private botSnapshot(): BotSnapshot {
+    const bot = this.bot();
+    if (!bot) {
+      return {
+        state: 'none',
+        sessionId: null,
+        name: null,
+        micOn: null,
+        cameraOn: null,
+        openedAt: null,
+        askedAt: null,
+        admittedAt: null,
+        mediaStartedAt: null,
+        leftAt: null,
+        leaveReason: null,
+        pageConnected: false,
+        audioTransport: null,
+        history: [],
+      };
+    }
+    return {
+      state: bot.state,
+      sessionId: bot.id,
+      name: bot.name,
+      micOn: bot.micOn,
+      cameraOn: bot.cameraOn,
+      openedAt: bot.openedAt.toISOString(),
+      askedAt: iso(bot.askedAt),
+      admittedAt: iso(bot.admittedAt),
+      mediaStartedAt: iso(bot.mediaStartedAt),
+      leftAt: iso(bot.leftAt),
+      leaveReason: bot.leaveReason,
+      pageConnected: bot.connections.size > 0,
+      audioTransport: bot.transport,
+      history: bot.history.map((h) => ({ state: h.state, at: h.at.toISOString() })),
+    };
+  }
+
+  private participantSnapshot(participant: PlannedParticipant): ParticipantSnapshot {
+    const presence = this.presence.get(participant.id)!;
+    const index = this.setup.participants.indexOf(participant);
+    return {
+      id: participant.id,
+      name: participant.name,
+      voice: participant.voice,
+      deviceId: this.deviceIdOf(index + 1),
+      joinAt: participant.joinAt,
+      leaveAt: participant.leaveAt ?? null,
+      present: presence.present,
+      joinedAt: iso(presence.joinedAt),
+      leftAt: iso(presence.leftAt),
+    };
+  }
+
+  private utteranceSnapshot(utterance: PlannedUtterance): UtteranceSnapshot {
+    const playback = this.playback.get(utterance.id)!;
+    const speaker = this.setup.participants.find((p) => p.id === utterance.participantId)!;
+    return {
+      id: utterance.id,
+      participantId: utterance.participantId,
+      speaker: speaker.name,
+      text: utterance.text,
+      at: utterance.at,
+      durationSeconds: utterance.durationSeconds,
+      status: playback.status,
+      startedAt: iso(playback.startedAt),
+      endedAt: iso(playback.endedAt),
+      slot: playback.slot,
+      beforeTracks: playback.beforeTracks,
+    };
+  }
+}
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}

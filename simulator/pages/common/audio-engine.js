@@ -1,0 +1,158 @@
+// Plays the scripted speech the way the platforms deliver remote audio, and measures each
+// person's level for the speaking indicators.
+//
+//   Meet "slots": 3 remote tracks played by 3 <audio> elements directly under <body>; each
+//                 utterance goes to a free slot, rotating, so a slot is never one person.
+//   Meet "mixed": one remote track and no <audio> element in the DOM (a detached Audio object
+//                 plays it, which Chromium needs before WebAudio can read a remote track).
+//   Teams:        one mixed remote track whose stream id starts with "mainAudio", on one <audio>.
+
+import { LoopbackLink } from './loopback.js';
+
+const SLOT_COUNT = 3;
+const LEVEL_INTERVAL_MS = 50;
+
+export class AudioEngine {
+  /**
+   * meeting: the simulator's page view; report(action): sends reports to the simulator;
+   * onLevel(participantId, level 0..1): called every 50 ms for each person.
+   */
+  constructor({ meeting, report, onLevel }) {
+    this.meeting = meeting;
+    this.report = report;
+    this.onLevel = onLevel;
+    this.context = new AudioContext();
+    this.buffers = new Map();
+    this.playing = new Map();
+    this.analysers = new Map();
+    this.tracksReady = false;
+    this.slotLastUsed = [0, 0, 0];
+    this.slotBusy = [0, 0, 0];
+    this.elements = [];
+    this.mode = meeting.platform === 'teams' ? 'teams' : meeting.audio.mode;
+    const outputs = this.mode === 'slots' ? SLOT_COUNT : 1;
+    this.outputs = Array.from({ length: outputs }, () => this.context.createMediaStreamDestination());
+    for (const participant of meeting.participants) {
+      const analyser = this.context.createAnalyser();
+      analyser.fftSize = 1024;
+      this.analysers.set(participant.id, analyser);
+    }
+    // A person opening the page needs a gesture before audio may start; bots run with autoplay on.
+    const resume = () => this.context.resume();
+    for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, resume, { capture: true });
+    this.link = new LoopbackLink();
+    this.linkReady = this.link.connect();
+    this.loaded = this.preload();
+  }
+
+  async preload() {
+    await Promise.all(
+      this.meeting.utterances.map(async (utterance) => {
+        const response = await fetch(utterance.audioUrl);
+        const data = await response.arrayBuffer();
+        this.buffers.set(utterance.id, await this.context.decodeAudioData(data));
+      }),
+    );
+  }
+
+  /** Media starts: tracks appear now or after the meeting's delay; levels start being measured. */
+  start() {
+    if (this.started) return;
+    this.started = true;
+    this.context.resume();
+    this.levelTimer = setInterval(() => this.measureLevels(), LEVEL_INTERVAL_MS);
+    this.trackTimer = setTimeout(() => this.attachTracks(), this.meeting.audio.trackDelaySeconds * 1000);
+  }
+
+  async attachTracks() {
+    const connected = await this.linkReady;
+    if (this.stopped) return;
+    const streams = [];
+    for (const output of this.outputs) {
+      if (!connected) {
+        streams.push(output.stream);
+        continue;
+      }
+      // Teams names its mixed stream "mainAudio…"; Meet's stream ids are opaque.
+      const rename = this.mode === 'teams' ? `mainAudio-${crypto.randomUUID()}` : undefined;
+      streams.push(await this.link.send(output.stream, rename));
+    }
+    if (this.stopped) return;
+    this.report({ type: 'transport', transport: connected ? 'rtc-loopback' : 'webaudio' });
+    for (const stream of streams) {
+      const element = this.mode === 'mixed' ? new Audio() : document.createElement('audio');
+      element.autoplay = true;
+      element.srcObject = stream;
+      if (this.mode !== 'mixed') document.body.appendChild(element);
+      element.play().catch(() => {});
+      this.elements.push(element);
+    }
+    this.tracksReady = true;
+  }
+
+  async play(utteranceId) {
+    await this.loaded;
+    const buffer = this.buffers.get(utteranceId);
+    const utterance = this.meeting.utterances.find((u) => u.id === utteranceId);
+    if (!buffer || !utterance || this.stopped) return;
+    const source = this.context.createBufferSource();
+    source.buffer = buffer;
+    source.connect(this.analysers.get(utterance.participantId));
+    const slot = this.mode === 'slots' ? this.pickSlot() : null;
+    source.connect(this.outputs[slot ?? 0]);
+    if (slot !== null) this.slotBusy[slot] += 1;
+    this.playing.set(utteranceId, source);
+    source.onended = () => {
+      if (slot !== null) this.slotBusy[slot] -= 1;
+      this.playing.delete(utteranceId);
+      source.disconnect();
+      this.report({ type: 'utterance-ended', utteranceId, at: new Date().toISOString() });
+    };
+    source.start();
+    this.report({
+      type: 'utterance-started',
+      utteranceId,
+      at: new Date().toISOString(),
+      slot,
+      beforeTracks: !this.tracksReady,
+    });
+  }
+
+  /** A free slot, least recently used first; when all are busy, the least recently used anyway. */
+  pickSlot() {
+    const order = [0, 1, 2].sort((a, b) => this.slotLastUsed[a] - this.slotLastUsed[b]);
+    const slot = order.find((index) => this.slotBusy[index] === 0) ?? order[0];
+    this.slotLastUsed[slot] = performance.now();
+    return slot;
+  }
+
+  stopUtterances(ids) {
+    for (const id of ids) this.playing.get(id)?.stop();
+  }
+
+  /** The bot left the call: silence everything and drop the tracks, as the platforms do. */
+  stop() {
+    this.stopped = true;
+    clearInterval(this.levelTimer);
+    clearTimeout(this.trackTimer);
+    for (const source of this.playing.values()) source.stop();
+    for (const element of this.elements) {
+      element.srcObject = null;
+      element.remove();
+    }
+    this.elements = [];
+    this.link.close();
+    for (const participant of this.meeting.participants) this.onLevel(participant.id, 0);
+  }
+
+  measureLevels() {
+    const samples = new Float32Array(1024);
+    for (const [participantId, analyser] of this.analysers) {
+      analyser.getFloatTimeDomainData(samples);
+      let sum = 0;
+      for (const value of samples) sum += value * value;
+      const rms = Math.sqrt(sum / samples.length);
+      this.onLevel(participantId, Math.min(1, rms * 4));
+    }
+  }
+}

@@ -1,0 +1,74 @@
+// Delivers locally produced audio tracks to the page as REMOTE WebRTC tracks, through a pair of
+// RTCPeerConnections inside the page, so a bot sees what it sees on the real sites: 'track'
+// events on an RTCPeerConnection and MediaStreams that come from one.
+//
+// The pair is connected early with a data channel; tracks are added later by renegotiating over
+// the live transport, so "late tracks" appear exactly when the meeting decides.
+// ICE needs a non-loopback interface: where the machine has none (e.g. a container without a
+// network) the pair never connects, and callers fall back to the WebAudio streams themselves.
+
+const CONNECT_TIMEOUT_MS = 6000;
+
+export class LoopbackLink {
+  constructor() {
+    this.sender = new RTCPeerConnection();
+    this.receiver = new RTCPeerConnection();
+    this.sender.onicecandidate = (e) =>
+      e.candidate && this.receiver.addIceCandidate(e.candidate).catch(() => {});
+    this.receiver.onicecandidate = (e) =>
+      e.candidate && this.sender.addIceCandidate(e.candidate).catch(() => {});
+    this.sender.createDataChannel('control');
+    this.streamIdRenames = new Map();
+  }
+
+  /** Resolves true once connected, false when ICE can't connect here. */
+  async connect() {
+    await this.negotiate();
+    const deadline = Date.now() + CONNECT_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const state = this.receiver.connectionState;
+      if (state === 'connected') return true;
+      if (state === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    this.close();
+    return false;
+  }
+
+  /**
+   * Sends `stream`'s audio tracks and resolves with the remote MediaStream carrying them.
+   * `remoteStreamId`, when given, is the id the receiving side sees (Teams' "mainAudio…").
+   */
+  async send(stream, remoteStreamId) {
+    if (remoteStreamId) this.streamIdRenames.set(stream.id, remoteStreamId);
+    const arrived = new Promise((resolve) => {
+      const onTrack = (event) => {
+        const remote = event.streams[0];
+        if (remote && remote.id === (remoteStreamId ?? stream.id)) {
+          this.receiver.removeEventListener('track', onTrack);
+          resolve(remote);
+        }
+      };
+      this.receiver.addEventListener('track', onTrack);
+    });
+    for (const track of stream.getAudioTracks()) this.sender.addTrack(track, stream);
+    await this.negotiate();
+    return arrived;
+  }
+
+  async negotiate() {
+    const offer = await this.sender.createOffer();
+    await this.sender.setLocalDescription(offer);
+    let sdp = offer.sdp;
+    for (const [from, to] of this.streamIdRenames) sdp = sdp.split(from).join(to);
+    await this.receiver.setRemoteDescription({ type: 'offer', sdp });
+    const answer = await this.receiver.createAnswer();
+    await this.receiver.setLocalDescription(answer);
+    await this.sender.setRemoteDescription(answer);
+  }
+
+  close() {
+    this.sender.close();
+    this.receiver.close();
+  }
+}

@@ -1,0 +1,467 @@
+// A look-alike of Google Meet's web client, reproducing what the real one shows a bot:
+// the aria-labels, texts and data-* attributes from platform-landmarks.md, and its traps.
+
+import { AudioEngine } from '../common/audio-engine.js';
+import { generatedClassName, h, show } from '../common/dom.js';
+import { SimSession } from '../common/session.js';
+
+const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
+const SPEAKING_THRESHOLD = 0.02;
+const app = document.getElementById('app');
+const code = decodeURIComponent(location.pathname.slice(1));
+// Meet's class names are generated and change between releases; so do ours, per page load.
+const speakingClass = generatedClassName();
+
+const ui = {
+  meeting: null,
+  session: null,
+  state: null,
+  name: '',
+  micOn: true,
+  cameraOn: true,
+  present: [],
+  engine: null,
+  peopleOpen: false,
+  toolbarTimer: undefined,
+};
+
+function button(label, onclick, extra = {}) {
+  return h('button', { type: 'button', onclick, ...extra }, h('span', {}, label));
+}
+
+function homeButton() {
+  return button('Return to home screen', () => {
+    if (ui.state === 'lobby') ui.session.act({ type: 'leave', via: 'return_home' });
+    location.href = '/';
+  });
+}
+
+function messageScreen(title, detail, ...actions) {
+  show(
+    app,
+    h(
+      'main',
+      { class: 'message' },
+      h('h1', {}, title),
+      detail && h('p', {}, detail),
+      h('div', { class: 'actions' }, ...actions),
+    ),
+  );
+}
+
+// ---- not found ----
+
+function renderNotFound(reason) {
+  if (!MEET_CODE.test(code)) {
+    messageScreen('Invalid video call name.', null, homeButton());
+  } else if (reason === 'ended') {
+    messageScreen('Your meeting code has expired', 'Start or join another meeting.', homeButton());
+  } else {
+    messageScreen(
+      'Check your meeting code',
+      'Make sure you entered the correct meeting code in the URL, for example: https://meet.google.com/xxx-yyyy-zzz',
+      homeButton(),
+    );
+  }
+}
+
+// ---- pre-join and lobby ----
+
+/** Pre-join toggles are div role=button; the call's toolbar uses real buttons. */
+function preJoinToggle(kind) {
+  const on = kind === 'mic' ? ui.micOn : ui.cameraOn;
+  const device = kind === 'mic' ? 'microphone' : 'camera';
+  return h('div', {
+    role: 'button',
+    tabindex: '0',
+    class: `toggle ${on ? '' : 'off'}`,
+    'aria-label': `${on ? 'Turn off' : 'Turn on'} ${device}`,
+    'data-is-muted': String(!on),
+    onclick: () => {
+      if (kind === 'mic') ui.micOn = !ui.micOn;
+      else ui.cameraOn = !ui.cameraOn;
+      ui.session.act({ type: 'toggles', micOn: ui.micOn, cameraOn: ui.cameraOn });
+      rerenderToggles();
+    },
+  });
+}
+
+function rerenderToggles() {
+  const holder = document.querySelector('.preview-toggles');
+  if (holder) holder.replaceChildren(preJoinToggle('mic'), preJoinToggle('camera'));
+}
+
+function selfPreview() {
+  const shared = ui.meeting.traps.sharedControls && ui.state === 'lobby';
+  return h(
+    'div',
+    { class: 'preview', 'data-participant-id': shared ? ui.meeting.selfDeviceId : undefined },
+    h('div', { class: 'preview-video' }, ui.cameraOn ? 'Camera is starting' : 'Camera is off'),
+    h('div', { class: 'preview-toggles' }, preJoinToggle('mic'), preJoinToggle('camera')),
+  );
+}
+
+function whoIsHere() {
+  const names = ui.present.map((id) => ui.meeting.participants.find((p) => p.id === id)?.name);
+  if (names.length === 0) return 'No one else is here';
+  if (names.length === 1) return `${names[0]} is in this call`;
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are in this call`;
+}
+
+function renderPreJoin() {
+  const open = ui.meeting.admission === 'open';
+  const input = h('input', {
+    type: 'text',
+    'aria-label': 'Your name',
+    placeholder: 'Your name',
+    value: ui.name,
+    autocomplete: 'off',
+    oninput: (event) => {
+      ui.name = event.target.value;
+      join.disabled = ui.name.trim().length === 0;
+    },
+  });
+  input.value = ui.name;
+  const join = button(open ? 'Join now' : 'Ask to join', () => {
+    ui.session.act({ type: 'ask', name: ui.name.trim(), micOn: ui.micOn, cameraOn: ui.cameraOn });
+  });
+  join.disabled = ui.name.trim().length === 0;
+  show(
+    app,
+    h(
+      'main',
+      { class: 'prejoin' },
+      selfPreview(),
+      h(
+        'section',
+        { class: 'join-panel' },
+        h('h1', {}, "What's your name?"),
+        input,
+        h('div', { class: 'join-actions' }, join),
+        h('p', { class: 'who-is-here' }, whoIsHere()),
+      ),
+    ),
+  );
+}
+
+function renderLobby() {
+  const waitingForHost = ui.meeting.admission === 'host';
+  show(
+    app,
+    h(
+      'main',
+      { class: 'prejoin' },
+      selfPreview(),
+      h(
+        'section',
+        { class: 'join-panel', 'aria-live': 'polite' },
+        h('h1', {}, 'Asking to be let in…'),
+        h('p', {}, 'You’ll join the call when someone lets you in'),
+        waitingForHost && h('p', {}, 'Please wait until a meeting host brings you into the call'),
+        h('div', { class: 'join-actions' }, homeButton()),
+      ),
+    ),
+    ui.meeting.traps.sharedControls && toolbar(),
+  );
+}
+
+function renderRefused(title) {
+  messageScreen(
+    title,
+    'You left the meeting',
+    button('Ask to join again', () =>
+      ui.session.act({ type: 'ask', name: ui.name.trim(), micOn: ui.micOn, cameraOn: ui.cameraOn }),
+    ),
+    homeButton(),
+  );
+}
+
+// ---- in the call ----
+
+function toolbarButton(label, icon, onclick, extra = {}) {
+  return h(
+    'button',
+    { type: 'button', 'aria-label': label, 'data-tooltip': label, onclick, ...extra },
+    h('i', { class: 'google-material-icons', 'aria-hidden': 'true' }, icon),
+  );
+}
+
+function toolbar() {
+  const count = ui.present.length + 1;
+  const people = toolbarButton(`People - ${count} joined`, 'people', () => {
+    ui.peopleOpen = !ui.peopleOpen;
+    renderCall();
+  });
+  people.append(h('div', { class: 'avatar-count', 'data-avatar-count': String(count) }, String(count)));
+  const toggle = (kind) => {
+    const on = kind === 'mic' ? ui.micOn : ui.cameraOn;
+    const device = kind === 'mic' ? 'microphone' : 'camera';
+    return toolbarButton(
+      `${on ? 'Turn off' : 'Turn on'} ${device}`,
+      kind === 'mic' ? (on ? 'mic' : 'mic_off') : on ? 'videocam' : 'videocam_off',
+      () => {
+        if (kind === 'mic') ui.micOn = !ui.micOn;
+        else ui.cameraOn = !ui.cameraOn;
+        ui.session.act({ type: 'toggles', micOn: ui.micOn, cameraOn: ui.cameraOn });
+        refreshToolbar();
+      },
+      { 'data-is-muted': String(!on), class: on ? '' : 'off' },
+    );
+  };
+  return h(
+    'div',
+    { class: 'toolbar', role: 'region', 'aria-label': 'Call controls' },
+    h('div', { class: 'toolbar-left' }, h('span', { class: 'meeting-code' }, code)),
+    h(
+      'div',
+      { class: 'toolbar-center' },
+      toggle('mic'),
+      toggle('camera'),
+      toolbarButton('Turn on captions', 'closed_caption'),
+      toolbarButton('Send a reaction', 'mood'),
+      toolbarButton('Raise hand', 'front_hand'),
+      toolbarButton('Present now', 'present_to_all', undefined, { 'data-tooltip': 'Share screen' }),
+      toolbarButton('More options', 'more_vert'),
+      toolbarButton('Leave call', 'call_end', onLeaveCall, { class: 'leave' }),
+    ),
+    h(
+      'div',
+      { class: 'toolbar-right' },
+      toolbarButton('Meeting details', 'info'),
+      people,
+      toolbarButton('Chat with everyone', 'chat'),
+      toolbarButton('Meeting tools', 'category'),
+    ),
+  );
+}
+
+function refreshToolbar() {
+  const current = document.querySelector('.toolbar');
+  if (current) current.replaceWith(toolbar());
+  armToolbarAutoHide();
+}
+
+function tile(participant) {
+  return h(
+    'div',
+    {
+      class: 'tile',
+      'data-participant-id': participant.deviceId,
+      'data-requested-participant-id': participant.deviceId,
+    },
+    h('div', { class: 'avatar', 'aria-hidden': 'true' }, participant.name.slice(0, 1).toUpperCase()),
+    h('div', { class: 'level', 'data-audio-level': '0' }),
+    h('span', { class: 'name' }, participant.name),
+  );
+}
+
+function selfTile() {
+  return h(
+    'div',
+    { class: 'tile self', 'data-participant-id': ui.meeting.selfDeviceId, 'data-self-name': ui.name.trim() },
+    h('div', { class: 'avatar', 'aria-hidden': 'true' }, ui.name.trim().slice(0, 1).toUpperCase()),
+    h('div', { class: 'level', 'data-audio-level': '0' }),
+    h('span', { class: 'name' }, 'You'),
+  );
+}
+
+function peoplePanel() {
+  const rows = [
+    h('div', { role: 'listitem', 'aria-label': ui.name.trim() }, h('span', {}, `${ui.name.trim()} (You)`)),
+    ...presentParticipants().map((p) =>
+      h(
+        'div',
+        { role: 'listitem', 'aria-label': p.name, 'data-participant-id': p.deviceId },
+        h('span', {}, p.name),
+        h('div', { class: 'mic-level', style: 'opacity: 0' }),
+      ),
+    ),
+  ];
+  return h(
+    'aside',
+    { class: 'people', 'aria-label': 'People' },
+    h('h2', {}, 'People'),
+    h('div', { role: 'list' }, rows),
+  );
+}
+
+function presentParticipants() {
+  return ui.present.map((id) => ui.meeting.participants.find((p) => p.id === id)).filter(Boolean);
+}
+
+function renderCall() {
+  const main = h(
+    'main',
+    { class: 'call' },
+    h('div', { class: 'grid' }, ...presentParticipants().map(tile), selfTile()),
+    ui.peopleOpen && peoplePanel(),
+  );
+  const parts = [main, toolbar()];
+  if (ui.state === 'admitted') parts.push(recordingDialog());
+  show(app, parts);
+  armToolbarAutoHide();
+}
+
+function recordingDialog() {
+  return h(
+    'div',
+    { class: 'scrim' },
+    h(
+      'div',
+      { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'recording-title', class: 'dialog' },
+      h('h2', { id: 'recording-title' }, 'This video call is being recorded'),
+      h(
+        'p',
+        {},
+        'By joining, you consent to being recorded. Everyone in the call can see that it is being recorded.',
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        button('Leave', () => ui.session.act({ type: 'leave', via: 'dialog_leave' })),
+        button('Join now', () => ui.session.act({ type: 'accept-dialog' })),
+      ),
+    ),
+  );
+}
+
+function onLeaveCall() {
+  if (ui.state === 'lobby') {
+    ui.session.act({ type: 'leave', via: 'leave_button' });
+    return;
+  }
+  if (!ui.meeting.traps.leaveConfirmation) {
+    ui.session.act({ type: 'leave', via: 'leave_button' });
+    return;
+  }
+  app.append(
+    h(
+      'div',
+      { class: 'scrim' },
+      h(
+        'div',
+        { role: 'dialog', 'aria-modal': 'true', class: 'dialog' },
+        h('h2', {}, 'Leave call?'),
+        h(
+          'div',
+          { class: 'actions' },
+          button('Just leave the meeting', () => ui.session.act({ type: 'leave', via: 'leave_button' })),
+          button('End meeting', () => ui.session.act({ type: 'leave', via: 'leave_button' })),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The trap: with the pointer idle the toolbar becomes invisible, so clicks on it wait or fail. */
+function armToolbarAutoHide() {
+  const seconds = ui.meeting?.traps.toolbarAutoHideSeconds;
+  if (!seconds) return;
+  const bar = document.querySelector('.toolbar');
+  bar?.classList.remove('hidden');
+  clearTimeout(ui.toolbarTimer);
+  ui.toolbarTimer = setTimeout(
+    () => document.querySelector('.toolbar')?.classList.add('hidden'),
+    seconds * 1000,
+  );
+}
+document.addEventListener('mousemove', armToolbarAutoHide);
+
+function showLevel(participantId, level) {
+  const participant = ui.meeting.participants.find((p) => p.id === participantId);
+  if (!participant) return;
+  const speaking = level > SPEAKING_THRESHOLD;
+  const tileElement = document.querySelector(`.tile[data-participant-id="${participant.deviceId}"]`);
+  if (tileElement) {
+    tileElement.classList.toggle(speakingClass, speaking);
+    tileElement.querySelector('.level')?.setAttribute('data-audio-level', String(Math.round(level * 10)));
+  }
+  const row = document.querySelector(`.people [data-participant-id="${participant.deviceId}"] .mic-level`);
+  if (row) row.style.opacity = speaking ? String(0.4 + level * 0.6) : '0';
+}
+
+// ---- wiring ----
+
+function render() {
+  switch (ui.state) {
+    case 'prejoin':
+      return renderPreJoin();
+    case 'lobby':
+      return renderLobby();
+    case 'admitted':
+    case 'in_call':
+      return renderCall();
+    case 'denied':
+      return renderRefused('Someone in the call denied your request to join');
+    case 'timed_out':
+      return renderRefused('No one responded to your request to join the call');
+    case 'left':
+      return messageScreen(
+        'You left the meeting',
+        null,
+        button('Rejoin', () =>
+          ui.session.act({ type: 'ask', name: ui.name.trim(), micOn: ui.micOn, cameraOn: ui.cameraOn }),
+        ),
+        homeButton(),
+      );
+    case 'removed':
+      return messageScreen("You've been removed from the meeting", null, homeButton());
+    case 'ended':
+      return messageScreen('Your host ended the meeting for everyone', 'The call ended', homeButton());
+  }
+}
+
+function setState(state) {
+  const previous = ui.state;
+  ui.state = state;
+  if (state === 'in_call' && ui.meeting.traps.resetTogglesOnAdmission && previous !== 'in_call') {
+    ui.micOn = true;
+    ui.cameraOn = true;
+    ui.session.act({ type: 'toggles', micOn: true, cameraOn: true });
+  }
+  if (state === 'in_call') ui.engine.start();
+  if (previous === 'in_call' && state !== 'in_call') {
+    ui.engine.stop();
+    ui.engine = createEngine();
+  }
+  render();
+}
+
+function createEngine() {
+  return new AudioEngine({
+    meeting: ui.meeting,
+    report: (action) => ui.session.act(action),
+    onLevel: showLevel,
+  });
+}
+
+function start() {
+  show(app, h('main', { class: 'message' }, h('p', {}, 'Getting ready…')));
+  if (!MEET_CODE.test(code)) {
+    renderNotFound('unknown');
+    return;
+  }
+  ui.session = new SimSession({ platform: 'google_meet', id: code });
+  ui.session.connect({
+    hello: (data) => {
+      if (!data.found) return renderNotFound(data.reason);
+      const firstHello = ui.meeting === null;
+      ui.meeting = data.meeting;
+      if (data.name) ui.name = data.name;
+      if (firstHello) ui.engine = createEngine();
+      setState(data.state);
+    },
+    state: (data) => setState(data.state),
+    participants: (data) => {
+      ui.present = data.present;
+      if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
+      else if (ui.state === 'lobby') refreshToolbar();
+      const who = document.querySelector('.who-is-here');
+      if (who) who.textContent = whoIsHere();
+    },
+    play: (data) => ui.engine?.play(data.utteranceId),
+    stop: (data) => ui.engine?.stopUtterances(data.utteranceIds),
+  });
+}
+
+start();

@@ -1,0 +1,454 @@
+// A look-alike of the Microsoft Teams web (light) meeting client, reproducing what the real one
+// shows a bot: data-tid landmarks, texts and traps from platform-landmarks.md.
+
+import { AudioEngine } from '../common/audio-engine.js';
+import { h, show } from '../common/dom.js';
+import { SimSession } from '../common/session.js';
+
+const SPEAKING_THRESHOLD = 0.02;
+const app = document.getElementById('app');
+const params = new URLSearchParams(location.search);
+// Two URL shapes: /meet/<id>?p=<passcode>, and the light client's launch URL a redirect leads to.
+const launched = location.pathname.startsWith('/light-meetings/launch');
+const meetingId = launched
+  ? (params.get('meetingCode') ?? '')
+  : decodeURIComponent(location.pathname.split('/')[2] ?? '');
+const passcode = params.get('p') ?? undefined;
+const reloadedKey = `sim-teams-reloaded:${meetingId}`;
+
+const ui = {
+  meeting: null,
+  session: null,
+  state: null,
+  name: '',
+  micOn: true,
+  cameraOn: true,
+  computerAudio: true,
+  present: [],
+  engine: null,
+  continued: launched,
+  found: null,
+  notice: null,
+};
+
+function button(label, onclick, extra = {}) {
+  return h('button', { type: 'button', onclick, ...extra }, label);
+}
+
+function errorScreen() {
+  show(
+    app,
+    h(
+      'main',
+      { class: 'message' },
+      h('h1', {}, "Sorry, we couldn't connect you"),
+      h('p', {}, 'Looks like the meeting URL is incorrect. Check the link and try again.'),
+    ),
+  );
+}
+
+function launcher() {
+  show(
+    app,
+    h(
+      'main',
+      { class: 'launcher' },
+      h('h1', {}, 'How do you want to join your Teams meeting?'),
+      button('Join on the Teams app', () => {}, { class: 'secondary' }),
+      button('Continue on this browser', onContinue, { class: 'primary' }),
+    ),
+  );
+}
+
+function onContinue() {
+  ui.continued = true;
+  if (ui.found === false) return errorScreen();
+  render();
+  // The trap: a moment after the form shows, the page reloads through the light client's URL.
+  if (ui.meeting?.traps.midJoinReload && !sessionStorage.getItem(reloadedKey)) {
+    sessionStorage.setItem(reloadedKey, '1');
+    setTimeout(() => {
+      const next = new URLSearchParams({ meetingCode: meetingId, anon: 'true', lightExperience: 'true' });
+      if (passcode) next.set('p', passcode);
+      location.replace(`/light-meetings/launch?${next}`);
+    }, 1500);
+  }
+}
+
+// ---- pre-join and lobby (one screen; the lobby keeps the form with Join disabled) ----
+
+function toggleSwitch(kind) {
+  const on = kind === 'mic' ? ui.micOn && ui.computerAudio : ui.cameraOn;
+  return h('div', {
+    role: 'switch',
+    tabindex: '0',
+    class: `switch ${on ? 'on' : ''}`,
+    'data-tid': kind === 'mic' ? 'toggle-mute' : 'toggle-video',
+    'aria-label': kind === 'mic' ? 'Microphone' : 'Camera',
+    'aria-checked': String(on),
+    'aria-disabled': kind === 'mic' && !ui.computerAudio ? 'true' : undefined,
+    onclick: () => {
+      if (ui.state === 'lobby') return;
+      if (kind === 'mic') {
+        if (!ui.computerAudio) return;
+        ui.micOn = !ui.micOn;
+      } else {
+        ui.cameraOn = !ui.cameraOn;
+      }
+      reportToggles();
+      renderPreJoin();
+    },
+  });
+}
+
+function reportToggles() {
+  ui.session.act({ type: 'toggles', micOn: ui.micOn && ui.computerAudio, cameraOn: ui.cameraOn });
+}
+
+function audioOption(label, value) {
+  const checked = ui.computerAudio === value;
+  return h(
+    'div',
+    {
+      role: 'radio',
+      tabindex: '0',
+      'aria-checked': String(checked),
+      class: `audio-option ${checked ? 'checked' : ''}`,
+      onclick: () => {
+        if (ui.state === 'lobby') return;
+        ui.computerAudio = value;
+        reportToggles();
+        renderPreJoin();
+      },
+    },
+    label,
+  );
+}
+
+function renderPreJoin() {
+  const inLobby = ui.state === 'lobby';
+  const input = h('input', {
+    type: 'text',
+    'data-tid': 'prejoin-display-name-input',
+    placeholder: 'Type your name',
+    'aria-label': 'Type your name',
+    autocomplete: 'off',
+    disabled: inLobby,
+    oninput: (event) => {
+      ui.name = event.target.value;
+      join.disabled = ui.name.trim().length === 0;
+    },
+  });
+  input.value = ui.name;
+  const join = button('Join now', onJoinNow, { 'data-tid': 'prejoin-join-button', class: 'primary' });
+  join.disabled = inLobby || ui.name.trim().length === 0;
+  show(
+    app,
+    h(
+      'main',
+      { class: 'prejoin' },
+      h('h1', {}, 'Choose your audio and video settings for'),
+      h('h2', {}, 'Meeting now'),
+      h(
+        'div',
+        { class: 'prejoin-body' },
+        h(
+          'div',
+          { class: 'preview' },
+          h('div', { class: 'preview-video' }, ui.cameraOn ? '' : 'Your camera is turned off'),
+          h('div', { class: 'preview-switches' }, toggleSwitch('video'), toggleSwitch('mic')),
+        ),
+        h(
+          'div',
+          { class: 'prejoin-side' },
+          input,
+          h(
+            'div',
+            { role: 'radiogroup', 'aria-label': 'Audio options' },
+            audioOption('Computer audio', true),
+            audioOption("Don't use audio", false),
+          ),
+          inLobby &&
+            h(
+              'div',
+              { class: 'lobby-text', 'aria-live': 'polite' },
+              h('p', {}, 'Someone will let you in shortly'),
+            ),
+          join,
+        ),
+      ),
+      ui.meeting.traps.sharedControls && inLobby && callControls(),
+    ),
+  );
+}
+
+function onJoinNow() {
+  const micOn = ui.micOn && ui.computerAudio;
+  if (ui.meeting.traps.noAudioVideoModal && !micOn && !ui.cameraOn) {
+    app.append(noAudioVideoModal());
+    return;
+  }
+  ask();
+}
+
+function ask() {
+  ui.session.act({
+    type: 'ask',
+    name: ui.name.trim(),
+    micOn: ui.micOn && ui.computerAudio,
+    cameraOn: ui.cameraOn,
+  });
+}
+
+function noAudioVideoModal() {
+  const modal = h(
+    'div',
+    { class: 'scrim' },
+    h(
+      'div',
+      { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'no-av-title', class: 'dialog' },
+      h('h2', { id: 'no-av-title' }, "Are you sure you don't want audio or video?"),
+      h('p', {}, "Others won't be able to see or hear you."),
+      h(
+        'div',
+        { class: 'actions' },
+        button('Cancel', () => modal.remove()),
+        button(
+          'Continue without audio or video',
+          () => {
+            modal.remove();
+            ask();
+          },
+          { class: 'primary' },
+        ),
+      ),
+    ),
+  );
+  return modal;
+}
+
+// ---- in the call ----
+
+function callControls() {
+  const count = ui.present.length + 1;
+  return h(
+    'div',
+    { class: 'calling-controls', role: 'toolbar', 'aria-label': 'Meeting controls' },
+    button('Chat', () => {}, { 'data-tid': 'chat-button', 'aria-label': 'Chat' }),
+    button(`People ${count}`, () => {}, {
+      'data-tid': 'roster-button',
+      'aria-label': `People, ${count} participants`,
+    }),
+    button('Raise', () => {}, { 'data-tid': 'raise-hand-button', 'aria-label': 'Raise your hand' }),
+    button('More', () => {}, { id: 'callingButtons-showMoreBtn', 'aria-label': 'More' }),
+    button(ui.cameraOn ? 'Camera' : 'Camera off', toggleInCall('camera'), {
+      id: 'video-button',
+      'aria-label': ui.cameraOn ? 'Turn camera off' : 'Turn camera on',
+    }),
+    button(ui.micOn ? 'Mic' : 'Mic off', toggleInCall('mic'), {
+      id: 'microphone-button',
+      'data-tid': 'microphone-button',
+      'aria-label': ui.micOn ? 'Mute mic' : 'Unmute mic',
+    }),
+    button('Leave', onHangUp, {
+      id: 'hangup-button',
+      'data-tid': 'hangup-main-btn',
+      'aria-label': 'Leave',
+      class: 'hangup',
+    }),
+  );
+}
+
+function toggleInCall(kind) {
+  return () => {
+    if (kind === 'mic') ui.micOn = !ui.micOn;
+    else ui.cameraOn = !ui.cameraOn;
+    reportToggles();
+    render();
+  };
+}
+
+function onHangUp() {
+  if (!ui.meeting.traps.leaveConfirmation || ui.state === 'lobby') {
+    ui.session.act({ type: 'leave', via: 'leave_button' });
+    return;
+  }
+  const confirm = h(
+    'div',
+    { class: 'scrim' },
+    h(
+      'div',
+      { role: 'dialog', 'aria-modal': 'true', class: 'dialog' },
+      h('h2', {}, 'Leave the meeting?'),
+      h(
+        'div',
+        { class: 'actions' },
+        button('Cancel', () => confirm.remove()),
+        button('Leave', () => ui.session.act({ type: 'leave', via: 'leave_button' }), { class: 'primary' }),
+      ),
+    ),
+  );
+  app.append(confirm);
+}
+
+function videoTile(name, extra = {}) {
+  return h(
+    'div',
+    { class: 'video-tile', 'data-stream-type': 'Video', 'data-tid': name, 'aria-label': name, ...extra },
+    h('div', { 'data-tid': 'voice-level-stream-outline', class: 'voice-level-stream-outline' }),
+    h('div', { class: 'tile-avatar', 'aria-hidden': 'true' }, name.slice(0, 1).toUpperCase()),
+    h('span', { class: 'tile-name' }, name),
+  );
+}
+
+function presentParticipants() {
+  return ui.present.map((id) => ui.meeting.participants.find((p) => p.id === id)).filter(Boolean);
+}
+
+function renderCall() {
+  const people = presentParticipants();
+  show(
+    app,
+    h(
+      'main',
+      { class: 'call' },
+      h(
+        'div',
+        { class: 'stage' },
+        ...people.map((p) => videoTile(p.name, { 'data-participant': p.id })),
+        videoTile(ui.name.trim(), { class: 'video-tile self' }),
+      ),
+      people.length === 0 && h('div', { class: 'alone' }, "You're the only one here"),
+      ui.notice && h('div', { role: 'alert', class: 'notice' }, ui.notice),
+      callControls(),
+    ),
+  );
+}
+
+function showLevel(participantId, level) {
+  const tile = document.querySelector(`.video-tile[data-participant="${participantId}"]`);
+  const outline = tile?.querySelector('[data-tid="voice-level-stream-outline"]');
+  if (!outline) return;
+  const speaking = level > SPEAKING_THRESHOLD;
+  outline.classList.toggle('vdi-frame-occlusion', speaking);
+  outline.style.opacity = speaking ? '1' : '0';
+  outline.style.borderWidth = speaking ? `${2 + Math.round(level * 4)}px` : '0px';
+}
+
+// ---- after the call ----
+
+function retryScreen(title, detail, { rejoin } = {}) {
+  show(
+    app,
+    h(
+      'main',
+      { class: 'message' },
+      h('h1', { id: 'calling-retry-screen-title' }, title),
+      detail && h('p', {}, detail),
+      h(
+        'div',
+        { class: 'actions' },
+        rejoin && button('Rejoin', ask, { 'data-tid': 'calling-retry-rejoinbutton' }),
+        button(
+          'Dismiss',
+          () => show(app, h('main', { class: 'message' }, h('p', {}, 'Thanks for joining!'))),
+          {
+            'data-tid': 'calling-retry-cancelbutton',
+          },
+        ),
+      ),
+    ),
+  );
+}
+
+// ---- wiring ----
+
+function render() {
+  if (!ui.continued) return launcher();
+  switch (ui.state) {
+    case 'prejoin':
+    case 'lobby':
+      return renderPreJoin();
+    case 'admitted':
+    case 'in_call':
+      return renderCall();
+    case 'denied':
+      return retryScreen(
+        'Sorry, but you were denied access to the meeting.',
+        'Your request to join was declined',
+      );
+    case 'timed_out':
+      return retryScreen('Sorry, no one let you in', 'No one responded to your request to join.');
+    case 'left':
+      return retryScreen('You left the meeting', null, { rejoin: true });
+    case 'removed':
+      return retryScreen("You've been removed from this meeting", null, { rejoin: true });
+    case 'ended':
+      return retryScreen('Meeting ended', 'Sorry, this meeting has ended.');
+  }
+}
+
+function setState(state) {
+  const previous = ui.state;
+  ui.state = state;
+  if (state === 'in_call') ui.engine.start();
+  if (previous === 'in_call' && state !== 'in_call') {
+    ui.engine.stop();
+    ui.engine = createEngine();
+  }
+  render();
+}
+
+function createEngine() {
+  return new AudioEngine({
+    meeting: ui.meeting,
+    report: (action) => ui.session.act(action),
+    onLevel: showLevel,
+  });
+}
+
+function announce(text) {
+  ui.notice = text;
+  clearTimeout(ui.noticeTimer);
+  ui.noticeTimer = setTimeout(() => {
+    ui.notice = null;
+    document.querySelector('.notice')?.remove();
+  }, 4000);
+}
+
+function start() {
+  show(app, h('main', { class: 'message' }, h('p', {}, 'Loading…')));
+  if (!/^[0-9]+$/.test(meetingId)) {
+    ui.found = false;
+    return ui.continued ? errorScreen() : launcher();
+  }
+  ui.session = new SimSession({ platform: 'teams', id: meetingId, passcode });
+  ui.session.connect({
+    hello: (data) => {
+      ui.found = data.found;
+      if (!data.found) return ui.continued ? errorScreen() : launcher();
+      const firstHello = ui.meeting === null;
+      ui.meeting = data.meeting;
+      if (data.name) ui.name = data.name;
+      if (firstHello) ui.engine = createEngine();
+      setState(data.state);
+    },
+    state: (data) => setState(data.state),
+    participants: (data) => {
+      const joined = data.present.filter((id) => !ui.present.includes(id));
+      const wasInCall = ui.state === 'in_call';
+      ui.present = data.present;
+      // A generic role="alert" in the call that is not a removal: bots misread these.
+      if (wasInCall && joined.length > 0) {
+        const names = joined.map((id) => ui.meeting.participants.find((p) => p.id === id)?.name);
+        announce(`${names.join(', ')} joined the meeting`);
+      }
+      if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
+    },
+    play: (data) => ui.engine?.play(data.utteranceId),
+    stop: (data) => ui.engine?.stopUtterances(data.utteranceIds),
+  });
+  launcher();
+}
+
+start();

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { isValidMeetingId, SIM_PLATFORMS, TEAMS_PASSCODE_PATTERN } from './ids.js';
+
+/** flite's voices that speak (awb_time only reads clock times). */
+export const VOICES = ['kal16', 'slt', 'rms', 'awb', 'kal'] as const;
+export type Voice = (typeof VOICES)[number];
+
+const seconds = z.number().finite().min(0).max(3600);
+
+export const utteranceInput = z.object({
+  /** Seconds after the bot's media starts (admission, or answering the post-admission dialog). */
+  at: seconds,
+  text: z.string().trim().min(1).max(500),
+});
+
+export const participantInput = z.object({
+  name: z.string().trim().min(1).max(80),
+  /** A distinct voice is assigned when absent. */
+  voice: z.enum(VOICES).optional(),
+  /** Seconds relative to the bot's media start; 0 (the default) means already in the call. */
+  joinAt: seconds.default(0),
+  leaveAt: seconds.optional(),
+  utterances: z.array(utteranceInput).max(200).default([]),
+});
+
+export const admissionInput = z.discriminatedUnion('policy', [
+  /** The host lets the bot in this many seconds after it asked. */
+  z.object({ policy: z.literal('after'), delaySeconds: seconds.default(1) }),
+  /** Nobody acts until the control API admits or denies; optional lobby timeout. */
+  z.object({ policy: z.literal('host'), timeoutSeconds: seconds.positive().optional() }),
+  z.object({ policy: z.literal('deny'), delaySeconds: seconds.default(1) }),
+  /** Meet shows only "Join now"; Teams skips the lobby. */
+  z.object({ policy: z.literal('open') }),
+]);
+export type AdmissionPolicy = z.infer<typeof admissionInput>;
+
+export const AUDIO_MODES = ['slots', 'mixed'] as const;
+export type AudioMode = (typeof AUDIO_MODES)[number];
+
+export const audioInput = z.object({
+  /** Meet: 3 pooled `<audio>` slots (default) or one mixed track without `<audio>` elements. Teams: mixed only. */
+  mode: z.enum(AUDIO_MODES).optional(),
+  /** The remote tracks (and Meet's `<audio>` slots) appear this long after media starts. */
+  trackDelaySeconds: seconds.default(0),
+});
+
+export const trapsInput = z.object({
+  /** Lobby shows the call's toolbar (Leave call, mic/camera) and a self preview with data-participant-id. */
+  sharedControls: z.boolean().default(false),
+  /** Meet: the toolbar hides after this many seconds without pointer movement. */
+  toolbarAutoHideSeconds: seconds.positive().optional(),
+  /** Meet: "This video call is being recorded" after admission; no media until "Join now". */
+  recordingDialog: z.boolean().default(false),
+  /** Meet: the mic and camera come back on after admission, whatever the pre-join choice was. */
+  resetTogglesOnAdmission: z.boolean().default(false),
+  /** Teams: "Are you sure you don't want audio or video?" after Join now when mic and camera are off. */
+  noAudioVideoModal: z.boolean().default(false),
+  /** Teams: the page reloads itself once, a moment after the pre-join form shows. */
+  midJoinReload: z.boolean().default(false),
+  /** Leaving asks for confirmation: Meet "Just leave the meeting", Teams "Leave". */
+  leaveConfirmation: z.boolean().default(false),
+});
+export type Traps = z.infer<typeof trapsInput>;
+
+export const createMeetingInput = z
+  .object({
+    platform: z.enum(SIM_PLATFORMS),
+    id: z.string().optional(),
+    passcode: z.string().regex(TEAMS_PASSCODE_PATTERN).optional(),
+    admission: admissionInput.default({ policy: 'after', delaySeconds: 1 }),
+    audio: audioInput.default({ trackDelaySeconds: 0 }),
+    traps: trapsInput.default({
+      sharedControls: false,
+      recordingDialog: false,
+      resetTogglesOnAdmission: false,
+      noAudioVideoModal: false,
+      midJoinReload: false,
+      leaveConfirmation: false,
+    }),
+    participants: z.array(participantInput).max(20).default([]),
+    /** The host ends the meeting this many seconds after the bot's media starts. */
+    endAt: seconds.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.platform === 'teams' && value.audio.mode === 'slots') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['audio', 'mode'],
+        message: 'Teams delivers one mixed track only',
+      });
+    }
+    if (value.id !== undefined && !isValidMeetingId(value.platform, value.id)) {
+      const shape = value.platform === 'google_meet' ? 'xxx-xxxx-xxx (lowercase letters)' : '9 to 20 digits';
+      ctx.addIssue({ code: 'custom', path: ['id'], message: `must look like ${shape}` });
+    }
+    if (value.platform === 'google_meet' && value.passcode !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['passcode'], message: 'Google Meet has no passcode' });
+    }
+    const platformOnly: [keyof Traps, 'google_meet' | 'teams'][] = [
+      ['toolbarAutoHideSeconds', 'google_meet'],
+      ['recordingDialog', 'google_meet'],
+      ['resetTogglesOnAdmission', 'google_meet'],
+      ['noAudioVideoModal', 'teams'],
+      ['midJoinReload', 'teams'],
+    ];
+    for (const [trap, platform] of platformOnly) {
+      const setting = value.traps[trap];
+      if (value.platform !== platform && setting !== undefined && setting !== false) {
+        ctx.addIssue({ code: 'custom', path: ['traps', trap], message: `only exists on ${platform}` });
+      }
+    }
+    const names = new Set<string>();
+    value.participants.forEach((participant, index) => {
+      if (names.has(participant.name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['participants', index, 'name'],
+          message: 'names must be unique',
+        });
+      }
+      names.add(participant.name);
+    });
+  });
+export type CreateMeetingInput = z.input<typeof createMeetingInput>;
+export type CreateMeeting = z.output<typeof createMeetingInput>;
+export type ParticipantScript = z.output<typeof participantInput>;
