@@ -7,7 +7,7 @@ export interface DecodedWav {
   samples: Int16Array;
 }
 
-export function encodeWav(samples: Int16Array, sampleRate: number): Uint8Array {
+export function encodeWav(samples: Int16Array, sampleRate: number): Uint8Array<ArrayBuffer> {
   const dataBytes = samples.length * 2;
   const bytes = new Uint8Array(44 + dataBytes);
   const view = new DataView(bytes.buffer);
