@@ -92,7 +92,7 @@ export async function startAudioProbe(
       };
       const samples = new Float32Array(2048);
       setInterval(() => {
-        for (const element of document.querySelectorAll<HTMLAudioElement>('body > audio')) {
+        for (const element of Array.from(document.querySelectorAll<HTMLAudioElement>('body > audio'))) {
           if (element.srcObject instanceof MediaStream) attach(element, element.srcObject);
         }
         for (const track of (window as unknown as { __remoteTracks?: MediaStreamTrack[] }).__remoteTracks ??
@@ -105,7 +105,7 @@ export async function startAudioProbe(
           for (const value of samples) sum += value * value;
           result.peakRms = Math.max(result.peakRms, Math.sqrt(sum / samples.length));
         }
-        for (const tile of document.querySelectorAll(speakingSelector)) {
+        for (const tile of Array.from(document.querySelectorAll(speakingSelector))) {
           const named = nameSelector ? tile.querySelector(nameSelector)?.textContent : null;
           const name = named ?? tile.getAttribute('data-tid') ?? '';
           if (!result.speakers.includes(name)) result.speakers.push(name);
