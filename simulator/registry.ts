@@ -17,6 +17,7 @@ export class MeetingRegistry {
   private readonly meetings = new Map<string, Meeting>();
   /** Opaque audio ids handed to pages, so clip URLs don't reveal or accept arbitrary paths. */
   private readonly clips = new Map<string, SpeechClip>();
+  private readonly clipsOfMeeting = new Map<string, string[]>();
 
   constructor(
     private readonly baseUrl: () => string,
@@ -67,6 +68,7 @@ export class MeetingRegistry {
       audioUrlOf: (utteranceId) => `/_sim/audio/${audioIds.get(utteranceId)}.wav`,
     });
     this.meetings.set(id, meeting);
+    this.clipsOfMeeting.set(id, [...audioIds.values()]);
     return meeting;
   }
 
@@ -87,6 +89,8 @@ export class MeetingRegistry {
   delete(id: string): void {
     this.get(id).dispose();
     this.meetings.delete(id);
+    for (const audioId of this.clipsOfMeeting.get(id) ?? []) this.clips.delete(audioId);
+    this.clipsOfMeeting.delete(id);
   }
 
   clip(audioId: string): SpeechClip | undefined {
