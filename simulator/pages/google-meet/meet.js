@@ -23,6 +23,7 @@ const ui = {
   engine: null,
   peopleOpen: false,
   toolbarTimer: undefined,
+  toolbarHidden: false,
 };
 
 function button(label, onclick, extra = {}) {
@@ -210,7 +211,7 @@ function toolbar() {
   };
   return h(
     'div',
-    { class: 'toolbar', role: 'region', 'aria-label': 'Call controls' },
+    { class: `toolbar ${ui.toolbarHidden ? 'hidden' : ''}`, role: 'region', 'aria-label': 'Call controls' },
     h('div', { class: 'toolbar-left' }, h('span', { class: 'meeting-code' }, code)),
     h(
       'div',
@@ -238,7 +239,6 @@ function toolbar() {
 function refreshToolbar() {
   const current = document.querySelector('.toolbar');
   if (current) current.replaceWith(toolbar());
-  armToolbarAutoHide();
 }
 
 function tile(participant) {
@@ -299,7 +299,7 @@ function renderCall() {
   const parts = [main, toolbar()];
   if (ui.state === 'admitted') parts.push(recordingDialog());
   show(app, parts);
-  armToolbarAutoHide();
+  if (ui.toolbarTimer === undefined) armToolbarAutoHide();
 }
 
 function recordingDialog() {
@@ -353,17 +353,20 @@ function onLeaveCall() {
   );
 }
 
-/** The trap: with the pointer idle the toolbar becomes invisible, so clicks on it wait or fail. */
+/**
+ * The trap: with the pointer idle the toolbar becomes invisible (so clicks on it wait or fail)
+ * and stays hidden across re-renders until the pointer moves.
+ */
 function armToolbarAutoHide() {
   const seconds = ui.meeting?.traps.toolbarAutoHideSeconds;
   if (!seconds) return;
-  const bar = document.querySelector('.toolbar');
-  bar?.classList.remove('hidden');
+  ui.toolbarHidden = false;
+  document.querySelector('.toolbar')?.classList.remove('hidden');
   clearTimeout(ui.toolbarTimer);
-  ui.toolbarTimer = setTimeout(
-    () => document.querySelector('.toolbar')?.classList.add('hidden'),
-    seconds * 1000,
-  );
+  ui.toolbarTimer = setTimeout(() => {
+    ui.toolbarHidden = true;
+    document.querySelector('.toolbar')?.classList.add('hidden');
+  }, seconds * 1000);
 }
 document.addEventListener('mousemove', armToolbarAutoHide);
 

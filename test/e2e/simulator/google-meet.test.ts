@@ -165,6 +165,58 @@ describe('simulator: Google Meet', () => {
     expect(gone.bot.leaveReason).toBe('page_closed');
   });
 
+  it('shows call controls in the lobby without admitting, and times out', async () => {
+    const { client, browser } = harness;
+    const meeting = await client.createMeeting({
+      platform: 'google_meet',
+      admission: { policy: 'host', timeoutSeconds: 2 },
+      traps: { sharedControls: true },
+    });
+    const page = await browser.newPage();
+    await page.goto(meeting.url);
+    await fillNameAndAsk(page, 'Ask to join');
+    await page.getByText('Asking to be let in…').waitFor(TIMEOUT);
+    // The trap: what looks like being in the call is there while waiting.
+    await expect(page.getByRole('button', { name: 'Leave call' }).count()).resolves.toBe(1);
+    await expect(page.locator('[data-participant-id]').count()).resolves.toBe(1);
+    expect((await client.getMeeting(meeting.id)).bot.state).toBe('lobby');
+    await page.getByText('No one responded to your request to join the call').waitFor(TIMEOUT);
+    expect((await client.getMeeting(meeting.id)).bot.state).toBe('timed_out');
+    await page.getByRole('button', { name: 'Ask to join again' }).click();
+    await client.waitForBotState(meeting.id, 'lobby');
+    await page.getByRole('button', { name: 'Return to home screen' }).click();
+    const left = await client.waitForBotState(meeting.id, 'left');
+    expect(left.bot.leaveReason).toBe('return_home');
+    await page.close();
+  });
+
+  it('hides the toolbar when the pointer is idle and turns the mic back on after admission', async () => {
+    const { client, browser } = harness;
+    const meeting = await client.createMeeting({
+      platform: 'google_meet',
+      admission: { policy: 'open' },
+      traps: { toolbarAutoHideSeconds: 1, resetTogglesOnAdmission: true },
+    });
+    const page = await browser.newPage();
+    await page.goto(meeting.url);
+    await fillNameAndAsk(page, 'Join now');
+    // The page reports its toggles after the state change, hence a wait rather than one read.
+    await client.waitFor(
+      meeting.id,
+      (m) => m.bot.state === 'in_call' && m.bot.micOn === true,
+      'the mic back on',
+    );
+    await expect(
+      page.getByRole('button', { name: 'Turn off microphone' }).getAttribute('data-is-muted'),
+    ).resolves.toBe('false');
+    const leave = page.getByRole('button', { name: 'Leave call' });
+    await leave.waitFor({ state: 'hidden', timeout: 30_000 });
+    await page.mouse.move(200, 200);
+    await leave.click({ timeout: 30_000 });
+    expect((await client.waitForBotState(meeting.id, 'left')).bot.leaveReason).toBe('leave_button');
+    await page.close();
+  });
+
   it('shows the not-found screens for unknown and malformed codes', async () => {
     const { browser, simulator } = harness;
     const page = await browser.newPage();

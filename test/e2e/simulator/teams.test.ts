@@ -170,4 +170,29 @@ describe('simulator: Microsoft Teams', () => {
     ]);
     await page.close();
   });
+
+  it('is left alone when everyone leaves, then the host ends the meeting on schedule', async () => {
+    const { client, browser } = harness;
+    const meeting = await client.createMeeting({
+      platform: 'teams',
+      admission: { policy: 'open' },
+      participants: [{ name: 'Alice Martin' }, { name: 'Late Larry', joinAt: 30 }],
+      endAt: 8,
+    });
+    const page = await browser.newPage();
+    await page.goto(meeting.url);
+    await continueAndFillName(page);
+    await page.locator('[data-tid="prejoin-join-button"]').click();
+    await page.locator('[data-stream-type="Video"][data-tid="Alice Martin"]').waitFor(TIMEOUT);
+    const alone = await client.everyoneLeaves(meeting.id);
+    expect(alone.participants.map((p) => p.present)).toEqual([false, false]);
+    await page.getByText("You're the only one here").waitFor(TIMEOUT);
+    await page.getByText('Meeting ended').waitFor(TIMEOUT);
+    const ended = await client.getMeeting(meeting.id);
+    expect(ended.status).toBe('ended');
+    expect(ended.bot.state).toBe('ended');
+    // Late Larry never came: nobody joins after everyone left.
+    expect(ended.participants[1]!.joinedAt).toBeNull();
+    await page.close();
+  });
 });
