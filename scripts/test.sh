@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The whole test suite from a fresh machine: installs what it needs, makes sure Postgres and Redis run,
+# checks types, lint and formatting, runs every Vitest project, and ends with "N passed, N failed".
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+cd "$ROOT_DIR"
+
+ensure_node_modules
+load_env
+ensure_postgres
+ensure_redis
+ensure_bot_host_packages
+
+log "typecheck, lint, format"
+npm run -s typecheck
+npm run -s lint
+npm run -s format:check >/dev/null
+
+RESULTS="$RUN_DIR/test-results.json"
+rm -f "$RESULTS"
+log "running the tests"
+set +e
+npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS" "$@"
+status=$?
+set -e
+
+if [ -f "$RESULTS" ]; then
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    const failed = Math.max(r.numFailedTests, r.numFailedTestSuites ?? 0);
+    console.log(`${r.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+  ' "$RESULTS"
+else
+  echo "0 passed, 1 failed"
+  [ "$status" -ne 0 ] || status=1
+fi
+exit "$status"

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian/Ubuntu machine with Node 20 to a running service on local defaults:
+# dependencies, Postgres, Redis, migrations, build, API in the background, then the base URL and an API key.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+cd "$ROOT_DIR"
+
+ensure_node_modules
+load_env
+ensure_postgres
+ensure_redis
+ensure_admin_key
+
+log "building"
+npm run -s build
+
+log "migrating the database"
+node dist/scripts/migrate.js
+
+API_PORT="${API_PORT:-8056}"
+API_HOST="${API_HOST:-127.0.0.1}"
+BASE_URL="http://${API_HOST}:${API_PORT}"
+log "starting the API on $BASE_URL (log: .run/api.log)"
+start_background api node dist/api/main.js
+for _ in $(seq 1 60); do
+  curl -fsS "$BASE_URL/readyz" >/dev/null 2>&1 && break
+  kill -0 "$(cat "$RUN_DIR/api.pid")" 2>/dev/null || { tail -n 30 "$RUN_DIR/api.log" >&2; die "the API exited"; }
+  sleep 0.5
+done
+curl -fsS "$BASE_URL/readyz" >/dev/null || { tail -n 30 "$RUN_DIR/api.log" >&2; die "the API is not ready"; }
+
+API_KEY="$(node dist/scripts/keys.js create --email "${MEETBOT_USER_EMAIL:-you@localhost.localdomain}" --key-name quickstart --quiet)"
+
+cat <<INFO
+
+  Meetbot is up.
+
+  Base URL:  $BASE_URL
+  API key:   $API_KEY
+  Docs:      $BASE_URL/docs
+  Queues:    $BASE_URL/admin/queues  (user: admin, password: ADMIN_API_KEY in .env)
+
+  Try:       curl -s -H "X-API-Key: $API_KEY" $BASE_URL/meetings
+  Stop:      npm run down
+
+INFO
