@@ -43,6 +43,7 @@ export class AudioEngine {
     this.link = new LoopbackLink();
     this.linkReady = this.link.connect();
     this.loaded = this.preload();
+    if (meeting.audio.trackDelaySeconds === 0) this.negotiateStreams();
   }
 
   async preload() {
@@ -64,21 +65,31 @@ export class AudioEngine {
     this.trackTimer = setTimeout(() => this.attachTracks(), this.meeting.audio.trackDelaySeconds * 1000);
   }
 
-  async attachTracks() {
-    const connected = await this.linkReady;
-    if (this.stopped) return;
-    const streams = [];
-    for (const output of this.outputs) {
-      if (!connected) {
-        streams.push(output.stream);
-        continue;
-      }
-      // Teams names its mixed stream "mainAudio…"; Meet's stream ids are opaque.
-      const rename = this.mode === 'teams' ? `mainAudio-${crypto.randomUUID()}` : undefined;
-      streams.push(await this.link.send(output.stream, rename));
+  /**
+   * Negotiates the remote tracks. Without a track delay this runs while the bot is still in the
+   * pre-join or lobby, so the tracks are there the moment media starts, as on the real sites.
+   */
+  negotiateStreams() {
+    if (!this.negotiated) {
+      this.negotiated = this.linkReady.then(async (connected) => {
+        if (!connected)
+          return { transport: 'webaudio', streams: this.outputs.map((output) => output.stream) };
+        const streams = [];
+        for (const output of this.outputs) {
+          // Teams names its mixed stream "mainAudio…"; Meet's stream ids are opaque.
+          const rename = this.mode === 'teams' ? `mainAudio-${crypto.randomUUID()}` : undefined;
+          streams.push(await this.link.send(output.stream, rename));
+        }
+        return { transport: 'rtc-loopback', streams };
+      });
     }
+    return this.negotiated;
+  }
+
+  async attachTracks() {
+    const { transport, streams } = await this.negotiateStreams();
     if (this.stopped) return;
-    this.report({ type: 'transport', transport: connected ? 'rtc-loopback' : 'webaudio' });
+    this.report({ type: 'transport', transport });
     for (const stream of streams) {
       const element = this.mode === 'mixed' ? new Audio() : document.createElement('audio');
       element.autoplay = true;
