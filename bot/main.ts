@@ -1,0 +1,110 @@
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { BOT_CONFIG_ENV, type BotConfig, parseBotConfig } from '../shared/contract/bot-config.js';
+import { botCommandsStream } from '../shared/contract/streams.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import { CommandReader } from './commands.js';
+import { EndSignal, type Outcome } from './end-signal.js';
+import { createEngine } from './engines/index.js';
+import { Outbox } from './outbox.js';
+import { BotSession } from './session.js';
+
+const FINAL_EVENT_LIMIT_MS = 30_000;
+
+/** Enough of a broken config to tell the workers why this bot won't run. */
+const reportableConfig = z.object({
+  meetingId: z.number().int().positive(),
+  sessionId: z.string().min(1),
+  redisUrl: z.url({ protocol: /^rediss?$/ }),
+  streamPrefix: z.string().min(1),
+});
+
+function connect(url: string, log: Logger): Redis {
+  // Never give up on a command: a Redis restart must not lose a lifecycle event or a segment.
+  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  redis.on('error', (error: Error) => log.warn({ err: error }, 'redis connection error'));
+  return redis;
+}
+
+async function withDeadline(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+async function reportInvalidConfig(raw: string | undefined, problem: string, log: Logger): Promise<void> {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw ?? '');
+  } catch {
+    return;
+  }
+  const identity = reportableConfig.safeParse(json);
+  if (!identity.success) return;
+  const redis = connect(identity.data.redisUrl, log);
+  const outbox = new Outbox(redis, identity.data, log);
+  await withDeadline(
+    outbox.event({ status: 'failed', reason: 'invalid_config', detail: problem.slice(0, 2000) }),
+    FINAL_EVENT_LIMIT_MS,
+  );
+  redis.disconnect();
+}
+
+async function runBot(config: BotConfig): Promise<number> {
+  const log = createLogger('bot', config.logLevel).child({
+    meetingId: config.meetingId,
+    sessionId: config.sessionId,
+    platform: config.platform,
+  });
+  const redis = connect(config.redisUrl, log);
+  const outbox = new Outbox(redis, config, log);
+  const end = new EndSignal();
+  let outcome: Outcome;
+  let reader: CommandReader | null = null;
+  const onSignal = (signal: string) => {
+    log.info({ signal }, 'asked to stop');
+    end.end({ status: 'completed', reason: 'stopped', detail: signal });
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('unhandledRejection', (error) => {
+    log.error({ err: error }, 'unhandled rejection');
+    end.end({ status: 'failed', reason: 'crashed', detail: String(error).slice(0, 2000) });
+  });
+  try {
+    const session = new BotSession({ config, outbox, log, createEngine, end });
+    reader = new CommandReader(
+      connect(config.redisUrl, log),
+      botCommandsStream(config.streamPrefix, config.meetingId),
+      (command) => session.handleCommand(command),
+      log,
+    );
+    reader.start();
+    outcome = await session.run();
+  } catch (error) {
+    log.error({ err: error }, 'bot crashed');
+    outcome = { status: 'failed', reason: 'crashed', detail: (error as Error).message?.slice(0, 2000) };
+  }
+  await reader?.stop();
+  await withDeadline(outbox.event(outcome), FINAL_EVENT_LIMIT_MS);
+  await withDeadline(outbox.drain(), FINAL_EVENT_LIMIT_MS);
+  await redis.quit().catch(() => redis.disconnect());
+  log.info({ outcome }, 'bot finished');
+  return outcome.status === 'completed' ? 0 : 1;
+}
+
+async function main(): Promise<void> {
+  const raw = process.env[BOT_CONFIG_ENV];
+  let config: BotConfig;
+  try {
+    config = parseBotConfig(raw);
+  } catch (error) {
+    const log = createLogger('bot', 'info');
+    log.fatal({ err: error }, 'invalid bot config');
+    await reportInvalidConfig(raw, (error as Error).message, log);
+    process.exit(2);
+  }
+  process.exit(await runBot(config));
+}
+
+await main();

@@ -1,0 +1,51 @@
+import type { FailedReason } from '../../shared/contract/events.js';
+import type { Platform } from '../../shared/domain/platforms.js';
+
+/**
+ * What the bot can tell about its place in a meeting from one look at the page.
+ * - loading: nothing conclusive yet (page still building, blank moment between screens)
+ * - prejoin: the join form is offered
+ * - lobby: asked to join, not let in
+ * - dialog: something modal must be answered before the bot can go on (e.g. "being recorded")
+ * - in_call: admitted, with positive evidence of the call and none of the lobby
+ */
+export type Screen =
+  | { kind: 'loading' }
+  | { kind: 'prejoin' }
+  | { kind: 'lobby' }
+  | { kind: 'dialog'; detail: string }
+  | { kind: 'in_call' }
+  | { kind: 'ended'; reason: 'meeting_ended' | 'removed'; detail: string }
+  | {
+      kind: 'failed';
+      reason: Extract<
+        FailedReason,
+        'admission_denied' | 'admission_timeout' | 'meeting_not_found' | 'blocked' | 'sign_in_required'
+      >;
+      detail: string;
+    };
+
+export interface Observation {
+  screen: Screen;
+  /** People in the call besides the bot; null when the page doesn't say. */
+  others: number | null;
+}
+
+export interface PlatformDriver {
+  readonly platform: Platform;
+  /** Installed before the page's scripts: reports speaking changes through SPEAKING_BINDING. */
+  readonly speakingScript: string;
+  open(url: string): Promise<void>;
+  /**
+   * Does one step of the pre-join work the page asks for (interstitials, name, mic/camera off, the
+   * join button) and returns what it did, or null when there was nothing to do.
+   */
+  prepareStep(name: string): Promise<string | null>;
+  observe(): Promise<Observation>;
+  /** Answers what `observe` reported as a dialog; returns what it pressed, or null. */
+  answerDialog(): Promise<string | null>;
+  /** Keeps the bot's microphone and camera off (Meet turns them back on at admission). */
+  ensureMuted(): Promise<void>;
+  /** Leaves the lobby or the call through the page's own controls. */
+  leave(): Promise<void>;
+}

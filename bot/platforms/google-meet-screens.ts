@@ -1,0 +1,120 @@
+import type { Observation, Screen } from './driver.js';
+import { findControl, firstTextRule, type PageEvidence, type TextRule, textIncludesAny } from './evidence.js';
+
+/** Every join-button text Meet is known to offer, best first. */
+export const MEET_JOIN_BUTTONS = [
+  'ask to join',
+  'join now',
+  'ask to join anyway',
+  'join anyway',
+  'join here too',
+  'join the call now',
+  'switch here',
+] as const;
+
+export const MEET_INTERSTITIAL_BUTTONS = [
+  'continue without microphone and camera',
+  'use without an account',
+  'got it',
+  'dismiss',
+] as const;
+
+const BLOCKED = ["you can't join this video call", 'there is a problem connecting to this video call'];
+const NOT_FOUND = [
+  'check your meeting code',
+  'invalid video call name',
+  'your meeting code has expired',
+  "the meeting code you entered doesn't work",
+];
+const REMOVED = ["you've been removed from the meeting", 'you have been removed from the meeting'];
+const ENDED = ['your host ended the meeting for everyone', 'the call ended', 'the meeting has ended'];
+const DENIED = ['denied your request to join', 'ask to join again'];
+const NO_RESPONSE = ['no one responded to your request to join'];
+const LOBBY = [
+  'asking to be let in',
+  "you'll join the call when someone lets you in",
+  'please wait until a meeting host brings you into the call',
+  'waiting for the host to join',
+];
+const POST_ADMISSION_DIALOG = [
+  'this video call is being recorded',
+  'is taking notes',
+  'your call audio and video will be shared with',
+  'is being transcribed',
+];
+/** Controls Meet shows only inside the call (Leave call and the mic/camera toggles don't count). */
+const IN_CALL_ONLY = [
+  'chat with everyone',
+  'raise hand',
+  'lower hand',
+  'send a reaction',
+  'share screen',
+  'present now',
+  'meeting details',
+  'meeting tools',
+  'turn on captions',
+  'turn off captions',
+  'people',
+  'show everyone',
+  'activities',
+];
+
+type TerminalScreen = Extract<Screen, { kind: 'failed' | 'ended' }>;
+
+const MEET_TERMINAL_RULES: TextRule<TerminalScreen>[] = [
+  { phrases: BLOCKED, screen: { kind: 'failed', reason: 'blocked', detail: '' } },
+  { phrases: NOT_FOUND, screen: { kind: 'failed', reason: 'meeting_not_found', detail: '' } },
+  { phrases: REMOVED, screen: { kind: 'ended', reason: 'removed', detail: '' } },
+  { phrases: NO_RESPONSE, screen: { kind: 'failed', reason: 'admission_timeout', detail: '' } },
+  { phrases: DENIED, screen: { kind: 'failed', reason: 'admission_denied', detail: '' } },
+  { phrases: ENDED, screen: { kind: 'ended', reason: 'meeting_ended', detail: '' } },
+];
+
+function inCallControls(evidence: PageEvidence): number {
+  return evidence.controls.filter(
+    (control) =>
+      !control.inDialog &&
+      IN_CALL_ONLY.some(
+        (name) =>
+          control.label === name ||
+          control.text === name ||
+          control.label.startsWith(`${name} (`) ||
+          control.label.startsWith(`${name} -`),
+      ),
+  ).length;
+}
+
+function othersInCall(evidence: PageEvidence): number | null {
+  if (evidence.peopleCount !== null) return Math.max(0, evidence.peopleCount - 1);
+  return evidence.meetTiles.filter((tile) => !tile.self).length;
+}
+
+/**
+ * Classifies a Meet page. Terminal screens win; then dialogs and the lobby; the call is only
+ * recognised with in-call-only controls present and no lobby or pre-join evidence at all.
+ */
+export function classifyMeetScreen(evidence: PageEvidence): Screen {
+  if (evidence.recaptchaChallengeVisible) return { kind: 'failed', reason: 'blocked', detail: 'recaptcha' };
+  const terminal = firstTextRule<TerminalScreen>(evidence.text, MEET_TERMINAL_RULES);
+  if (terminal) return terminal;
+  const { text } = evidence;
+  const dialogText = evidence.dialogs.find((dialog) => textIncludesAny(dialog, POST_ADMISSION_DIALOG));
+  const dialogJoin = findControl(evidence, ['join now', 'continue', 'got it'], {
+    visible: true,
+    inDialog: true,
+  });
+  if (dialogText !== undefined || (dialogJoin && inCallControls(evidence) > 0)) {
+    return { kind: 'dialog', detail: dialogText ?? dialogJoin?.text ?? 'dialog' };
+  }
+  if (textIncludesAny(text, LOBBY)) return { kind: 'lobby' };
+  const joinButton = findControl(evidence, MEET_JOIN_BUTTONS, { visible: true, inDialog: false });
+  const nameInput = evidence.inputs.some((input) => input.visible && input.label === 'your name');
+  if (joinButton || nameInput) return { kind: 'prejoin' };
+  if (inCallControls(evidence) >= 2) return { kind: 'in_call' };
+  return { kind: 'loading' };
+}
+
+export function observeMeet(evidence: PageEvidence): Observation {
+  const screen = classifyMeetScreen(evidence);
+  return { screen, others: screen.kind === 'in_call' ? othersInCall(evidence) : null };
+}

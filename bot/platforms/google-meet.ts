@@ -1,0 +1,84 @@
+import type { Page } from 'playwright-core';
+import type { Logger } from '../../shared/logger.js';
+import type { Observation, PlatformDriver } from './driver.js';
+import { findControl } from './evidence.js';
+import { MEET_INTERSTITIAL_BUTTONS, MEET_JOIN_BUTTONS, observeMeet } from './google-meet-screens.js';
+import { clickButton, readEvidence, sleep, wakeToolbar } from './page-actions.js';
+import { MEET_SPEAKING_SCRIPT } from './speaking-scripts.js';
+
+const MIC_OFF = ['turn off microphone'];
+const CAMERA_OFF = ['turn off camera'];
+const DIALOG_ANSWERS = ['join now', 'continue', 'got it'];
+
+export class GoogleMeetDriver implements PlatformDriver {
+  readonly platform = 'google_meet' as const;
+  readonly speakingScript = MEET_SPEAKING_SCRIPT;
+
+  constructor(
+    private readonly page: Page,
+    private readonly log: Logger,
+  ) {}
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  }
+
+  async prepareStep(name: string): Promise<string | null> {
+    const evidence = await readEvidence(this.page);
+    const interstitial = findControl(evidence, MEET_INTERSTITIAL_BUTTONS, { visible: true });
+    if (interstitial && (await clickButton(this.page, MEET_INTERSTITIAL_BUTTONS)))
+      return 'dismissed an interstitial';
+
+    const nameInput = evidence.inputs.find((input) => input.visible && input.label === 'your name');
+    if (nameInput && nameInput.value !== name) {
+      await this.page
+        .getByRole('textbox', { name: /^your name$/i })
+        .first()
+        .fill(name, { timeout: 5000 });
+      return 'entered the name';
+    }
+    if (findControl(evidence, MIC_OFF, { visible: true }) && (await clickButton(this.page, MIC_OFF))) {
+      return 'turned the microphone off';
+    }
+    if (findControl(evidence, CAMERA_OFF, { visible: true }) && (await clickButton(this.page, CAMERA_OFF))) {
+      return 'turned the camera off';
+    }
+    // Best first: if both "Ask to join" and "Join now" are shown, asking is never wrong.
+    for (const label of MEET_JOIN_BUTTONS) {
+      if (findControl(evidence, [label], { visible: true, enabled: true, inDialog: false })) {
+        const main = this.page.locator('body');
+        if (await clickButton(main, [label])) return `pressed "${label}"`;
+      }
+    }
+    return null;
+  }
+
+  async observe(): Promise<Observation> {
+    await wakeToolbar(this.page);
+    return observeMeet(await readEvidence(this.page));
+  }
+
+  async answerDialog(): Promise<string | null> {
+    const dialogs = this.page.locator('[role=dialog], [role=alertdialog], dialog[open]');
+    if (await clickButton(dialogs, DIALOG_ANSWERS)) return 'answered a dialog';
+    return null;
+  }
+
+  async ensureMuted(): Promise<void> {
+    await wakeToolbar(this.page);
+    if (await clickButton(this.page, MIC_OFF)) this.log.info('microphone was on; turned it off');
+    if (await clickButton(this.page, CAMERA_OFF)) this.log.info('camera was on; turned it off');
+  }
+
+  async leave(): Promise<void> {
+    await wakeToolbar(this.page);
+    let left = await clickButton(this.page, ['leave call']);
+    if (!left) left = await clickButton(this.page, ['return to home screen', 'cancel']);
+    if (!left) {
+      this.log.warn('no leave control found');
+      return;
+    }
+    await sleep(500);
+    await clickButton(this.page, ['just leave the meeting', 'just leave the call']);
+  }
+}

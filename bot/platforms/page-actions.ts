@@ -1,0 +1,44 @@
+import type { Locator, Page } from 'playwright-core';
+import { COLLECT_EVIDENCE_SCRIPT, type PageEvidence } from './evidence.js';
+
+function escapeRegExp(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Matches an accessible name equal to one of the names, optionally followed by "(shortcut)". */
+export function accessibleName(names: readonly string[]): RegExp {
+  return new RegExp(`^\\s*(${names.map(escapeRegExp).join('|')})(\\s*\\(.*\\))?\\s*$`, 'i');
+}
+
+export function readEvidence(page: Page): Promise<PageEvidence> {
+  return page.evaluate(COLLECT_EVIDENCE_SCRIPT) as Promise<PageEvidence>;
+}
+
+/** Clicks the first visible, enabled match; false when there is none (or it went away meanwhile). */
+export async function clickFirstVisible(locator: Locator): Promise<boolean> {
+  const candidates = await locator.all();
+  for (const candidate of candidates) {
+    try {
+      if (!(await candidate.isVisible()) || !(await candidate.isEnabled())) continue;
+      await candidate.click({ timeout: 3000 });
+      return true;
+    } catch {
+      // Detached or covered between the look and the click: try the next one.
+    }
+  }
+  return false;
+}
+
+export function clickButton(scope: Page | Locator, names: readonly string[]): Promise<boolean> {
+  return clickFirstVisible(scope.getByRole('button', { name: accessibleName(names) }));
+}
+
+/** Meet hides its toolbar when the pointer is idle; a small move brings it back. */
+export async function wakeToolbar(page: Page): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  const x = Math.round(viewport.width / 2 + (Math.random() * 40 - 20));
+  const y = Math.round(viewport.height - 120 + (Math.random() * 20 - 10));
+  await page.mouse.move(x, y, { steps: 2 }).catch(() => {});
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,120 @@
+import type { Observation, Screen } from './driver.js';
+import { findControl, firstTextRule, type PageEvidence, type TextRule, textIncludesAny } from './evidence.js';
+
+export const TEAMS_CONTINUE_IN_BROWSER = [
+  'continue on this browser',
+  'join on this browser',
+  'join meeting from this browser',
+  'join on the web instead',
+] as const;
+export const TEAMS_NO_AV_CONFIRM = ['continue without audio or video'] as const;
+export const TEAMS_JOIN_TID = 'prejoin-join-button';
+export const TEAMS_NAME_TID = 'prejoin-display-name-input';
+export const TEAMS_HANGUP_TIDS = ['hangup-main-btn', 'call-hangup'];
+export const TEAMS_HANGUP_IDS = ['hangup-button'];
+
+const SIGN_IN = ['we need to verify your info before you can join', 'sign in to join this meeting'];
+const BLOCKED = ["verify you're a real person", "we couldn't connect you"];
+const NOT_FOUND = ['looks like the meeting url is incorrect', "this meeting link isn't valid"];
+const REMOVED = ["you've been removed from this meeting", 'you have been removed from this meeting'];
+const DENIED = ['you were denied access to the meeting', 'your request to join was declined'];
+const NO_RESPONSE = ['no one responded to your request to join', 'sorry, no one let you in'];
+const ENDED = ['meeting ended', 'call ended', 'this meeting has ended', 'the meeting has ended'];
+const LOBBY = [
+  'someone will let you in shortly',
+  'someone will let you in soon',
+  'waiting for someone to let you in',
+];
+const NO_AV_MODAL = ["don't want audio or video", 'do not want audio or video'];
+const ALONE = ["you're the only one here"];
+/** Call controls besides hang-up; the hang-up alone is not proof (some lobbies show one). */
+const CALL_CONTROL_TIDS = [
+  'roster-button',
+  'chat-button',
+  'raise-hand-button',
+  'more-button',
+  'callingButtons-showMoreBtn',
+];
+const CALL_CONTROL_IDS = ['callingButtons-showMoreBtn', 'roster-button', 'chat-button', 'raisehands-button'];
+const CALL_CONTROL_LABELS = [
+  'more',
+  'more actions',
+  'people',
+  'show participants',
+  'chat',
+  'raise',
+  'raise hand',
+  'react',
+];
+
+type TerminalScreen = Extract<Screen, { kind: 'failed' | 'ended' }>;
+
+const TEAMS_TERMINAL_RULES: TextRule<TerminalScreen>[] = [
+  { phrases: SIGN_IN, screen: { kind: 'failed', reason: 'sign_in_required', detail: '' } },
+  { phrases: BLOCKED, screen: { kind: 'failed', reason: 'blocked', detail: '' } },
+  { phrases: NOT_FOUND, screen: { kind: 'failed', reason: 'meeting_not_found', detail: '' } },
+  { phrases: REMOVED, screen: { kind: 'ended', reason: 'removed', detail: '' } },
+  { phrases: DENIED, screen: { kind: 'failed', reason: 'admission_denied', detail: '' } },
+  { phrases: NO_RESPONSE, screen: { kind: 'failed', reason: 'admission_timeout', detail: '' } },
+  { phrases: ENDED, screen: { kind: 'ended', reason: 'meeting_ended', detail: '' } },
+];
+
+function hasHangup(evidence: PageEvidence): boolean {
+  return evidence.controls.some(
+    (control) =>
+      !control.inDialog &&
+      ((control.tid !== null && TEAMS_HANGUP_TIDS.includes(control.tid)) ||
+        (control.id !== null && TEAMS_HANGUP_IDS.includes(control.id))),
+  );
+}
+
+function otherCallControls(evidence: PageEvidence): number {
+  return evidence.controls.filter(
+    (control) =>
+      !control.inDialog &&
+      ((control.tid !== null && CALL_CONTROL_TIDS.includes(control.tid)) ||
+        (control.id !== null && CALL_CONTROL_IDS.includes(control.id)) ||
+        CALL_CONTROL_LABELS.includes(control.label)),
+  ).length;
+}
+
+function othersInCall(evidence: PageEvidence, botName: string): number | null {
+  if (textIncludesAny(evidence.text, ALONE)) return 0;
+  const self = botName.trim().toLowerCase();
+  return evidence.teamsTiles.filter((tile) => tile.id.trim().toLowerCase() !== self).length;
+}
+
+/**
+ * Classifies a Teams page. Terminal screens win; a "without audio or video?" modal is a dialog even
+ * with Join now behind it; a lobby is the lobby text or a disabled Join button; the call needs the
+ * hang-up control plus another call control, and no visible Join button or lobby text.
+ */
+export function classifyTeamsScreen(evidence: PageEvidence): Screen {
+  const terminal = firstTextRule<TerminalScreen>(evidence.text, TEAMS_TERMINAL_RULES);
+  if (terminal) return terminal;
+  const { text } = evidence;
+  const confirm = findControl(evidence, TEAMS_NO_AV_CONFIRM, { visible: true });
+  if (confirm || evidence.dialogs.some((dialog) => textIncludesAny(dialog, NO_AV_MODAL))) {
+    return { kind: 'dialog', detail: 'without audio or video' };
+  }
+  if (textIncludesAny(text, LOBBY)) return { kind: 'lobby' };
+  const join = evidence.controls.find((control) => control.tid === TEAMS_JOIN_TID && control.visible);
+  const editableName = evidence.inputs.some(
+    (input) =>
+      input.visible &&
+      !input.disabled &&
+      (input.tid === TEAMS_NAME_TID || input.placeholder === 'type your name'),
+  );
+  // The lobby keeps the form with Join disabled; an empty form also disables Join, but its name
+  // field is still editable.
+  if (join?.disabled && !editableName) return { kind: 'lobby' };
+  const continueButton = findControl(evidence, TEAMS_CONTINUE_IN_BROWSER, { visible: true });
+  if (join || editableName || continueButton) return { kind: 'prejoin' };
+  if (hasHangup(evidence) && otherCallControls(evidence) >= 1) return { kind: 'in_call' };
+  return { kind: 'loading' };
+}
+
+export function observeTeams(evidence: PageEvidence, botName: string): Observation {
+  const screen = classifyTeamsScreen(evidence);
+  return { screen, others: screen.kind === 'in_call' ? othersInCall(evidence, botName) : null };
+}

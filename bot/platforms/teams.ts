@@ -1,0 +1,97 @@
+import type { Page } from 'playwright-core';
+import type { Logger } from '../../shared/logger.js';
+import type { Observation, PlatformDriver } from './driver.js';
+import { findControl } from './evidence.js';
+import { clickButton, clickFirstVisible, readEvidence, sleep } from './page-actions.js';
+import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
+import {
+  observeTeams,
+  TEAMS_CONTINUE_IN_BROWSER,
+  TEAMS_HANGUP_IDS,
+  TEAMS_HANGUP_TIDS,
+  TEAMS_JOIN_TID,
+  TEAMS_NAME_TID,
+  TEAMS_NO_AV_CONFIRM,
+} from './teams-screens.js';
+
+const HANGUP_SELECTOR = [
+  ...TEAMS_HANGUP_TIDS.map((tid) => `[data-tid="${tid}"]`),
+  ...TEAMS_HANGUP_IDS.map((id) => `#${id}`),
+].join(', ');
+
+export class TeamsDriver implements PlatformDriver {
+  readonly platform = 'teams' as const;
+  readonly speakingScript = TEAMS_SPEAKING_SCRIPT;
+  private botName = '';
+
+  constructor(
+    private readonly page: Page,
+    private readonly log: Logger,
+  ) {}
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  }
+
+  async prepareStep(name: string): Promise<string | null> {
+    this.botName = name;
+    const evidence = await readEvidence(this.page);
+    if (findControl(evidence, TEAMS_CONTINUE_IN_BROWSER, { visible: true })) {
+      if (await clickButton(this.page, TEAMS_CONTINUE_IN_BROWSER)) return 'continued in the browser';
+    }
+    const nameInput = evidence.inputs.find(
+      (input) => input.visible && (input.tid === TEAMS_NAME_TID || input.placeholder === 'type your name'),
+    );
+    if (nameInput && nameInput.value !== name) {
+      const field = this.page
+        .locator(`[data-tid="${TEAMS_NAME_TID}"], input[placeholder="Type your name" i]`)
+        .first();
+      await field.fill(name, { timeout: 5000 });
+      return 'entered the name';
+    }
+    for (const tid of ['toggle-mute', 'toggle-video']) {
+      const toggle = evidence.controls.find((control) => control.tid === tid && control.visible);
+      if (toggle?.state === 'true' && (await clickFirstVisible(this.page.locator(`[data-tid="${tid}"]`)))) {
+        return `switched ${tid === 'toggle-mute' ? 'the microphone' : 'the camera'} off`;
+      }
+    }
+    const join = evidence.controls.find((control) => control.tid === TEAMS_JOIN_TID && control.visible);
+    if (
+      join &&
+      !join.disabled &&
+      (await clickFirstVisible(this.page.locator(`[data-tid="${TEAMS_JOIN_TID}"]`)))
+    ) {
+      return 'pressed "Join now"';
+    }
+    return null;
+  }
+
+  async observe(): Promise<Observation> {
+    return observeTeams(await readEvidence(this.page), this.botName);
+  }
+
+  async answerDialog(): Promise<string | null> {
+    if (await clickButton(this.page, TEAMS_NO_AV_CONFIRM)) return 'continued without audio or video';
+    return null;
+  }
+
+  async ensureMuted(): Promise<void> {
+    // Teams keeps the pre-join choice; a switched-on microphone in the call is a real toggle.
+    const mic = this.page.locator(
+      '[data-tid="toggle-mute"][aria-checked="true"], #microphone-button[aria-pressed="true"]',
+    );
+    if (await clickFirstVisible(mic)) this.log.info('microphone was on; turned it off');
+  }
+
+  async leave(): Promise<void> {
+    if (!(await clickFirstVisible(this.page.locator(HANGUP_SELECTOR)))) {
+      if (!(await clickButton(this.page, ['leave', 'cancel']))) {
+        this.log.warn('no hang-up control found');
+        return;
+      }
+    }
+    await sleep(500);
+    // Some meetings confirm: "Leave" in a dialog.
+    await clickButton(this.page.locator('[role=dialog], [role=alertdialog]'), ['leave']);
+  }
+}

@@ -1,0 +1,356 @@
+import type { Page } from 'playwright-core';
+import { z } from 'zod';
+import type { BotConfig, TranscriptionConfig } from '../shared/contract/bot-config.js';
+import type { BotCommand } from '../shared/contract/commands.js';
+import type { Logger } from '../shared/logger.js';
+import { AdmissionTracker } from './admission.js';
+import { AudioCapture } from './audio/capture.js';
+import { type BrowserSession, guardNavigation, launchBrowser } from './browser.js';
+import { EndSignal, type Outcome } from './end-signal.js';
+import type { EngineCallbacks, EngineSettings, TranscriptionEngine } from './engines/engine.js';
+import { LeaveTimers } from './leave-timers.js';
+import { createNavigationPolicy } from './navigation-policy.js';
+import type { Outbox } from './outbox.js';
+import type { Observation, PlatformDriver, Screen } from './platforms/driver.js';
+import { GoogleMeetDriver } from './platforms/google-meet.js';
+import { SPEAKING_BINDING } from './platforms/speaking-scripts.js';
+import { TeamsDriver } from './platforms/teams.js';
+import { SpeakerTimeline } from './speakers.js';
+import { TranscriptPublisher } from './transcript-publisher.js';
+
+export type EngineFactory = (
+  config: TranscriptionConfig,
+  settings: EngineSettings,
+  callbacks: EngineCallbacks,
+  log: Logger,
+) => TranscriptionEngine;
+
+export interface SessionDeps {
+  config: BotConfig;
+  outbox: Outbox;
+  log: Logger;
+  createEngine: EngineFactory;
+  /** Ended by commands, SIGTERM, refused navigations and engine failures. */
+  end: EndSignal;
+}
+
+/** How long the pre-join form may take before the page is judged unusable. */
+const PREJOIN_LIMIT_MS = 90_000;
+const LEAVE_LIMIT_MS = 10_000;
+const FLUSH_LIMIT_MS = 20_000;
+/** Chunk RMS above this counts as someone speaking, for the silence timer (≈ −40 dBFS). */
+const SPEECH_RMS = 330;
+
+const speakingChanges = z.array(z.tuple([z.string(), z.boolean(), z.number()]));
+
+function chunkRms(samples: Int16Array): number {
+  let sum = 0;
+  for (const sample of samples) sum += sample * sample;
+  return samples.length === 0 ? 0 : Math.sqrt(sum / samples.length);
+}
+
+function terminalOutcome(screen: Screen): Outcome | null {
+  if (screen.kind === 'failed') return { status: 'failed', reason: screen.reason, detail: screen.detail };
+  if (screen.kind === 'ended') return { status: 'completed', reason: screen.reason, detail: screen.detail };
+  return null;
+}
+
+async function withLimit<T>(work: Promise<T>, ms: number, what: string, log: Logger): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      log.warn({ ms }, `${what} took too long; going on`);
+      resolve(undefined);
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * One bot in one meeting, from launching the browser to leaving: publishes every lifecycle step
+ * but the last, which it returns (the caller publishes it after cleaning up).
+ */
+export class BotSession {
+  private readonly config: BotConfig;
+  private readonly log: Logger;
+  private readonly speakers = new SpeakerTimeline();
+  private readonly capture: AudioCapture;
+  private settings: EngineSettings;
+  private botName: string;
+  private engine: TranscriptionEngine | null = null;
+  private browser: BrowserSession | null = null;
+  private driver: PlatformDriver | null = null;
+  private publisher: TranscriptPublisher;
+  private timers: LeaveTimers | null = null;
+  private inLobbyOrCall = false;
+  private captureStarted = false;
+
+  constructor(private readonly deps: SessionDeps) {
+    this.config = deps.config;
+    this.log = deps.log;
+    this.capture = new AudioCapture(deps.log);
+    this.settings = { language: deps.config.language, task: deps.config.task };
+    this.botName = deps.config.botName;
+    this.publisher = new TranscriptPublisher(
+      deps.outbox,
+      this.speakers,
+      () => this.capture.startedAt(),
+      deps.config.language,
+      deps.log,
+    );
+  }
+
+  /** Leave command and reconfigure, from the command stream. */
+  handleCommand(command: BotCommand): void {
+    if (command.type === 'leave') {
+      this.deps.end.end({ status: 'completed', reason: 'stopped', detail: 'leave command' });
+      return;
+    }
+    const update: Partial<EngineSettings> = {};
+    if (command.language !== undefined) update.language = command.language;
+    if (command.task !== undefined) update.task = command.task;
+    if (Object.keys(update).length > 0) {
+      this.settings = { ...this.settings, ...update };
+      this.engine?.reconfigure(update);
+      if (update.language !== undefined) this.publisher.setLanguage(update.language);
+    }
+    if (command.botName !== undefined) {
+      // Neither platform lets a guest rename itself once it asked to join; the name is used on the
+      // next join (e.g. after a mid-join reload) and kept for the record.
+      this.botName = command.botName;
+    }
+    this.log.info({ settings: this.settings, botName: this.botName }, 'reconfigured');
+  }
+
+  async run(): Promise<Outcome> {
+    try {
+      return await this.runSteps();
+    } finally {
+      await this.cleanUp();
+    }
+  }
+
+  private async runSteps(): Promise<Outcome> {
+    const { end } = this.deps;
+    const engineStarted = await this.startEngine();
+    if (engineStarted) return engineStarted;
+
+    const browser = await launchBrowser(this.config.browser, this.log);
+    this.browser = browser;
+    const lost = (what: string) => () => end.end({ status: 'failed', reason: 'crashed', detail: what });
+    browser.browser.on('disconnected', lost('chromium exited'));
+    browser.page.on('crash', lost('the meeting page crashed'));
+    browser.page.on('close', lost('the meeting page closed'));
+    const policy = createNavigationPolicy(this.config.platform, this.config.extraAllowedOrigins);
+    await guardNavigation(
+      browser,
+      policy,
+      (verdict, url) => end.end({ status: 'failed', reason: verdict, detail: `navigation to ${url}` }),
+      this.log,
+    );
+    this.driver =
+      this.config.platform === 'google_meet'
+        ? new GoogleMeetDriver(browser.page, this.log)
+        : new TeamsDriver(browser.page, this.log);
+    await this.capture.install(browser.context);
+    await this.installSpeakingObserver(browser.page, this.driver);
+
+    const verdict = policy.verdict(this.config.meetingUrl);
+    if (verdict !== 'allow')
+      return { status: 'failed', reason: verdict, detail: 'meeting URL is not on an allowed host' };
+    try {
+      await this.driver.open(this.config.meetingUrl);
+    } catch (error) {
+      if (end.outcome) return end.outcome;
+      throw error;
+    }
+    await this.deps.outbox.event({ status: 'joining' });
+
+    const asked = await this.askToJoin(this.driver);
+    if (asked) return asked;
+    this.inLobbyOrCall = true;
+    await this.deps.outbox.event({ status: 'awaiting_admission' });
+
+    const admitted = await this.awaitAdmission(this.driver);
+    if (admitted) return admitted;
+    await this.deps.outbox.event({ status: 'active' });
+    return await this.stayInCall(this.driver);
+  }
+
+  private async startEngine(): Promise<Outcome | null> {
+    try {
+      this.engine = this.deps.createEngine(
+        this.config.transcription,
+        this.settings,
+        {
+          onSegment: (segment) => {
+            if (segment.text.trim() !== '') this.timers?.observeSpeech(Date.now());
+            this.publisher.publish(segment);
+          },
+          onFatalError: (error) =>
+            this.deps.end.end({ status: 'failed', reason: 'engine_error', detail: error.message }),
+        },
+        this.log,
+      );
+      await this.engine.start();
+      return null;
+    } catch (error) {
+      this.engine = null;
+      this.log.error({ err: error }, 'transcription engine could not start');
+      return { status: 'failed', reason: 'engine_error', detail: (error as Error).message };
+    }
+  }
+
+  private async installSpeakingObserver(page: Page, driver: PlatformDriver): Promise<void> {
+    await page.exposeBinding(SPEAKING_BINDING, (_source, json: unknown) => {
+      const parsed = speakingChanges.safeParse(typeof json === 'string' ? JSON.parse(json) : null);
+      if (!parsed.success) return;
+      for (const [name, speaking, at] of parsed.data) this.speakers.record({ name, speaking, at });
+    });
+    await page.addInitScript({ content: driver.speakingScript });
+  }
+
+  /** Fills the pre-join form and presses a join button until the page shows we asked (or can't). */
+  private async askToJoin(driver: PlatformDriver): Promise<Outcome | null> {
+    const { end } = this.deps;
+    const deadline = Date.now() + PREJOIN_LIMIT_MS;
+    let pressedJoin = false;
+    while (Date.now() < deadline) {
+      if (end.outcome) return end.outcome;
+      try {
+        const { screen } = await driver.observe();
+        const terminal = terminalOutcome(screen);
+        if (terminal) return terminal;
+        // Only after pressing a join button: a form whose Join is still disabled can look like a lobby.
+        if (
+          pressedJoin &&
+          (screen.kind === 'lobby' || screen.kind === 'in_call' || screen.kind === 'dialog')
+        ) {
+          this.log.info({ screen: screen.kind }, 'asked to join');
+          return null;
+        }
+        const step = await driver.prepareStep(this.botName);
+        if (step) {
+          this.log.info({ step }, 'pre-join');
+          if (step.startsWith('pressed')) pressedJoin = true;
+        }
+      } catch (error) {
+        // A reload or navigation mid-step destroys the page's context; look again.
+        this.log.debug({ err: error }, 'pre-join step interrupted');
+      }
+      await end.sleep(600);
+    }
+    return { status: 'failed', reason: 'blocked', detail: 'the join form never led to a join request' };
+  }
+
+  /** Waits in the lobby; answers dialogs; re-asks after a reload; gives up at the timeout. */
+  private async awaitAdmission(driver: PlatformDriver): Promise<Outcome | null> {
+    const { end } = this.deps;
+    const tracker = new AdmissionTracker();
+    const deadline = Date.now() + this.config.automaticLeave.admissionTimeoutSeconds * 1000;
+    let last: Screen['kind'] | null = null;
+    while (!end.outcome) {
+      if (Date.now() >= deadline) {
+        await this.leave(driver);
+        return { status: 'failed', reason: 'admission_timeout', detail: 'not admitted in time' };
+      }
+      try {
+        const { screen } = await driver.observe();
+        if (screen.kind !== last) this.log.info({ screen: screen.kind }, 'waiting for admission');
+        last = screen.kind;
+        const terminal = terminalOutcome(screen);
+        if (terminal) return terminal;
+        // The first sign of admission starts the capture, so the first words aren't lost to the
+        // confirming look; lobby silence before a false sign costs nothing.
+        if (screen.kind === 'in_call' || screen.kind === 'dialog') await this.startCapture();
+        if (tracker.observe(screen)) return null;
+        if (screen.kind === 'dialog') {
+          const answer = await driver.answerDialog();
+          if (answer) this.log.info({ answer }, 'answered a dialog');
+        } else if (screen.kind === 'prejoin') {
+          const step = await driver.prepareStep(this.botName);
+          if (step) this.log.info({ step }, 'joining again');
+        }
+      } catch (error) {
+        this.log.debug({ err: error }, 'lobby observation interrupted');
+      }
+      await end.sleep(500);
+    }
+    await this.leave(driver);
+    return end.outcome;
+  }
+
+  private async stayInCall(driver: PlatformDriver): Promise<Outcome> {
+    const { end } = this.deps;
+    const admittedAt = Date.now();
+    const timers = new LeaveTimers(this.config.automaticLeave, admittedAt);
+    this.timers = timers;
+    await driver.ensureMuted().catch(() => {});
+    await this.startCapture();
+    let checks = 0;
+    while (!end.outcome) {
+      try {
+        const observation: Observation = await driver.observe();
+        const terminal = terminalOutcome(observation.screen);
+        if (terminal) {
+          this.inLobbyOrCall = false;
+          return terminal;
+        }
+        if (observation.screen.kind === 'dialog') await driver.answerDialog();
+        timers.observeOthers(observation.others, Date.now());
+        // Meet may switch the microphone back on around admission.
+        if (checks < 5) await driver.ensureMuted();
+      } catch (error) {
+        this.log.debug({ err: error }, 'call observation interrupted');
+      }
+      checks += 1;
+      const due = timers.due(Date.now());
+      if (due) {
+        this.log.info({ reason: due }, 'leaving on my own');
+        end.end({ status: 'completed', reason: due });
+        break;
+      }
+      if (this.capture.silenceOfDelivery() > 5000) this.log.warn('the page stopped delivering audio');
+      await end.sleep(1000);
+    }
+    await this.leave(driver);
+    return end.outcome ?? { status: 'completed', reason: 'stopped' };
+  }
+
+  private async startCapture(): Promise<void> {
+    if (this.captureStarted || !this.browser) return;
+    this.captureStarted = true;
+    await this.capture.start(this.browser.page, (samples) => {
+      this.engine?.write(samples);
+      if (chunkRms(samples) > SPEECH_RMS) this.timers?.observeSpeech(Date.now());
+    });
+  }
+
+  private async leave(driver: PlatformDriver): Promise<void> {
+    if (!this.inLobbyOrCall) return;
+    this.inLobbyOrCall = false;
+    await withLimit(driver.leave(), LEAVE_LIMIT_MS, 'leaving the call', this.log).catch((error: unknown) =>
+      this.log.warn({ err: error }, 'leaving through the page failed'),
+    );
+  }
+
+  private async cleanUp(): Promise<void> {
+    this.capture.stop();
+    if (this.engine) {
+      const engine = this.engine;
+      await withLimit(engine.flush(), FLUSH_LIMIT_MS, 'flushing the engine', this.log).catch(
+        (error: unknown) => this.log.warn({ err: error }, 'flushing the engine failed'),
+      );
+      await engine
+        .close()
+        .catch((error: unknown) => this.log.warn({ err: error }, 'closing the engine failed'));
+    }
+    await this.browser?.close();
+    await this.deps.outbox.drain();
+    this.log.info({ segments: this.publisher.count() }, 'session cleaned up');
+  }
+}

@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import { AdmissionTracker } from '../../../bot/admission.js';
+import type { ControlEvidence, PageEvidence } from '../../../bot/platforms/evidence.js';
+import { normalizeText } from '../../../bot/platforms/evidence.js';
+import { classifyMeetScreen, observeMeet } from '../../../bot/platforms/google-meet-screens.js';
+import { classifyTeamsScreen, observeTeams } from '../../../bot/platforms/teams-screens.js';
+
+function control(label: string, extra: Partial<ControlEvidence> = {}): ControlEvidence {
+  return {
+    label: normalizeText(label),
+    text: '',
+    tid: null,
+    id: null,
+    disabled: false,
+    visible: true,
+    inDialog: false,
+    state: '',
+    ...extra,
+  };
+}
+
+function page(extra: Partial<PageEvidence> = {}): PageEvidence {
+  return {
+    url: 'https://meet.google.com/abc-defg-hij',
+    text: '',
+    controls: [],
+    inputs: [],
+    dialogs: [],
+    meetTiles: [],
+    teamsTiles: [],
+    peopleCount: null,
+    recaptchaChallengeVisible: false,
+    ...extra,
+    ...(extra.text === undefined ? {} : { text: normalizeText(extra.text) }),
+  };
+}
+
+const meetToolbar = [
+  control('Turn off microphone'),
+  control('Turn off camera'),
+  control('Leave call'),
+  control('Chat with everyone'),
+  control('Raise hand'),
+  control('Send a reaction'),
+  control('Meeting details'),
+];
+
+describe('Google Meet screens', () => {
+  it('never calls the lobby a call, even with the whole toolbar and a tile on screen', () => {
+    const lobby = page({
+      text: 'Asking to be let in… You’ll join the call when someone lets you in Return to home screen',
+      controls: [...meetToolbar, control('', { text: 'return to home screen' })],
+      meetTiles: [{ id: 'spaces/x/devices/1', name: null, self: false }],
+      peopleCount: 3,
+    });
+    expect(classifyMeetScreen(lobby)).toEqual({ kind: 'lobby' });
+    expect(observeMeet(lobby).others).toBeNull();
+  });
+
+  it('needs call-only controls, not just Leave call and the toggles', () => {
+    const sharedControlsOnly = page({
+      controls: [control('Turn off microphone'), control('Turn off camera'), control('Leave call')],
+    });
+    expect(classifyMeetScreen(sharedControlsOnly).kind).toBe('loading');
+    const call = page({
+      controls: meetToolbar,
+      meetTiles: [
+        { id: 'spaces/x/devices/1', name: 'Alice', self: false },
+        { id: 'spaces/x/devices/9', name: 'Bot', self: true },
+      ],
+    });
+    expect(observeMeet(call)).toEqual({ screen: { kind: 'in_call' }, others: 1 });
+  });
+
+  it('prefers the People count for who else is here', () => {
+    const call = page({ controls: meetToolbar, peopleCount: 4 });
+    expect(observeMeet(call).others).toBe(3);
+  });
+
+  it('treats a post-admission dialog as a dialog, not as the call', () => {
+    const recording = page({
+      controls: [
+        ...meetToolbar,
+        control('', { text: 'join now', inDialog: true }),
+        control('', { text: 'leave', inDialog: true }),
+      ],
+      dialogs: [normalizeText('This video call is being recorded. By joining, you consent.')],
+    });
+    expect(classifyMeetScreen(recording)).toMatchObject({ kind: 'dialog' });
+  });
+
+  it('sees the pre-join form through any join button variant', () => {
+    for (const label of ['Ask to join', 'Join now', 'Join anyway', 'Switch here']) {
+      expect(classifyMeetScreen(page({ controls: [control('', { text: normalizeText(label) })] })).kind).toBe(
+        'prejoin',
+      );
+    }
+    const nameOnly = page({
+      inputs: [{ label: 'your name', placeholder: '', tid: null, visible: true, disabled: false, value: '' }],
+    });
+    expect(classifyMeetScreen(nameOnly).kind).toBe('prejoin');
+  });
+
+  it('does not read "Return to home screen" as a denial', () => {
+    expect(classifyMeetScreen(page({ text: 'Return to home screen' })).kind).toBe('loading');
+  });
+
+  it('recognises the end screens with their reasons', () => {
+    const cases: [string, unknown][] = [
+      [
+        'Someone in the call denied your request to join. You left the meeting',
+        { kind: 'failed', reason: 'admission_denied' },
+      ],
+      [
+        'No one responded to your request to join the call. Ask to join again',
+        { kind: 'failed', reason: 'admission_timeout' },
+      ],
+      ['Check your meeting code', { kind: 'failed', reason: 'meeting_not_found' }],
+      ['Invalid video call name.', { kind: 'failed', reason: 'meeting_not_found' }],
+      ["You can't join this video call", { kind: 'failed', reason: 'blocked' }],
+      ['You’ve been removed from the meeting', { kind: 'ended', reason: 'removed' }],
+      [
+        'Your host ended the meeting for everyone. The call ended',
+        { kind: 'ended', reason: 'meeting_ended' },
+      ],
+    ];
+    for (const [text, expected] of cases) {
+      expect(classifyMeetScreen(page({ text, controls: meetToolbar })), text).toMatchObject(
+        expected as object,
+      );
+    }
+    expect(classifyMeetScreen(page({ recaptchaChallengeVisible: true }))).toMatchObject({
+      reason: 'blocked',
+    });
+  });
+});
+
+const teamsForm = {
+  nameInput: {
+    label: '',
+    placeholder: 'type your name',
+    tid: 'prejoin-display-name-input',
+    visible: true,
+    disabled: false,
+    value: '',
+  },
+  join: control('', { text: 'join now', tid: 'prejoin-join-button' }),
+};
+const teamsCallControls = [
+  control('Chat', { tid: 'chat-button' }),
+  control('People, 3 participants', { tid: 'roster-button' }),
+  control('Leave', { tid: 'hangup-main-btn', id: 'hangup-button' }),
+];
+
+describe('Teams screens', () => {
+  it('reads an empty form (Join disabled, name editable) as the form, not the lobby', () => {
+    const empty = page({ inputs: [teamsForm.nameInput], controls: [{ ...teamsForm.join, disabled: true }] });
+    expect(classifyTeamsScreen(empty).kind).toBe('prejoin');
+  });
+
+  it('reads a disabled Join with a locked form, or the lobby text, as the lobby even with call controls', () => {
+    const locked = page({
+      inputs: [{ ...teamsForm.nameInput, disabled: true, value: 'Bot' }],
+      controls: [{ ...teamsForm.join, disabled: true }, ...teamsCallControls],
+    });
+    expect(classifyTeamsScreen(locked).kind).toBe('lobby');
+    const text = page({ text: 'Someone will let you in shortly', controls: teamsCallControls });
+    expect(classifyTeamsScreen(text).kind).toBe('lobby');
+  });
+
+  it('treats the "without audio or video?" modal as a dialog although Join now is behind it', () => {
+    const modal = page({
+      inputs: [teamsForm.nameInput],
+      controls: [teamsForm.join, control('', { text: 'continue without audio or video', inDialog: true })],
+      dialogs: [normalizeText("Are you sure you don't want audio or video?")],
+    });
+    expect(classifyTeamsScreen(modal)).toMatchObject({ kind: 'dialog' });
+  });
+
+  it('needs the hang-up and another call control, and no Join button', () => {
+    expect(classifyTeamsScreen(page({ controls: [teamsCallControls[2]!] })).kind).toBe('loading');
+    const call = page({
+      controls: teamsCallControls,
+      teamsTiles: [
+        { id: 'Alice', name: 'Alice', self: false },
+        { id: 'Bot', name: 'Bot', self: false },
+      ],
+    });
+    expect(observeTeams(call, 'Bot')).toEqual({ screen: { kind: 'in_call' }, others: 1 });
+    expect(classifyTeamsScreen(page({ controls: [...teamsCallControls, teamsForm.join] })).kind).toBe(
+      'prejoin',
+    );
+  });
+
+  it('counts nobody else when Teams says so', () => {
+    const alone = page({ text: "You're the only one here", controls: teamsCallControls });
+    expect(observeTeams(alone, 'Bot').others).toBe(0);
+  });
+
+  it('does not read a generic alert as removal', () => {
+    const notice = page({ text: 'Alice joined the meeting', controls: teamsCallControls });
+    expect(classifyTeamsScreen(notice).kind).toBe('in_call');
+  });
+
+  it('recognises the end screens with their reasons', () => {
+    const cases: [string, unknown][] = [
+      ['Sorry, but you were denied access to the meeting.', { kind: 'failed', reason: 'admission_denied' }],
+      ['Sorry, no one let you in', { kind: 'failed', reason: 'admission_timeout' }],
+      ["You've been removed from this meeting", { kind: 'ended', reason: 'removed' }],
+      ['Meeting ended. Sorry, this meeting has ended.', { kind: 'ended', reason: 'meeting_ended' }],
+      ['We need to verify your info before you can join', { kind: 'failed', reason: 'sign_in_required' }],
+      ["Verify you're a real person", { kind: 'failed', reason: 'blocked' }],
+      ['Looks like the meeting URL is incorrect.', { kind: 'failed', reason: 'meeting_not_found' }],
+    ];
+    for (const [text, expected] of cases) {
+      expect(classifyTeamsScreen(page({ text, controls: teamsCallControls })), text).toMatchObject(
+        expected as object,
+      );
+    }
+  });
+});
+
+describe('AdmissionTracker', () => {
+  it('admits only after consecutive in-call looks', () => {
+    const tracker = new AdmissionTracker(2);
+    expect(tracker.observe({ kind: 'in_call' })).toBe(false);
+    expect(tracker.observe({ kind: 'lobby' })).toBe(false);
+    expect(tracker.observe({ kind: 'in_call' })).toBe(false);
+    expect(tracker.observe({ kind: 'in_call' })).toBe(true);
+  });
+});
