@@ -98,7 +98,7 @@ describe('embedded engine (pocketsphinx)', () => {
     });
   });
 
-  it('gets the last utterance out on flush and leaves no process or FIFO after close', async () => {
+  it('gets the last utterance out on flush, carries on after it, and leaves no process or FIFO after close', async () => {
     const timeline = await buildTimeline([
       { silence: 0.8 },
       { say: 'I think the project is going well.', voice: 'rms' },
@@ -119,6 +119,19 @@ describe('embedded engine (pocketsphinx)', () => {
     expect(segments).toHaveLength(1);
     expect(wordErrorRate(timeline.script, segments[0]!.text).rate).toBeLessThanOrEqual(0.15);
     expect(Math.abs(segments[0]!.start - timeline.utterances[0]!.start)).toBeLessThanOrEqual(1);
+
+    // Audio after a flush goes to a fresh recognizer, on the same clock.
+    const later = await buildTimeline([
+      { silence: 1 },
+      { say: 'The new office will open in the spring.', voice: 'awb' },
+    ]);
+    for (const chunk of chunked(later.samples)) engine.write(chunk);
+    await engine.flush();
+    expect(segments).toHaveLength(2);
+    expect(wordErrorRate(later.script, segments[1]!.text).rate).toBeLessThanOrEqual(0.15);
+    const placed = timeline.samples.length / 16_000 + later.utterances[0]!.start;
+    expect(Math.abs(segments[1]!.start - placed)).toBeLessThanOrEqual(1);
+    expect(segments[1]!.id).not.toBe(segments[0]!.id);
 
     await engine.close();
     engine = null;

@@ -123,6 +123,30 @@ describe('whisperlive engine against a WhisperLive-compatible server', () => {
     expect(wordErrorRate(timeline.utterances[1]!.text, results[1]!.text).rate).toBeLessThanOrEqual(0.2);
   });
 
+  it('reconnects with the next audio when the server hangs up, keeping the sample clock', async () => {
+    const hangUpAt = timeline.utterances[0]!.end + 0.5;
+    server = await startWhisperLiveServer({ disconnectAfterSeconds: hangUpAt });
+    const run = setup(server.url);
+    engine = run.engine;
+    await engine.start();
+    const split = Math.round((hangUpAt + 0.5) * 16_000);
+    await play(engine, timeline.samples.subarray(0, split));
+    await expect.poll(() => server!.sessions[0]!.closed, { timeout: 20_000 }).toBe(true);
+    await play(engine, timeline.samples.subarray(split));
+    await engine.flush();
+
+    expect(run.fatal).toEqual([]);
+    expect(server.sessions).toHaveLength(2);
+    expect(server.sessions[0]!.endOfAudio).toBe(false);
+    expect(server.sessions[1]!.endOfAudio).toBe(true);
+    const results = latest(run.segments);
+    expect(results.every((segment) => segment.final)).toBe(true);
+    const wer = wordErrorRate(timeline.script, results.map((segment) => segment.text).join(' '));
+    expect(wer.rate).toBeLessThanOrEqual(0.15);
+    const second = results[results.length - 1]!;
+    expect(Math.abs(second.start - timeline.utterances[1]!.start)).toBeLessThanOrEqual(1);
+  });
+
   it('fails start with the server’s reason when it is full or refuses', async () => {
     server = await startWhisperLiveServer({ refuse: 'WAIT' });
     engine = setup(server.url).engine;

@@ -31,6 +31,8 @@ export interface ReceivedSession {
 export interface WhisperLiveServerOptions {
   /** Instead of SERVER_READY, answer with this status (WAIT: server full; ERROR: refused). */
   refuse?: 'WAIT' | 'ERROR';
+  /** Hang up (DISCONNECT, as servers capping connection time do) after this much audio on a connection. */
+  disconnectAfterSeconds?: number;
 }
 
 export interface WhisperLiveTestServer {
@@ -160,6 +162,18 @@ export async function startWhisperLiveServer(
           socket.send(JSON.stringify({ uid, language: 'en', language_prob: 0.97 }));
         }
         work = work.then(sendSegments);
+        if (
+          options.disconnectAfterSeconds !== undefined &&
+          audio.length >= options.disconnectAfterSeconds * RATE
+        ) {
+          options.disconnectAfterSeconds = undefined; // only the first connection
+          // Like END_OF_AUDIO: what was heard is completed and sent before hanging up.
+          segmentAudio(true);
+          work = work.then(sendSegments).then(() => {
+            socket.send(JSON.stringify({ uid, message: 'DISCONNECT' }));
+            closeGracefully(socket);
+          });
+        }
       }
     };
 
