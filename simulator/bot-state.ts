@@ -6,6 +6,7 @@
  * - in_call: in the call with media flowing
  * - left: pressed Leave/hang-up/"Return to home screen", or its page went away
  * - denied / timed_out: the host refused, or nobody answered before the lobby timeout
+ * - blocked: the platform refused the join outright (anonymous joins not allowed, anti-bot)
  * - removed / ended: the host removed the bot, or ended the meeting while the bot was there
  */
 export const BOT_STATES = [
@@ -17,6 +18,7 @@ export const BOT_STATES = [
   'left',
   'denied',
   'timed_out',
+  'blocked',
   'removed',
   'ended',
 ] as const;
@@ -31,13 +33,14 @@ const WAITING_OR_IN: readonly BotState[] = ['lobby', 'admitted', 'in_call'];
 
 const TRANSITIONS: Record<BotState, readonly BotState[]> = {
   none: ['prejoin'],
-  prejoin: ['lobby', 'admitted', 'in_call', 'left', 'ended'],
+  prejoin: ['lobby', 'admitted', 'in_call', 'blocked', 'left', 'ended'],
   lobby: ['admitted', 'in_call', 'denied', 'timed_out', 'left', 'ended'],
   admitted: ['in_call', 'left', 'removed', 'ended'],
   in_call: ['left', 'removed', 'ended'],
   left: ['lobby', 'admitted', 'in_call'],
   denied: ['lobby', 'admitted', 'in_call', 'left'],
   timed_out: ['lobby', 'admitted', 'in_call', 'left'],
+  blocked: [],
   removed: ['lobby', 'admitted', 'in_call', 'left'],
   ended: [],
 };

@@ -22,11 +22,13 @@
  *     "admission": { "policy": "after", "delaySeconds": 1 }   // default
  *                | { "policy": "host", "timeoutSeconds"?: 60 }  // the control API admits/denies
  *                | { "policy": "deny", "delaySeconds": 1 }
- *                | { "policy": "open" },                        // Meet shows only "Join now"
+ *                | { "policy": "open" }                         // Meet shows only "Join now"
+ *                | { "policy": "blocked" },                     // refused at once (anti-bot, sign-in)
  *     "audio": { "mode": "slots" | "mixed", "trackDelaySeconds": 0 },
  *        // Meet default "slots": 3 <audio> elements under <body>, reassigned per utterance;
  *        // "mixed" (Teams always): one remote track, no per-person <audio> elements.
  *     "traps": { "sharedControls", "toolbarAutoHideSeconds" (Meet), "recordingDialog" (Meet),
+ *                "interstitials" (Meet), "joinButtonLabel" (Meet: "Join here too", "Switch here", …),
  *                "resetTogglesOnAdmission" (Meet), "noAudioVideoModal" (Teams), "midJoinReload" (Teams),
  *                "leaveConfirmation" },
  *     "participants": [{ "name": "Alice", "voice"?: "slt", "joinAt"?: 0, "leaveAt"?: 30,
@@ -38,7 +40,7 @@
  * Speech is synthesized with flite before the 201, so a created meeting is ready to play.
  *
  * The snapshot's `bot.state` is one of none, prejoin, lobby, admitted (a dialog holds media back),
- * in_call, left, denied, timed_out, removed, ended; `bot.leaveReason` says how it left
+ * in_call, left, denied, timed_out, blocked, removed, ended; `bot.leaveReason` says how it left
  * (leave_button, dialog_leave, return_home, page_closed). Each utterance reports `status`
  * (scheduled, sent, playing, played, missed, cut) and `startedAt`/`endedAt`: the wall-clock
  * times the bot's page actually played its audio.

@@ -295,6 +295,10 @@ export class Meeting {
       this.enterCall(session);
       return;
     }
+    if (admission.policy === 'blocked') {
+      this.setState(session, 'blocked');
+      return;
+    }
     this.setState(session, 'lobby');
     if (admission.policy === 'after') {
       this.whileInLobby(session, admission.delaySeconds, () => this.enterCall(session));

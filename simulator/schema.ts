@@ -31,8 +31,20 @@ export const admissionInput = z.discriminatedUnion('policy', [
   z.object({ policy: z.literal('deny'), delaySeconds: seconds.default(1) }),
   /** Meet shows only "Join now"; Teams skips the lobby. */
   z.object({ policy: z.literal('open') }),
+  /** The platform refuses the join at once: "You can't join this video call" / Teams' verification screen. */
+  z.object({ policy: z.literal('blocked') }),
 ]);
 export type AdmissionPolicy = z.infer<typeof admissionInput>;
+
+export const MEET_JOIN_BUTTON_LABELS = [
+  'Ask to join',
+  'Join now',
+  'Ask to join anyway',
+  'Join anyway',
+  'Join here too',
+  'Join the call now',
+  'Switch here',
+] as const;
 
 export const AUDIO_MODES = ['slots', 'mixed'] as const;
 export type AudioMode = (typeof AUDIO_MODES)[number];
@@ -49,6 +61,10 @@ export const trapsInput = z.object({
   sharedControls: z.boolean().default(false),
   /** Meet: the toolbar hides after this many seconds without pointer movement. */
   toolbarAutoHideSeconds: seconds.positive().optional(),
+  /** Meet: the join button reads this instead of "Ask to join" / "Join now" (variants seen in the field). */
+  joinButtonLabel: z.enum(MEET_JOIN_BUTTON_LABELS).optional(),
+  /** Meet: "Continue without microphone and camera" and a "Got it" notice before the name form. */
+  interstitials: z.boolean().default(false),
   /** Meet: "This video call is being recorded" after admission; no media until "Join now". */
   recordingDialog: z.boolean().default(false),
   /** Meet: the mic and camera come back on after admission, whatever the pre-join choice was. */
@@ -71,6 +87,7 @@ export const createMeetingInput = z
     audio: audioInput.default({ trackDelaySeconds: 0 }),
     traps: trapsInput.default({
       sharedControls: false,
+      interstitials: false,
       recordingDialog: false,
       resetTogglesOnAdmission: false,
       noAudioVideoModal: false,
@@ -98,6 +115,8 @@ export const createMeetingInput = z
     }
     const platformOnly: [keyof Traps, 'google_meet' | 'teams'][] = [
       ['toolbarAutoHideSeconds', 'google_meet'],
+      ['joinButtonLabel', 'google_meet'],
+      ['interstitials', 'google_meet'],
       ['recordingDialog', 'google_meet'],
       ['resetTogglesOnAdmission', 'google_meet'],
       ['noAudioVideoModal', 'teams'],

@@ -22,6 +22,7 @@ const ui = {
   present: [],
   engine: null,
   peopleOpen: false,
+  interstitialStep: 0,
   toolbarTimer: undefined,
   toolbarHidden: false,
 };
@@ -123,7 +124,8 @@ function renderPreJoin() {
     },
   });
   input.value = ui.name;
-  const join = button(open ? 'Join now' : 'Ask to join', () => {
+  const label = ui.meeting.traps.joinButtonLabel ?? (open ? 'Join now' : 'Ask to join');
+  const join = button(label, () => {
     ui.session.act({ type: 'ask', name: ui.name.trim(), micOn: ui.micOn, cameraOn: ui.cameraOn });
   });
   join.disabled = ui.name.trim().length === 0;
@@ -142,7 +144,60 @@ function renderPreJoin() {
         h('p', { class: 'who-is-here' }, whoIsHere()),
       ),
     ),
+    interstitial(),
   );
+}
+
+/** The trap: dialogs over the form that intercept clicks until answered. */
+function interstitial() {
+  if (ui.interstitialStep === 2) {
+    return h(
+      'div',
+      { class: 'scrim' },
+      h(
+        'div',
+        { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'av-title', class: 'dialog' },
+        h('h2', { id: 'av-title' }, 'Do you want people to see and hear you in the meeting?'),
+        h('p', {}, 'You can still turn off your microphone and camera anytime in the meeting'),
+        h(
+          'div',
+          { class: 'actions' },
+          button('Continue without microphone and camera', () => {
+            ui.micOn = false;
+            ui.cameraOn = false;
+            ui.session.act({ type: 'toggles', micOn: false, cameraOn: false });
+            ui.interstitialStep = 1;
+            renderPreJoin();
+          }),
+          button('Allow microphone and camera', () => {
+            ui.interstitialStep = 1;
+            renderPreJoin();
+          }),
+        ),
+      ),
+    );
+  }
+  if (ui.interstitialStep === 1) {
+    return h(
+      'div',
+      { class: 'scrim' },
+      h(
+        'div',
+        { role: 'dialog', 'aria-modal': 'true', class: 'dialog' },
+        h('h2', {}, 'Others may see your video differently'),
+        h('p', {}, 'Your video is shown as others will see it.'),
+        h(
+          'div',
+          { class: 'actions' },
+          button('Got it', () => {
+            ui.interstitialStep = 0;
+            renderPreJoin();
+          }),
+        ),
+      ),
+    );
+  }
+  return null;
 }
 
 function renderLobby() {
@@ -407,6 +462,12 @@ function render() {
         ),
         homeButton(),
       );
+    case 'blocked':
+      return messageScreen(
+        "You can't join this video call",
+        'There is a problem connecting to this video call. Try again, or contact the meeting organizer.',
+        homeButton(),
+      );
     case 'removed':
       return messageScreen("You've been removed from the meeting", null, homeButton());
     case 'ended':
@@ -451,7 +512,10 @@ function start() {
       const firstHello = ui.meeting === null;
       ui.meeting = data.meeting;
       if (data.name) ui.name = data.name;
-      if (firstHello) ui.engine = createEngine();
+      if (firstHello) {
+        ui.engine = createEngine();
+        if (ui.meeting.traps.interstitials && data.state === 'prejoin') ui.interstitialStep = 2;
+      }
       setState(data.state);
     },
     state: (data) => setState(data.state),

@@ -379,6 +379,8 @@ function render() {
       );
     case 'timed_out':
       return retryScreen('Sorry, no one let you in', 'No one responded to your request to join.');
+    case 'blocked':
+      return retryScreen('We need to verify your info before you can join', 'Sign in to join this meeting.');
     case 'left':
       return retryScreen('You left the meeting', null, { rejoin: true });
     case 'removed':

@@ -217,6 +217,28 @@ describe('simulator: Google Meet', () => {
     await page.close();
   });
 
+  it('puts interstitial dialogs before the form, uses a join-button variant, and can block the join', async () => {
+    const { client, browser } = harness;
+    const meeting = await client.createMeeting({
+      platform: 'google_meet',
+      admission: { policy: 'blocked' },
+      traps: { interstitials: true, joinButtonLabel: 'Join here too' },
+    });
+    const page = await browser.newPage();
+    await page.goto(meeting.url);
+    await page.getByRole('button', { name: 'Continue without microphone and camera' }).click();
+    await page.getByRole('button', { name: 'Got it' }).click();
+    await expect(
+      page.getByRole('button', { name: 'Turn on microphone' }).getAttribute('data-is-muted'),
+    ).resolves.toBe('true');
+    await page.getByLabel('Your name').fill('Notetaker');
+    await page.getByRole('button', { name: 'Join here too' }).click();
+    await page.getByText("You can't join this video call").waitFor(TIMEOUT);
+    const blocked = await client.getMeeting(meeting.id);
+    expect(blocked.bot).toMatchObject({ state: 'blocked', micOn: false, cameraOn: false });
+    await page.close();
+  });
+
   it('shows the not-found screens for unknown and malformed codes', async () => {
     const { browser, simulator } = harness;
     const page = await browser.newPage();

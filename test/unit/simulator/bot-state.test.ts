@@ -15,8 +15,9 @@ describe('bot states', () => {
     expect(canTransition('lobby', 'removed')).toBe(false);
   });
 
-  it('treats an ended meeting as final', () => {
+  it('treats an ended meeting and a blocked join as final', () => {
     expect(BOT_STATES.filter((state) => canTransition('ended', state))).toEqual([]);
+    expect(BOT_STATES.filter((state) => canTransition('blocked', state))).toEqual([]);
   });
 
   it('lets a bot ask again after being refused, removed or leaving, but not while waiting or in', () => {
