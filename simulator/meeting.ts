@@ -78,6 +78,7 @@ export interface MeetingSetup {
 }
 
 const DEFAULT_PAGE_GONE_GRACE_MS = 3000;
+const UNSTARTED_GRACE_SECONDS = 15;
 
 /**
  * One scripted meeting: the bot's sessions and their states, the admission policy, and the
@@ -173,6 +174,8 @@ export class Meeting {
     if (!session) return;
     session.connections.delete(connection);
     if (session.connections.size > 0) return;
+    // Whatever the page was playing died with it, even if it comes back after a reload.
+    if (session.id === this.botSessionId) this.cutInFlight();
     // A reload reconnects within the grace period; anything longer means the page went away.
     session.goneTimer = setTimeout(() => {
       session.goneTimer = undefined;
@@ -368,6 +371,13 @@ export class Meeting {
     }
     playback.status = 'sent';
     for (const session of listeners) this.sendTo(session, { event: 'play', data: { utteranceId } });
+    // A page that never starts the audio (crashed, audio blocked) must not leave it pending forever.
+    const giveUpMs = (utterance.durationSeconds + UNSTARTED_GRACE_SECONDS) * 1000;
+    this.timelineTimers.push(
+      setTimeout(() => {
+        if (playback.status === 'sent') playback.status = 'missed';
+      }, giveUpMs),
+    );
   }
 
   private recordStart(session: Session, action: Extract<PageAction, { type: 'utterance-started' }>): void {

@@ -177,7 +177,7 @@ describe('simulator: Microsoft Teams', () => {
       platform: 'teams',
       admission: { policy: 'open' },
       participants: [{ name: 'Alice Martin' }, { name: 'Late Larry', joinAt: 30 }],
-      endAt: 8,
+      endAt: 12,
     });
     const page = await browser.newPage();
     await page.goto(meeting.url);
