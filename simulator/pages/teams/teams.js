@@ -35,14 +35,18 @@ function button(label, onclick, extra = {}) {
   return h('button', { type: 'button', onclick, ...extra }, label);
 }
 
+/** A wrong passcode fails to connect; an unknown meeting id reads as a bad URL. */
 function errorScreen() {
+  const badPasscode = ui.notFoundReason === 'bad_passcode';
   show(
     app,
     h(
       'main',
       { class: 'message' },
-      h('h1', {}, "Sorry, we couldn't connect you"),
-      h('p', {}, 'Looks like the meeting URL is incorrect. Check the link and try again.'),
+      badPasscode
+        ? h('h1', {}, "Sorry, we couldn't connect you")
+        : h('h1', {}, 'Looks like the meeting URL is incorrect'),
+      h('p', {}, 'Check the meeting link and try again.'),
     ),
   );
 }
@@ -428,7 +432,10 @@ function start() {
   ui.session.connect({
     hello: (data) => {
       ui.found = data.found;
-      if (!data.found) return ui.continued ? errorScreen() : launcher();
+      if (!data.found) {
+        ui.notFoundReason = data.reason;
+        return ui.continued ? errorScreen() : launcher();
+      }
       const firstHello = ui.meeting === null;
       ui.meeting = data.meeting;
       if (data.name) ui.name = data.name;

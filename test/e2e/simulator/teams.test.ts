@@ -105,10 +105,10 @@ describe('simulator: Microsoft Teams', () => {
     const page = await browser.newPage();
     await page.goto(`${simulator.url}/meet/${meeting.id}?p=Wrong1`);
     await page.getByRole('button', { name: 'Continue on this browser' }).click();
-    await page.getByText('Looks like the meeting URL is incorrect').waitFor(TIMEOUT);
+    await page.getByText("Sorry, we couldn't connect you").waitFor(TIMEOUT);
     await page.goto(`${simulator.url}/meet/999999999999?p=Right1`);
     await page.getByRole('button', { name: 'Continue on this browser' }).click();
-    await page.getByText("we couldn't connect you").waitFor(TIMEOUT);
+    await page.getByText('Looks like the meeting URL is incorrect').waitFor(TIMEOUT);
     expect((await client.getMeeting(meeting.id)).bot.state).toBe('none');
     await page.close();
   });
