@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { type ZodType, z } from 'zod';
 import { SimulatorError } from './errors.js';
+import { MEET_CODE_PATTERN, TEAMS_ID_PATTERN } from './ids.js';
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -57,4 +58,7 @@ export function errorBodies(log: (error: unknown) => void): Middleware {
   };
 }
 
-export const meetingIdParam = z.string().regex(/^([a-z]{3}-[a-z]{4}-[a-z]{3}|[0-9]{9,20})$/);
+/** Either platform's id shape; the two never overlap, so an id alone names a meeting. */
+export const meetingIdParam = z
+  .string()
+  .refine((id) => MEET_CODE_PATTERN.test(id) || TEAMS_ID_PATTERN.test(id), 'not a meeting id');

@@ -126,8 +126,3 @@ export function buildTimeline(
   const rank: Record<TimelineEvent['kind'], number> = { join: 0, speak: 1, leave: 2, end: 3 };
   return events.sort((a, b) => a.at - b.at || rank[a.kind] - rank[b.kind]);
 }
-
-/** Who is in the call before any timeline event fires. */
-export function presentAtStart(participants: readonly PlannedParticipant[]): PlannedParticipant[] {
-  return participants.filter((p) => p.joinAt === 0);
-}
