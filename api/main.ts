@@ -3,7 +3,7 @@ import { bullBotJobs } from '../shared/bot-jobs.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { createKnex } from '../shared/db/knex.js';
 import { createLogger } from '../shared/logger.js';
-import { createBotsQueue } from '../shared/queues.js';
+import { createBotQueues } from '../shared/queues.js';
 import { createProducerRedis, waitForRedis } from '../shared/redis.js';
 import { Shutdown } from '../shared/shutdown.js';
 import { createApp } from './app.js';
@@ -12,8 +12,10 @@ const config = loadConfigOrExit();
 const logger = createLogger('api', config.LOG_LEVEL);
 const db = createKnex(config.DATABASE_URL, config.DATABASE_POOL_MAX);
 const redis = createProducerRedis(config.REDIS_URL, logger);
-const queue = createBotsQueue(redis, config.QUEUE_PREFIX);
-queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
+const queues = createBotQueues(redis, config.QUEUE_PREFIX);
+for (const queue of [queues.launch, queues.control]) {
+  queue.on('error', (error: Error) => logger.warn({ err: error }, 'queue error'));
+}
 
 if (!(await waitForRedis(redis, 5000)))
   logger.warn('Redis is not reachable yet; bot requests will get 503 until it is');
@@ -21,9 +23,9 @@ if (!(await waitForRedis(redis, 5000)))
 const app = createApp({
   config,
   db,
-  jobs: bullBotJobs(queue),
+  jobs: bullBotJobs(queues),
   logger,
-  queues: [queue],
+  queues: [queues.launch, queues.control],
   readiness: {
     postgres: async () => {
       await db.raw('SELECT 1');
@@ -42,7 +44,7 @@ server.keepAliveTimeout = 65_000;
 
 new Shutdown(logger, config.SHUTDOWN_TIMEOUT_MS)
   .add('http server', () => new Promise<void>((resolve) => server.close(() => resolve())))
-  .add('queue', () => queue.close())
+  .add('queues', () => Promise.all([queues.launch.close(), queues.control.close()]))
   .add('postgres pool', () => db.destroy())
   .add('redis', () => redis.quit())
   .installSignalHandlers();

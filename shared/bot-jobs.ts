@@ -1,7 +1,8 @@
+import { withTimeout } from './async.js';
 import {
   JobNames,
   JobOptions,
-  type BotsQueue,
+  type BotQueues,
   type LaunchBotPayload,
   type ReconfigureBotPayload,
   type StopBotPayload,
@@ -14,16 +15,34 @@ export interface BotJobs {
   reconfigure(payload: ReconfigureBotPayload): Promise<void>;
 }
 
-export function bullBotJobs(queue: BotsQueue): BotJobs {
+/** An enqueue that hasn't reached Redis by then won't: answer the request instead of hanging. */
+const ENQUEUE_TIMEOUT_MS = 5000;
+
+export function bullBotJobs(queues: BotQueues): BotJobs {
   return {
     async launch(payload) {
-      await queue.add(JobNames.launchBot, payload, JobOptions[JobNames.launchBot](payload));
+      const options = JobOptions[JobNames.launchBot](payload);
+      await withTimeout(
+        queues.launch.add(JobNames.launchBot, payload, options),
+        ENQUEUE_TIMEOUT_MS,
+        'enqueue',
+      );
     },
     async stop(payload) {
-      await queue.add(JobNames.stopBot, payload, JobOptions[JobNames.stopBot](payload));
+      const options = JobOptions[JobNames.stopBot](payload);
+      await withTimeout(
+        queues.control.add(JobNames.stopBot, payload, options),
+        ENQUEUE_TIMEOUT_MS,
+        'enqueue',
+      );
     },
     async reconfigure(payload) {
-      await queue.add(JobNames.reconfigureBot, payload, JobOptions[JobNames.reconfigureBot](payload));
+      const options = JobOptions[JobNames.reconfigureBot](payload);
+      await withTimeout(
+        queues.control.add(JobNames.reconfigureBot, payload, options),
+        ENQUEUE_TIMEOUT_MS,
+        'enqueue',
+      );
     },
   };
 }

@@ -4,8 +4,12 @@ import { z } from 'zod';
 import { TRANSCRIPTION_TASKS } from './domain/meeting-status.js';
 import { PLATFORMS } from './domain/platforms.js';
 
-/** The one queue bots' work goes through; job names tell the worker which processor runs. */
-export const BOTS_QUEUE = 'bots';
+/**
+ * Launches wait for a free bot slot on some worker; stop and reconfigure must never wait behind them,
+ * so they travel on a queue of their own. Job names tell the worker which processor runs.
+ */
+export const LAUNCH_QUEUE = 'bot-launches';
+export const CONTROL_QUEUE = 'bot-control';
 
 export const JobNames = {
   launchBot: 'launch-bot',
@@ -75,12 +79,18 @@ export const JobOptions = {
   }),
 } as const;
 
-export type BotsQueue = Queue;
+export interface BotQueues {
+  launch: Queue;
+  control: Queue;
+}
 
-export function createBotsQueue(
+export function createBotQueues(
   connection: Redis,
   prefix: string,
   options: Partial<QueueOptions> = {},
-): BotsQueue {
-  return new Queue(BOTS_QUEUE, { connection, prefix, ...options });
+): BotQueues {
+  return {
+    launch: new Queue(LAUNCH_QUEUE, { connection, prefix, ...options }),
+    control: new Queue(CONTROL_QUEUE, { connection, prefix, ...options }),
+  };
 }

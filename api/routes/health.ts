@@ -1,4 +1,5 @@
 import { Router } from '@koa/router';
+import { withTimeout } from '../../shared/async.js';
 import type { AppState } from '../context.js';
 
 export type ReadinessCheck = () => Promise<void>;
@@ -26,20 +27,4 @@ export function healthRouter(checks: Record<string, ReadinessCheck>, timeoutMs =
     ctx.body = { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) };
   });
   return router;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,13 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createApp } from '../../api/app.js';
 import { findOrCreateUser, issueApiKey } from '../../shared/accounts.js';
 import { bullBotJobs, type BotJobs } from '../../shared/bot-jobs.js';
 import { parseConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
-import { BOTS_QUEUE } from '../../shared/queues.js';
+import { type BotQueues, createBotQueues } from '../../shared/queues.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from './redis.js';
@@ -26,7 +25,7 @@ export interface TestApi {
   config: Config;
   database: TestDatabase;
   redis: Redis;
-  queue: Queue;
+  queues: BotQueues;
   prefix: string;
   createUser(options?: { maxConcurrentBots?: number; email?: string }): Promise<TestUser>;
   /** fetch against the API, JSON in and out. */
@@ -54,7 +53,7 @@ let userCounter = 0;
 
 /** The real app on a random port, with its own database and queue prefix. */
 export async function startTestApi(
-  options: { env?: Record<string, string>; jobs?: (queue: Queue) => BotJobs } = {},
+  options: { env?: Record<string, string>; jobs?: (queues: BotQueues) => BotJobs } = {},
 ): Promise<TestApi> {
   const database = await createTestDatabase();
   const prefix = uniquePrefix('api');
@@ -68,14 +67,14 @@ export async function startTestApi(
     ...options.env,
   });
   const redis = createTestRedis();
-  const queue = new Queue(BOTS_QUEUE, { connection: redis, prefix });
+  const queues = createBotQueues(redis, prefix);
   const logger = createLogger('api-test', config.LOG_LEVEL);
   const app = createApp({
     config,
     db: database.db,
-    jobs: options.jobs ? options.jobs(queue) : bullBotJobs(queue),
+    jobs: options.jobs ? options.jobs(queues) : bullBotJobs(queues),
     logger,
-    queues: [queue],
+    queues: [queues.launch, queues.control],
     readiness: {
       postgres: async () => {
         await database.db.raw('SELECT 1');
@@ -117,7 +116,7 @@ export async function startTestApi(
     config,
     database,
     redis,
-    queue,
+    queues,
     prefix,
     request,
     async createUser(userOptions = {}) {
@@ -133,7 +132,7 @@ export async function startTestApi(
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await queue.close();
+      await Promise.all([queues.launch.close(), queues.control.close()]);
       await deleteKeys(redis, prefix);
       redis.disconnect();
       await database.drop();

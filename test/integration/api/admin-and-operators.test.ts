@@ -136,7 +136,7 @@ describe('operator endpoints', () => {
     });
     expect(queues.status).toBe(200);
     const body = (await queues.json()) as { queues: Array<{ name: string }> };
-    expect(body.queues.map((queue) => queue.name)).toContain('bots');
+    expect(body.queues.map((queue) => queue.name).sort()).toEqual(['bot-control', 'bot-launches']);
   });
 
   it('serves an OpenAPI 3.1 document for every endpoint and a docs page', async () => {

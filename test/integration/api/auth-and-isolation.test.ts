@@ -133,7 +133,7 @@ describe("a second user never sees or touches the first user's meetings", () => 
     });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ error: 'Bot not found' });
-    expect(await api.queue.getJobCounts()).toMatchObject({ waiting: 1 }); // only Alice's launch
+    expect(await api.queues.launch.getJobCounts()).toMatchObject({ waiting: 1 }); // only Alice's launch
   });
 
   it('DELETE of her bot is 404 and her bot keeps running', async () => {

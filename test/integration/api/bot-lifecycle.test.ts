@@ -38,7 +38,7 @@ describe('DELETE /bots/{platform}/{native_meeting_id}', () => {
     expect(response.body.end_time).toMatch(ISO_UTC);
     expect(response.body.start_time).toMatch(ISO_UTC);
 
-    const job = await api.queue.getJob(`stop-${meetingId}`);
+    const job = await api.queues.control.getJob(`stop-${meetingId}`);
     expect(job?.name).toBe(JobNames.stopBot);
     expect(job?.data).toMatchObject({ meetingId, botContainerId: 'container-123', platform: 'google_meet' });
 
@@ -127,7 +127,7 @@ describe('PUT /bots/{platform}/{native_meeting_id}/config', () => {
     const row = await api.database.db('meetings').where({ id: meetingId }).first();
     expect(row).toMatchObject({ language: 'de', task: 'translate', bot_name: 'Renamed' });
 
-    const jobs = await api.queue.getJobs(['waiting', 'prioritized']);
+    const jobs = await api.queues.control.getJobs(['waiting', 'prioritized']);
     const reconfigure = jobs.find(
       (job) => job.name === JobNames.reconfigureBot && job.data.meetingId === meetingId,
     );

@@ -63,7 +63,7 @@ describe('POST /bots', () => {
     expect(response.body.id).toEqual(expect.any(Number));
     expect(response.body.created_at).toMatch(ISO_UTC);
 
-    const job = await api.queue.getJob(`launch-${response.body.id}`);
+    const job = await api.queues.launch.getJob(`launch-${response.body.id}`);
     expect(job?.name).toBe(JobNames.launchBot);
     expect(job?.data).toEqual({
       meetingId: response.body.id,

@@ -1,9 +1,8 @@
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTransitions } from '../../../shared/db/meeting-transitions.js';
 import { bullBotJobs } from '../../../shared/bot-jobs.js';
-import { BOTS_QUEUE } from '../../../shared/queues.js';
+import { createBotQueues } from '../../../shared/queues.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { advanceMeeting } from '../../support/meetings.js';
 
@@ -14,14 +13,15 @@ const unreachable = new Redis('redis://127.0.0.1:9', {
   lazyConnect: true,
 });
 unreachable.on('error', () => {});
-const deadQueue = new Queue(BOTS_QUEUE, { connection: unreachable, prefix: 'unreachable' });
-deadQueue.on('error', () => {});
+const deadQueues = createBotQueues(unreachable, 'unreachable');
+deadQueues.launch.on('error', () => {});
+deadQueues.control.on('error', () => {});
 
 let api: TestApi;
 let user: TestUser;
 
 beforeAll(async () => {
-  api = await startTestApi({ jobs: () => bullBotJobs(deadQueue) });
+  api = await startTestApi({ jobs: () => bullBotJobs(deadQueues) });
   user = await api.createUser();
 });
 afterAll(async () => {
