@@ -74,6 +74,7 @@ describe('simulator: Google Meet', () => {
     const probe = await readAudioProbe(page);
     expect(probe.sources).toBe(3);
     expect(probe.peakRms).toBeGreaterThan(0.01);
+    expect(probe.speakingWhileAudibleTicks).toBeGreaterThan(5);
     expect(probe.speakers.sort()).toEqual(['Alice Martin', 'Bob Chen']);
 
     await page.getByRole('button', { name: 'Leave call' }).click();
@@ -157,6 +158,7 @@ describe('simulator: Google Meet', () => {
     if (done.bot.audioTransport === 'rtc-loopback') {
       expect(probe.sources).toBe(1);
       expect(probe.peakRms).toBeGreaterThan(0.01);
+      expect(probe.speakingWhileAudibleTicks).toBeGreaterThan(5);
     }
     expect(probe.speakers).toEqual(['Alice Martin']);
 

@@ -64,6 +64,8 @@ export interface AudioProbeResult {
   sources: number;
   /** Texts of speaking indicators seen on, e.g. tile names. */
   speakers: string[];
+  /** Probe ticks (30 ms) where the audio was audible and some tile showed speaking at once. */
+  speakingWhileAudibleTicks: number;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function startAudioProbe(
       const context = new AudioContext();
       const analysers: AnalyserNode[] = [];
       const attached = new Set<unknown>();
-      const result = { peakRms: 0, sources: 0, speakers: [] as string[] };
+      const result = { peakRms: 0, sources: 0, speakers: [] as string[], speakingWhileAudibleTicks: 0 };
       Object.assign(window, { __probe: result });
       const attach = (key: unknown, stream: MediaStream) => {
         if (attached.has(key)) return;
@@ -99,13 +101,17 @@ export async function startAudioProbe(
           []) {
           attach(track, new MediaStream([track]));
         }
+        let loudest = 0;
         for (const analyser of analysers) {
           analyser.getFloatTimeDomainData(samples);
           let sum = 0;
           for (const value of samples) sum += value * value;
-          result.peakRms = Math.max(result.peakRms, Math.sqrt(sum / samples.length));
+          loudest = Math.max(loudest, Math.sqrt(sum / samples.length));
         }
-        for (const tile of Array.from(document.querySelectorAll(speakingSelector))) {
+        result.peakRms = Math.max(result.peakRms, loudest);
+        const speakingTiles = Array.from(document.querySelectorAll(speakingSelector));
+        if (loudest > 0.01 && speakingTiles.length > 0) result.speakingWhileAudibleTicks += 1;
+        for (const tile of speakingTiles) {
           const named = nameSelector ? tile.querySelector(nameSelector)?.textContent : null;
           const name = named ?? tile.getAttribute('data-tid') ?? '';
           if (!result.speakers.includes(name)) result.speakers.push(name);

@@ -90,6 +90,7 @@ describe('simulator: Microsoft Teams', () => {
       expect(streamIds).toHaveLength(1);
       expect(streamIds[0]).toMatch(/^mainAudio/);
       expect(probe.peakRms).toBeGreaterThan(0.01);
+      expect(probe.speakingWhileAudibleTicks).toBeGreaterThan(5);
     }
 
     await page.locator('#hangup-button').click();
