@@ -1,0 +1,42 @@
+# The bot container: Node.js, Debian's Chromium (driven by playwright-core) and pocketsphinx with its
+# English model, running `node dist/bot/main.js` as an unprivileged user.
+#
+# Build it with scripts/build-bot-image.sh: it stages the compiled bot with only the packages it
+# imports (docker/stage-bot.mjs → docker/.build/bot/app) and picks the base:
+#   - default BASE_IMAGE: a public Node 20 image; the packages below come from its Debian apt sources;
+#   - BASE_IMAGE=meetbot/bot-base:trixie (the default of the script): built offline by
+#     docker/bot-base.sh with everything already installed, so nothing is fetched here.
+ARG BASE_IMAGE=node:20-bookworm-slim
+FROM ${BASE_IMAGE}
+
+USER root
+# Install only what the base lacks, and clean up in the same layer.
+RUN set -eu; \
+    missing=""; \
+    for pkg in chromium pocketsphinx pocketsphinx-en-us ca-certificates; do \
+      dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q ' installed$' || missing="$missing $pkg"; \
+    done; \
+    command -v node >/dev/null 2>&1 || missing="$missing nodejs"; \
+    if [ -n "$missing" ]; then \
+      apt-get update; \
+      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing; \
+      apt-get clean; \
+      rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log \
+        /usr/share/man/* /usr/share/info/*; \
+      find /usr/share/doc -mindepth 1 ! -name copyright ! -type d -delete; \
+      find /usr/lib/chromium/locales -name '*.pak' ! -name 'en-US.pak' ! -name 'en-GB.pak' -delete; \
+    fi; \
+    node --version; \
+    chromium --version; \
+    command -v pocketsphinx_continuous; \
+    test -d /usr/share/pocketsphinx/model/en-us; \
+    groupadd --gid 10001 bot; \
+    useradd --no-log-init --uid 10001 --gid bot --home-dir /home/bot --create-home --shell /usr/sbin/nologin bot
+
+WORKDIR /app
+COPY docker/.build/bot/app/ /app/
+
+ENV NODE_ENV=production \
+    HOME=/home/bot
+USER bot:bot
+ENTRYPOINT ["node", "dist/bot/main.js"]

@@ -1,0 +1,188 @@
+# shellcheck shell=bash
+# Docker engine and bot image helpers. Source it after scripts/lib/common.sh (it uses log, die,
+# as_root, apt_install, ROOT_DIR and RUN_DIR from there); it sources nothing itself.
+#
+# Settings (environment):
+#   BOT_IMAGE       tag of the bot image                       (default meetbot/bot:latest)
+#   BOT_BASE_IMAGE  base image for docker/bot.Dockerfile       (default meetbot/bot-base:trixie, built
+#                   here offline with debootstrap; set e.g. node:20-bookworm-slim to use a registry base)
+#   DEBIAN_MIRROR   mirror for the local base                  (default: read from the apt sources)
+#   DEBIAN_SECURITY_MIRROR                                       (default: read from the apt sources)
+
+BOT_IMAGE="${BOT_IMAGE:-meetbot/bot:latest}"
+BOT_LOCAL_BASE_IMAGE="meetbot/bot-base:trixie"
+BOT_BASE_IMAGE="${BOT_BASE_IMAGE:-$BOT_LOCAL_BASE_IMAGE}"
+BOT_DOCKERFILE="$ROOT_DIR/docker/bot.Dockerfile"
+BOT_BASE_RECIPE="$ROOT_DIR/docker/bot-base.sh"
+BOT_STAGE_SCRIPT="$ROOT_DIR/docker/stage-bot.mjs"
+BOT_STAGE_DIR="$ROOT_DIR/docker/.build/bot"
+BOT_HASH_LABEL="org.meetbot.inputs-hash"
+
+docker_answers() { timeout 20 docker info >/dev/null 2>&1; }
+
+# Installs Debian's engine when absent and starts one when none answers. No bridge and no iptables:
+# nothing here creates Docker networks; containers use the host's network (--network host).
+ensure_docker() {
+  if ! command -v dockerd >/dev/null 2>&1 || ! command -v docker >/dev/null 2>&1; then
+    apt_install docker.io
+  fi
+  docker_answers && return 0
+  if [ -n "${DOCKER_HOST:-}" ]; then
+    die "the Docker engine at DOCKER_HOST=$DOCKER_HOST does not answer (docker info)"
+  fi
+  if pgrep -x dockerd >/dev/null 2>&1; then
+    log "waiting for the running Docker engine"
+  else
+    log "starting the Docker engine (log: $RUN_DIR/dockerd.log)"
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
+    # Detached from our stdio, so callers' pipes close; the pid file lets `stop_pidfile dockerd` end it.
+    (cd / && exec nohup "${sudo[@]}" dockerd --iptables=false --ip6tables=false --bridge=none \
+      >"$RUN_DIR/dockerd.log" 2>&1 </dev/null) &
+    echo $! >"$RUN_DIR/dockerd.pid"
+  fi
+  local _
+  for _ in $(seq 1 60); do
+    docker_answers && return 0
+    sleep 1
+  done
+  if pgrep -x dockerd >/dev/null 2>&1 && [ "$(id -u)" -ne 0 ]; then
+    die "the Docker engine runs but $(id -un) may not use it: add the user to the docker group or run as root"
+  fi
+  die "the Docker engine did not start within 60 s (see $RUN_DIR/dockerd.log)"
+}
+
+# Prints "URI<TAB>SUITES" per apt source entry (deb822 .sources files and one-line .list files).
+apt_source_entries() {
+  local f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    awk '$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while ($i !~ /\]$/) i++; i++ } print $i "\t" $(i + 1) }' "$f"
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk '
+      function flush() { if (types ~ /(^| )deb( |$)/ && enabled != "no") { n = split(uris, u, " "); for (k = 1; k <= n; k++) print u[k] "\t" suites } types = uris = suites = ""; enabled = "" }
+      /^[ \t]*#/ { next }
+      /^[ \t]*$/ { flush(); next }
+      tolower($1) == "types:"   { $1 = ""; types = $0 }
+      tolower($1) == "uris:"    { $1 = ""; uris = $0 }
+      tolower($1) == "suites:"  { $1 = ""; suites = $0 }
+      tolower($1) == "enabled:" { enabled = tolower($2) }
+      END { flush() }' "$f"
+  done
+}
+
+# The Debian archive this machine already uses (the entry with a plain Debian suite such as bookworm).
+debian_mirror() {
+  if [ -n "${DEBIAN_MIRROR:-}" ]; then printf '%s' "$DEBIAN_MIRROR"; return 0; fi
+  local uri
+  uri="$(apt_source_entries | awk -F'\t' '
+    $2 ~ /(^| )(buster|bullseye|bookworm|trixie|forky|duke|sid|stable|testing|unstable|oldstable)( |$)/ { print $1; exit }')"
+  [ -n "$uri" ] || die "no Debian mirror found in the apt sources; set DEBIAN_MIRROR (e.g. http://deb.debian.org/debian)"
+  printf '%s' "${uri%/}"
+}
+
+# The Debian security archive from the apt sources, or nothing.
+debian_security_mirror() {
+  if [ -n "${DEBIAN_SECURITY_MIRROR+x}" ]; then printf '%s' "$DEBIAN_SECURITY_MIRROR"; return 0; fi
+  apt_source_entries | awk -F'\t' '$2 ~ /-security/ { sub(/\/$/, "", $1); print $1; exit }'
+}
+
+# sha256 of the named files and of every file (name and content) under the named directories.
+inputs_hash() {
+  local path
+  for path in "$@"; do
+    if [ -d "$path" ]; then
+      (cd "$path" && find . -type f ! -name '*.map' -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) | sed "s|  \./|  ${path#"$ROOT_DIR"/}/|"
+    elif [ -f "$path" ]; then
+      printf '%s  %s\n' "$(sha256sum <"$path" | cut -d' ' -f1)" "${path#"$ROOT_DIR"/}"
+    else
+      printf 'missing  %s\n' "${path#"$ROOT_DIR"/}"
+    fi
+  done | sha256sum | cut -d' ' -f1
+}
+
+image_label() { # IMAGE LABEL: prints the label's value, nothing when the image or label is missing
+  docker image inspect --format "{{ index .Config.Labels \"$2\" }}" "$1" 2>/dev/null | grep -v '^<no value>$' || true
+}
+
+image_size_mb() { docker image inspect --format '{{ .Size }}' "$1" | awk '{ printf "%.0f", $1 / 1000 / 1000 }'; }
+
+# The offline base: Debian trixie (debootstrap) with Chromium, Node.js and pocketsphinx, imported
+# into Docker. Rebuilt only when docker/bot-base.sh changes (its hash is a label on the image).
+BOT_BASE_CHECKED=0
+ensure_bot_base_image() {
+  [ "$BOT_BASE_CHECKED" = 1 ] && return 0 # already checked (or rebuilt) by this shell
+  (
+    flock -w 1800 9 || die "another base image build holds $RUN_DIR/bot-base.lock"
+    ensure_bot_base_image_locked
+  ) 9>"$RUN_DIR/bot-base.lock" || return 1
+  BOT_BASE_CHECKED=1
+}
+
+ensure_bot_base_image_locked() {
+  local hash
+  hash="$(inputs_hash "$BOT_BASE_RECIPE")"
+  if [ "${BOT_IMAGE_REBUILD:-0}" != 1 ] && [ "$(image_label "$BOT_LOCAL_BASE_IMAGE" "$BOT_HASH_LABEL")" = "$hash" ]; then
+    log "base image $BOT_LOCAL_BASE_IMAGE is up to date"
+    return 0
+  fi
+  command -v debootstrap >/dev/null 2>&1 || apt_install debootstrap
+  local mirror security
+  mirror="$(debian_mirror)"
+  security="$(debian_security_mirror)"
+  log "building base image $BOT_LOCAL_BASE_IMAGE from $mirror (a few minutes)"
+  as_root env MIRROR="$mirror" SECURITY_MIRROR="$security" HASH_LABEL="$BOT_HASH_LABEL=$hash" \
+    bash "$BOT_BASE_RECIPE" "$BOT_LOCAL_BASE_IMAGE" || die "building the base image failed"
+}
+
+# Builds the bot image when its inputs changed since the image was built (hash label), and the
+# local base first when that is the base. Needs `npm run build` first: dist/bot/main.js is the entrypoint.
+# BOT_IMAGE_REBUILD=1 rebuilds both anyway (e.g. to pick up Debian's security updates).
+ensure_bot_image() {
+  # One build at a time (tests and scripts may call this together): they share the staging folder.
+  (
+    flock -w 1800 9 || die "another bot image build holds $RUN_DIR/bot-image.lock"
+    ensure_bot_image_locked
+  ) 9>"$RUN_DIR/bot-image.lock"
+}
+
+ensure_bot_image_locked() {
+  [ -d "$ROOT_DIR/dist/bot" ] || die "dist/bot is missing: run \`npm run build\` first"
+  [ -f "$ROOT_DIR/dist/bot/main.js" ] || log "warning: dist/bot/main.js is missing, the image's entrypoint will fail"
+  [ -x "$ROOT_DIR/node_modules/.bin/esbuild" ] || die "node_modules/.bin/esbuild is missing: run \`npm install\` first"
+  local base_id=""
+  if [ "$BOT_BASE_IMAGE" = "$BOT_LOCAL_BASE_IMAGE" ]; then
+    ensure_bot_base_image
+    base_id="$(docker image inspect --format '{{ .Id }}' "$BOT_LOCAL_BASE_IMAGE")"
+  fi
+  local hash
+  hash="$({
+    printf '%s %s\n' "$BOT_BASE_IMAGE" "$base_id"
+    inputs_hash "$BOT_DOCKERFILE" "$ROOT_DIR/.dockerignore" "$BOT_STAGE_SCRIPT" "$ROOT_DIR/package-lock.json" \
+      "$ROOT_DIR/dist/bot" "$ROOT_DIR/dist/shared"
+  } | sha256sum | cut -d' ' -f1)"
+  if [ "${BOT_IMAGE_REBUILD:-0}" != 1 ] && [ "$(image_label "$BOT_IMAGE" "$BOT_HASH_LABEL")" = "$hash" ]; then
+    log "bot image $BOT_IMAGE is up to date"
+    return 0
+  fi
+  log "staging the bot (dist/bot + the shared code and packages it imports)"
+  (cd "$ROOT_DIR" && node "$BOT_STAGE_SCRIPT" "$BOT_STAGE_DIR") || die "staging the bot failed"
+  log "building bot image $BOT_IMAGE on $BOT_BASE_IMAGE"
+  local previous
+  previous="$(docker image inspect --format '{{ .Id }}' "$BOT_IMAGE" 2>/dev/null || true)"
+  # Host network for RUN steps: this engine has no bridge (a registry base installs packages with apt).
+  (cd "$ROOT_DIR" && DOCKER_BUILDKIT=0 docker build --network host \
+    --build-arg "BASE_IMAGE=$BOT_BASE_IMAGE" --label "$BOT_HASH_LABEL=$hash" \
+    -f "$BOT_DOCKERFILE" -t "$BOT_IMAGE" .) || die "building the bot image failed"
+  # The images this one replaces: the previous bot image, then untagged ones of ours (bases that bot
+  # image built on). Each removal fails harmlessly while a container still uses the image.
+  if [ -n "$previous" ] && [ "$previous" != "$(docker image inspect --format '{{ .Id }}' "$BOT_IMAGE")" ]; then
+    docker image rm "$previous" >/dev/null 2>&1 || true
+  fi
+  local stale
+  for stale in $(docker image ls -q --filter dangling=true --filter "label=$BOT_HASH_LABEL"); do
+    docker image rm "$stale" >/dev/null 2>&1 || true
+  done
+}
