@@ -46,10 +46,10 @@
  * times the bot's page actually played its audio.
  */
 import { Router } from '@koa/router';
-import type { MeetingRegistry } from './registry.js';
-import { createMeetingInput } from './schema.js';
 import { meetingIdParam, parseOr400, readJson } from './http.js';
 import type { Meeting } from './meeting.js';
+import type { MeetingRegistry } from './registry.js';
+import { createMeetingInput } from './schema.js';
 
 type MeetingAction = (meeting: Meeting) => void;
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
 import { Router } from '@koa/router';
-import { readAsset, findPagesDir } from './assets.js';
+import Koa from 'koa';
+import { findPagesDir, readAsset } from './assets.js';
 import { controlRouter } from './control.js';
 import { errorBodies } from './http.js';
 import { type OpenStreams, pageRouter } from './page-api.js';

@@ -1,6 +1,6 @@
 import type { BotState, LeaveReason } from './bot-state.js';
-import type { AdmissionPolicy, AudioMode, Traps, Voice } from './schema.js';
 import type { SimPlatform } from './ids.js';
+import type { AdmissionPolicy, AudioMode, Traps, Voice } from './schema.js';
 
 /** How the page got its remote audio: a real loopback RTCPeerConnection, or WebAudio when ICE can't connect. */
 export type AudioTransport = 'rtc-loopback' | 'webaudio';
