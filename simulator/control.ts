@@ -17,7 +17,7 @@
  * Create body (see schema.ts; everything but `platform` is optional):
  *   {
  *     "platform": "google_meet" | "teams",
- *     "id": "abc-defg-hij" | "123456789012",           // generated when absent
+ *     "id": "abc-defg-hij" | "123456789012",           // Teams: 9–20 digits; generated when absent
  *     "passcode": "Ab12cd",                           // Teams only; generated when absent
  *     "admission": { "policy": "after", "delaySeconds": 1 }   // default
  *                | { "policy": "host", "timeoutSeconds"?: 60 }  // the control API admits/denies
@@ -30,7 +30,8 @@
  *     "traps": { "sharedControls", "toolbarAutoHideSeconds" (Meet), "recordingDialog" (Meet),
  *                "interstitials" (Meet), "joinButtonLabel" (Meet: "Join here too", "Switch here", …),
  *                "resetTogglesOnAdmission" (Meet), "noAudioVideoModal" (Teams), "midJoinReload" (Teams),
- *                "leaveConfirmation" },
+ *                "leaveConfirmation" },   // the Teams modal shows when mic and camera are both off
+ *     // voices: kal16, slt, rms, awb, kal (flite); each participant gets a distinct one by default
  *     "participants": [{ "name": "Alice", "voice"?: "slt", "joinAt"?: 0, "leaveAt"?: 30,
  *                        "utterances": [{ "at": 2, "text": "Good morning everyone" }] }],
  *     "endAt"?: 40                                     // the host ends the meeting then
@@ -43,7 +44,8 @@
  * in_call, left, denied, timed_out, blocked, removed, ended; `bot.leaveReason` says how it left
  * (leave_button, dialog_leave, return_home, page_closed). Each utterance reports `status`
  * (scheduled, sent, playing, played, missed, cut) and `startedAt`/`endedAt`: the wall-clock
- * times the bot's page actually played its audio.
+ * times the bot's page actually played its audio (`beforeTracks`: it played before the page's
+ * remote tracks appeared, so a bot could not hear it).
  */
 import { Router } from '@koa/router';
 import { meetingIdParam, parseOr400, readJson } from './http.js';
