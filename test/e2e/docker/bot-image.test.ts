@@ -152,6 +152,35 @@ describe('bot image', () => {
     expect(page.stdout).toContain('bot-image-ok');
   });
 
+  it("launches Chromium through the image's playwright-core, with a page and 16 kHz audio running", async () => {
+    // What the bot does (bot/browser.ts): Playwright starts Chromium without its sandbox unless
+    // chromiumSandbox is set, which is what works here (see the sandbox note above).
+    const script = `
+      import { chromium } from 'playwright-core';
+      const browser = await chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        headless: true,
+        args: ['--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
+          '--autoplay-policy=no-user-gesture-required'],
+      });
+      const page = await browser.newPage();
+      await page.setContent('<p id="probe">bot-image-ok</p>');
+      const audio = await page.evaluate(async () => {
+        const context = new AudioContext({ sampleRate: 16000 });
+        await context.resume();
+        return context.state + '@' + context.sampleRate;
+      });
+      console.log(JSON.stringify({ version: browser.version(), text: await page.textContent('#probe'), audio }));
+      await browser.close();`;
+    const result = await run({ shell: `node --input-type=module -e "$PROBE"`, env: [`PROBE=${script}`] });
+    expect(result.exitCode, result.stderr.slice(-2000)).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split('\n').pop()!)).toEqual({
+      version: expect.stringMatching(/^\d+\./),
+      text: 'bot-image-ok',
+      audio: 'running@16000',
+    });
+  });
+
   it('has pocketsphinx_continuous and the en-us model, which loads and decodes audio', async () => {
     const model = '/usr/share/pocketsphinx/model/en-us';
     const files = await run({
