@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as initialSchema from './20261122000001_initial_schema.js';
+import * as meetingLaunches from './20261122000002_meeting_launches.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
@@ -7,4 +8,5 @@ import * as initialSchema from './20261122000001_initial_schema.js';
  */
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.Migration]> = [
   ['20261122000001_initial_schema', initialSchema],
+  ['20261122000002_meeting_launches', meetingLaunches],
 ];

@@ -10,6 +10,11 @@ export function botSegmentsStream(prefix: string): string {
   return `${prefix}:bot-segments`;
 }
 
+/** Messages the ingesters could never apply, with the reason, for an operator to look at. */
+export function botDeadLetterStream(prefix: string): string {
+  return `${prefix}:bot-dead-letter`;
+}
+
 export function botCommandsStream(prefix: string, meetingId: number): string {
   return `${prefix}:bot-commands:${meetingId}`;
 }

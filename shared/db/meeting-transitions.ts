@@ -8,6 +8,7 @@ export interface TransitionRecord {
   to: MeetingStatus;
   source: string;
   reason: string | null;
+  detail: string | null;
   createdAt: Date;
 }
 
@@ -18,6 +19,7 @@ interface TransitionRow {
   to_status: MeetingStatus;
   source: string;
   reason: string | null;
+  detail: string | null;
   created_at: Date;
 }
 
@@ -29,6 +31,7 @@ export async function recordTransition(
     to: MeetingStatus;
     source: string;
     reason: string | null;
+    detail?: string | null | undefined;
   },
 ): Promise<void> {
   await db<TransitionRow>('meeting_status_transitions').insert({
@@ -37,6 +40,7 @@ export async function recordTransition(
     to_status: transition.to,
     source: transition.source,
     reason: transition.reason,
+    detail: transition.detail ?? null,
   });
 }
 
@@ -51,6 +55,7 @@ export async function listTransitions(db: Db, meetingId: number): Promise<Transi
     to: row.to_status,
     source: row.source,
     reason: row.reason,
+    detail: row.detail,
     createdAt: row.created_at,
   }));
 }

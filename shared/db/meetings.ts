@@ -25,6 +25,9 @@ export interface MeetingRecord {
   startTime: Date | null;
   endTime: Date | null;
   data: Record<string, unknown>;
+  launchSessionId: string | null;
+  workerId: string | null;
+  launchedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -44,6 +47,9 @@ interface MeetingRow {
   start_time: Date | null;
   end_time: Date | null;
   data: Record<string, unknown>;
+  launch_session_id: string | null;
+  worker_id: string | null;
+  launched_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -64,6 +70,9 @@ function toRecord(row: MeetingRow): MeetingRecord {
     startTime: row.start_time,
     endTime: row.end_time,
     data: row.data,
+    launchSessionId: row.launch_session_id,
+    workerId: row.worker_id,
+    launchedAt: row.launched_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -184,6 +193,8 @@ export interface TransitionRequest {
   to: MeetingStatus;
   source: string;
   reason?: string | null | undefined;
+  /** Human-readable context (exit code, last log lines) kept beside the machine-readable reason. */
+  detail?: string | null | undefined;
   /** Optional extra columns to set in the same update (e.g. the container id when the bot starts). */
   botContainerId?: string | null | undefined;
 }
@@ -227,6 +238,7 @@ export async function transitionMeeting(
     to: request.to,
     source: request.source,
     reason: request.reason ?? null,
+    detail: request.detail ?? null,
   });
   return { meeting: toRecord(row!), from: previous.status };
 }
@@ -290,5 +302,65 @@ export async function listUserMeetingsFor(
     .where({ user_id: userId, platform, native_meeting_id: nativeMeetingId })
     .orderBy('id')
     .forUpdate();
+  return rows.map(toRecord);
+}
+
+/**
+ * Claims a requested meeting's launch for one worker and session. Only one claim can ever succeed,
+ * so retries, stalled jobs and several worker replicas never start two bots for one meeting.
+ */
+export async function claimLaunch(
+  db: Db,
+  meetingId: number,
+  claim: { sessionId: string; workerId: string },
+): Promise<MeetingRecord | undefined> {
+  const [row] = await db<MeetingRow>('meetings')
+    .where({ id: meetingId, status: 'requested' })
+    .whereNull('launch_session_id')
+    .update({
+      launch_session_id: claim.sessionId,
+      worker_id: claim.workerId,
+      launched_at: db.fn.now() as unknown as Date,
+      updated_at: db.fn.now() as unknown as Date,
+    })
+    .returning('*');
+  return row && toRecord(row);
+}
+
+/** Records the started container, unless the meeting has already ended (then nothing changes). */
+export async function recordBotContainer(
+  db: Db,
+  meetingId: number,
+  sessionId: string,
+  containerId: string,
+): Promise<MeetingRecord | undefined> {
+  const [row] = await db<MeetingRow>('meetings')
+    .where({ id: meetingId, launch_session_id: sessionId })
+    .whereIn('status', NON_TERMINAL_STATUSES)
+    .update({ bot_container_id: containerId, updated_at: db.fn.now() as unknown as Date })
+    .returning('*');
+  return row && toRecord(row);
+}
+
+export async function findMeetingsByIds(db: Db, meetingIds: readonly number[]): Promise<MeetingRecord[]> {
+  if (meetingIds.length === 0) return [];
+  const rows = await db<MeetingRow>('meetings').whereIn('id', meetingIds);
+  return rows.map(toRecord);
+}
+
+/** Meetings still `requested` that no worker claimed since before `olderThan`. */
+export async function listUnclaimedRequestedBefore(db: Db, olderThan: Date): Promise<MeetingRecord[]> {
+  const rows = await db<MeetingRow>('meetings')
+    .where({ status: 'requested' })
+    .whereNull('launch_session_id')
+    .andWhere('created_at', '<', olderThan);
+  return rows.map(toRecord);
+}
+
+/** Non-terminal meetings whose bot this worker launched. */
+export async function listLiveMeetingsOfWorker(db: Db, workerId: string): Promise<MeetingRecord[]> {
+  const rows = await db<MeetingRow>('meetings')
+    .where({ worker_id: workerId })
+    .whereIn('status', NON_TERMINAL_STATUSES);
   return rows.map(toRecord);
 }

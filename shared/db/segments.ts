@@ -63,8 +63,9 @@ export async function listSegments(db: Db, meetingId: number): Promise<SegmentRe
 }
 
 /**
- * Inserts or updates segments by (meeting, segment id) in one statement. A final segment is never
- * overwritten by a later non-final copy of itself (messages can arrive out of order on redelivery).
+ * Inserts or updates segments by (meeting, segment id) in one statement. Copies can arrive out of
+ * order (redelivery, several ingesters): a final copy always wins, a non-final copy never replaces a
+ * final one nor a longer non-final one; an identical copy writes nothing. Returns the rows written.
  */
 export async function upsertSegments(db: Db, segments: readonly SegmentUpsert[]): Promise<number> {
   if (segments.length === 0) return 0;
@@ -94,7 +95,14 @@ export async function upsertSegments(db: Db, segments: readonly SegmentUpsert[])
       is_final: db.raw('excluded.is_final'),
       updated_at: db.fn.now(),
     })
-    .where(db.raw('NOT transcript_segments.is_final OR excluded.is_final'))
+    .where(
+      db.raw(`(excluded.is_final OR (NOT transcript_segments.is_final AND excluded.end_seconds >= transcript_segments.end_seconds))
+        AND (transcript_segments.text, transcript_segments.start_seconds, transcript_segments.end_seconds,
+             transcript_segments.speaker, transcript_segments.language, transcript_segments.is_final)
+            IS DISTINCT FROM
+            (excluded.text, excluded.start_seconds, excluded.end_seconds,
+             excluded.speaker, excluded.language, excluded.is_final)`),
+    )
     .returning('id');
   return result.length;
 }

@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  STREAM_FIELD,
+  botDeadLetterStream,
+  botEventsStream,
+  botSegmentsStream,
+} from '../../../shared/contract/streams.js';
+import { createKnex } from '../../../shared/db/knex.js';
+import { claimLaunch, findMeetingById, insertMeeting } from '../../../shared/db/meetings.js';
+import { listTransitions } from '../../../shared/db/meeting-transitions.js';
+import { insertUser } from '../../../shared/db/users.js';
+import { createLogger } from '../../../shared/logger.js';
+import { INGEST_GROUP, Ingester } from '../../../worker/ingest/ingester.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
+
+const log = createLogger('ingest-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+let database: TestDatabase;
+let redis: Redis;
+let prefix: string;
+let userId: number;
+const connections: Redis[] = [];
+
+function newIngester(db = database.db, consumerName = 'worker-a', claimIdleMs?: number): Ingester {
+  const eventsRedis = createTestRedis();
+  const segmentsRedis = createTestRedis();
+  connections.push(eventsRedis, segmentsRedis);
+  return new Ingester({ db, eventsRedis, segmentsRedis, prefix, consumerName, log, claimIdleMs });
+}
+
+async function newMeeting(): Promise<{ meetingId: number; sessionId: string }> {
+  const meeting = await insertMeeting(database.db, {
+    userId,
+    platform: 'google_meet',
+    nativeMeetingId: 'abc-defg-hij',
+    meetingUrl: 'https://meet.google.com/abc-defg-hij',
+    passcode: null,
+    botName: 'Bot',
+    language: null,
+    task: 'transcribe',
+  });
+  // One live bot per meeting id: end it right away for the next test unless it is used.
+  const sessionId = randomUUID();
+  await claimLaunch(database.db, meeting.id, { sessionId, workerId: 'worker-a' });
+  return { meetingId: meeting.id, sessionId };
+}
+
+let seq = 0;
+async function publishEvent(event: Record<string, unknown>): Promise<void> {
+  seq += 1;
+  await redis.xadd(
+    botEventsStream(prefix),
+    '*',
+    STREAM_FIELD,
+    JSON.stringify({ at: new Date().toISOString(), seq, ...event }),
+  );
+}
+
+async function publishRaw(stream: string, data: string): Promise<void> {
+  await redis.xadd(stream, '*', STREAM_FIELD, data);
+}
+
+function segmentMessage(
+  meetingId: number,
+  sessionId: string,
+  segmentId: string,
+  text: string,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    meetingId,
+    sessionId,
+    segmentId,
+    start: 1,
+    end: 2,
+    text,
+    speaker: 'Ann',
+    language: 'en',
+    absoluteStartTime: '2026-11-22T10:00:01.000Z',
+    absoluteEndTime: '2026-11-22T10:00:02.000Z',
+    final: false,
+    ...extra,
+  };
+}
+
+async function publishSegment(message: Record<string, unknown>): Promise<void> {
+  await publishRaw(botSegmentsStream(prefix), JSON.stringify(message));
+}
+
+async function pendingCount(stream: string): Promise<number> {
+  const summary = (await redis.xpending(stream, INGEST_GROUP)) as [number, ...unknown[]];
+  return summary[0];
+}
+
+async function deadLetters(): Promise<Array<Record<string, string>>> {
+  const entries = await redis.xrange(botDeadLetterStream(prefix), '-', '+');
+  return entries.map(([, fields]) => {
+    const record: Record<string, string> = {};
+    for (let index = 0; index < fields.length; index += 2) record[fields[index]!] = fields[index + 1]!;
+    return record;
+  });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  redis = createTestRedis();
+  const user = await insertUser(database.db, { email: 'ingest@example.com', maxConcurrentBots: 1000 });
+  userId = user.id;
+});
+
+beforeEach(async () => {
+  if (prefix) await deleteKeys(redis, prefix);
+  prefix = uniquePrefix('ingest');
+  await database.db('meetings').update({ status: 'failed' }).whereNotIn('status', ['completed', 'failed']);
+});
+
+afterAll(async () => {
+  for (const connection of connections) connection.disconnect();
+  await deleteKeys(redis, prefix);
+  redis.disconnect();
+  await database.drop();
+});
+
+describe('lifecycle events', () => {
+  it('move the meeting forward, set start and end, and record every transition with source and reason', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await database.db('meetings').where({ id: meetingId }).update({ bot_container_id: 'c-1' });
+    for (const status of ['joining', 'awaiting_admission', 'active'])
+      await publishEvent({ meetingId, sessionId, status });
+    const ingester = newIngester();
+    await ingester.events.drain();
+    const active = await findMeetingById(database.db, meetingId);
+    expect(active).toMatchObject({ status: 'active', botContainerId: 'c-1', endTime: null });
+    expect(active?.startTime).toBeInstanceOf(Date);
+
+    await publishEvent({
+      meetingId,
+      sessionId,
+      status: 'completed',
+      reason: 'meeting_ended',
+      detail: 'host ended it',
+    });
+    await ingester.events.drain();
+    const ended = await findMeetingById(database.db, meetingId);
+    expect(ended).toMatchObject({ status: 'completed', botContainerId: null });
+    expect(ended?.endTime).toBeInstanceOf(Date);
+
+    const transitions = await listTransitions(database.db, meetingId);
+    expect(transitions.map((t) => [t.from, t.to, t.source, t.reason])).toEqual([
+      ['requested', 'joining', 'bot', null],
+      ['joining', 'awaiting_admission', 'bot', null],
+      ['awaiting_admission', 'active', 'bot', null],
+      ['active', 'completed', 'bot', 'meeting_ended'],
+    ]);
+    expect(transitions.at(-1)?.detail).toBe('host ended it');
+    expect(await pendingCount(botEventsStream(prefix))).toBe(0);
+  });
+
+  it('never move a meeting back: late, repeated and post-terminal events change nothing', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await publishEvent({ meetingId, sessionId, status: 'active' });
+    await publishEvent({ meetingId, sessionId, status: 'joining' });
+    await publishEvent({ meetingId, sessionId, status: 'active' });
+    await publishEvent({ meetingId, sessionId, status: 'failed', reason: 'crashed' });
+    await publishEvent({ meetingId, sessionId, status: 'completed', reason: 'stopped' });
+    await publishEvent({ meetingId, sessionId, status: 'active' });
+    await newIngester().events.drain();
+    expect((await findMeetingById(database.db, meetingId))?.status).toBe('failed');
+    const transitions = await listTransitions(database.db, meetingId);
+    expect(transitions.map((t) => t.to)).toEqual(['active', 'failed']);
+    expect(await pendingCount(botEventsStream(prefix))).toBe(0);
+  });
+
+  it('from another launch session are ignored', async () => {
+    const { meetingId } = await newMeeting();
+    await publishEvent({ meetingId, sessionId: 'someone-else', status: 'active' });
+    await newIngester().events.drain();
+    expect((await findMeetingById(database.db, meetingId))?.status).toBe('requested');
+  });
+
+  it('that can never be applied go to the dead-letter stream with the reason and never block the rest', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await publishRaw(botEventsStream(prefix), '{not json');
+    await publishEvent({ meetingId, sessionId, status: 'teleported' });
+    await publishEvent({ meetingId: 987654, sessionId, status: 'joining' });
+    await publishEvent({ meetingId, sessionId, status: 'joining' });
+    await newIngester().events.drain();
+    expect((await findMeetingById(database.db, meetingId))?.status).toBe('joining');
+    const dead = await deadLetters();
+    expect(dead.map((entry) => entry.reason)).toEqual([
+      'data is not valid JSON',
+      expect.stringMatching(/^invalid message: status/),
+      'meeting 987654 not found',
+    ]);
+    expect(dead[0]).toMatchObject({ stream: botEventsStream(prefix), data: '{not json' });
+    expect(await pendingCount(botEventsStream(prefix))).toBe(0);
+  });
+});
+
+describe('transcript segments', () => {
+  it('are upserted by segment id: a mutable segment is updated in place, a repeat writes nothing', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await publishSegment(segmentMessage(meetingId, sessionId, 'u1', 'hello'));
+    await publishSegment(segmentMessage(meetingId, sessionId, 'u1', 'hello there', { end: 2.5 }));
+    await publishSegment(
+      segmentMessage(meetingId, sessionId, 'u2', 'second', { start: 3, end: 4, final: true }),
+    );
+    const ingester = newIngester();
+    await ingester.segments.drain();
+    let rows = await database
+      .db('transcript_segments')
+      .where({ meeting_id: meetingId })
+      .orderBy('start_seconds');
+    expect(rows.map((row) => [row.segment_id, row.text, row.is_final])).toEqual([
+      ['u1', 'hello there', false],
+      ['u2', 'second', true],
+    ]);
+
+    await publishSegment(
+      segmentMessage(meetingId, sessionId, 'u1', 'hello there, friends', { end: 3, final: true }),
+    );
+    await ingester.segments.drain();
+    const finalRow = await database
+      .db('transcript_segments')
+      .where({ meeting_id: meetingId, segment_id: 'u1' })
+      .first();
+    expect(finalRow).toMatchObject({ text: 'hello there, friends', is_final: true });
+
+    // Redelivered copies: identical (no write at all) and an older non-final copy (never replaces the final).
+    await publishSegment(
+      segmentMessage(meetingId, sessionId, 'u1', 'hello there, friends', { end: 3, final: true }),
+    );
+    await publishSegment(segmentMessage(meetingId, sessionId, 'u1', 'hello', { final: false }));
+    await ingester.segments.drain();
+    rows = await database.db('transcript_segments').where({ meeting_id: meetingId }).orderBy('start_seconds');
+    expect(rows).toHaveLength(2);
+    const again = rows.find((row) => row.segment_id === 'u1');
+    expect(again).toMatchObject({ text: 'hello there, friends', is_final: true });
+    expect(again.updated_at).toEqual(finalRow.updated_at);
+    expect(await pendingCount(botSegmentsStream(prefix))).toBe(0);
+  });
+
+  it('flushed after the meeting ended are kept', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await publishEvent({ meetingId, sessionId, status: 'active' });
+    await publishEvent({ meetingId, sessionId, status: 'completed', reason: 'stopped' });
+    const ingester = newIngester();
+    await ingester.events.drain();
+    await publishSegment(segmentMessage(meetingId, sessionId, 'last', 'last words', { final: true }));
+    await ingester.segments.drain();
+    expect(await database.db('transcript_segments').where({ meeting_id: meetingId })).toHaveLength(1);
+  });
+
+  it('stay pending while Postgres is unreachable, and are applied once it is back', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await publishSegment(segmentMessage(meetingId, sessionId, 'p1', 'waiting', { final: true }));
+    const unreachable = createKnex('postgres://postgres@127.0.0.1:9/none', 1);
+    await expect(newIngester(unreachable, 'worker-a').segments.drain()).rejects.toThrow();
+    await unreachable.destroy();
+    expect(await pendingCount(botSegmentsStream(prefix))).toBe(1);
+    expect(await database.db('transcript_segments').where({ meeting_id: meetingId })).toHaveLength(0);
+
+    await newIngester(database.db, 'worker-a').segments.drain();
+    expect(await database.db('transcript_segments').where({ meeting_id: meetingId })).toHaveLength(1);
+    expect(await pendingCount(botSegmentsStream(prefix))).toBe(0);
+  });
+
+  it('dead-letters a message Postgres rejects and applies the rest of its batch', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await publishSegment(segmentMessage(meetingId, sessionId, 'ok1', 'fine', { final: true }));
+    await publishSegment(segmentMessage(meetingId, sessionId, 'bad', 'nul \u0000 byte', { final: true }));
+    await publishSegment(
+      segmentMessage(meetingId, sessionId, 'ok2', 'also fine', { start: 5, end: 6, final: true }),
+    );
+    await publishSegment({ meetingId, text: 'no ids' });
+    await newIngester().segments.drain();
+    const rows = await database
+      .db('transcript_segments')
+      .where({ meeting_id: meetingId })
+      .orderBy('start_seconds');
+    expect(rows.map((row) => row.segment_id)).toEqual(['ok1', 'ok2']);
+    const reasons = (await deadLetters()).map((entry) => entry.reason);
+    expect(reasons).toHaveLength(2);
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^invalid message/),
+        expect.stringMatching(/^not applicable/),
+      ]),
+    );
+    expect(await pendingCount(botSegmentsStream(prefix))).toBe(0);
+  });
+
+  it('left pending by a consumer that died are taken over by another', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    const stream = botSegmentsStream(prefix);
+    await redis.xgroup('CREATE', stream, INGEST_GROUP, '0', 'MKSTREAM');
+    await publishSegment(segmentMessage(meetingId, sessionId, 'orphan', 'picked up later', { final: true }));
+    // A consumer reads the message and dies before acknowledging it.
+    await redis.xreadgroup('GROUP', INGEST_GROUP, 'dead-worker', 'COUNT', 10, 'STREAMS', stream, '>');
+    expect(await pendingCount(stream)).toBe(1);
+
+    const survivor = newIngester(database.db, 'worker-b', 200);
+    survivor.segments.start();
+    try {
+      await expect
+        .poll(async () => database.db('transcript_segments').where({ meeting_id: meetingId }), {
+          timeout: 15_000,
+          interval: 200,
+        })
+        .toHaveLength(1);
+      await expect.poll(() => pendingCount(stream), { timeout: 5000 }).toBe(0);
+    } finally {
+      await survivor.stop();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import type { Redis } from 'ioredis';
+import { botDeadLetterStream, botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
+import type { Knex } from '../../shared/db/knex.js';
+import type { Logger } from '../../shared/logger.js';
+import { lifecycleEventHandler } from './lifecycle-events.js';
+import { StreamConsumer } from './stream-consumer.js';
+import { transcriptSegmentHandler } from './transcript-segments.js';
+
+export const INGEST_GROUP = 'ingesters';
+
+export interface IngesterOptions {
+  db: Knex;
+  /** Two dedicated connections: each consumer blocks on its own. */
+  eventsRedis: Redis;
+  segmentsRedis: Redis;
+  prefix: string;
+  consumerName: string;
+  log: Logger;
+  /** How long another consumer's message may stay pending before this one takes it over. */
+  claimIdleMs?: number;
+}
+
+/** Both consumers of the bots' streams, in one consumer group shared by every worker replica. */
+export class Ingester {
+  readonly events: StreamConsumer;
+  readonly segments: StreamConsumer;
+
+  constructor(options: IngesterOptions) {
+    const common = {
+      group: INGEST_GROUP,
+      consumer: options.consumerName,
+      deadLetterStream: botDeadLetterStream(options.prefix),
+      ...(options.claimIdleMs !== undefined && { claimIdleMs: options.claimIdleMs }),
+    };
+    this.events = new StreamConsumer({
+      ...common,
+      redis: options.eventsRedis,
+      stream: botEventsStream(options.prefix),
+      handler: lifecycleEventHandler(options.db, options.log.child({ component: 'ingest-events' })),
+      log: options.log,
+      // Status changes are few and ordered: small batches keep them prompt.
+      batchSize: 50,
+    });
+    this.segments = new StreamConsumer({
+      ...common,
+      redis: options.segmentsRedis,
+      stream: botSegmentsStream(options.prefix),
+      handler: transcriptSegmentHandler(options.db, options.log.child({ component: 'ingest-segments' })),
+      log: options.log,
+      batchSize: 500,
+    });
+  }
+
+  start(): void {
+    this.events.start();
+    this.segments.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.events.stop(), this.segments.stop()]);
+  }
+}

@@ -1,0 +1,52 @@
+import { lifecycleEvent } from '../../shared/contract/events.js';
+import type { Knex } from '../../shared/db/knex.js';
+import { findMeetingById, transitionMeeting } from '../../shared/db/meetings.js';
+import type { Logger } from '../../shared/logger.js';
+import { parseStreamJson } from './parse-message.js';
+import type { BatchHandler, DeadLetter } from './stream-consumer.js';
+
+/**
+ * Moves meetings forward from the bots' lifecycle events, in stream order, with conditional
+ * updates: a late or repeated event is a no-op, terminal states are final, and events from
+ * another launch session than the meeting's own are ignored.
+ */
+export function lifecycleEventHandler(db: Knex, log: Logger): BatchHandler {
+  return async (messages) => {
+    const deadLetters: DeadLetter[] = [];
+    for (const message of messages) {
+      const parsed = parseStreamJson(lifecycleEvent, message.data);
+      if (!parsed.ok) {
+        deadLetters.push({ id: message.id, reason: parsed.reason });
+        continue;
+      }
+      const event = parsed.value;
+      const meeting = await findMeetingById(db, event.meetingId);
+      if (!meeting) {
+        deadLetters.push({ id: message.id, reason: `meeting ${event.meetingId} not found` });
+        continue;
+      }
+      if (meeting.launchSessionId !== event.sessionId) {
+        log.warn(
+          { meetingId: meeting.id, sessionId: event.sessionId },
+          'event from another launch session ignored',
+        );
+        continue;
+      }
+      const moved = await transitionMeeting(db, meeting.id, {
+        to: event.status,
+        source: 'bot',
+        reason: 'reason' in event ? event.reason : null,
+        detail: 'detail' in event ? event.detail : null,
+      });
+      if (moved) {
+        log.info({ meetingId: meeting.id, from: moved.from, to: event.status }, 'meeting status changed');
+      } else {
+        log.debug(
+          { meetingId: meeting.id, status: event.status },
+          'event did not move the meeting (late or repeated)',
+        );
+      }
+    }
+    return deadLetters;
+  };
+}

@@ -1,0 +1,259 @@
+import type { Redis } from 'ioredis';
+import { STREAM_FIELD } from '../../shared/contract/streams.js';
+import type { Logger } from '../../shared/logger.js';
+
+export interface StreamMessage {
+  id: string;
+  /** The message's `data` field (undefined when the message has none). */
+  data: string | undefined;
+}
+
+export interface DeadLetter {
+  id: string;
+  reason: string;
+}
+
+/**
+ * Applies a batch and says which messages can never be applied. Everything it returns without
+ * throwing is acknowledged: the handler must have committed its writes first. Throwing leaves the
+ * whole batch pending, to be retried.
+ */
+export type BatchHandler = (messages: StreamMessage[]) => Promise<DeadLetter[]>;
+
+export interface StreamConsumerOptions {
+  redis: Redis;
+  stream: string;
+  group: string;
+  consumer: string;
+  deadLetterStream: string;
+  handler: BatchHandler;
+  log: Logger;
+  batchSize?: number;
+  blockMs?: number;
+  /** Pending messages of a consumer idle this long are taken over (its worker died). */
+  claimIdleMs?: number;
+  /** A message delivered this many times without success goes to the dead-letter stream. */
+  maxDeliveries?: number;
+}
+
+type XReadGroupReply = Array<[stream: string, entries: Array<[id: string, fields: string[]]>]> | null;
+
+/**
+ * One consumer of a Redis Streams consumer group: at-least-once, acknowledged only after the
+ * handler's commit, with take-over of messages left pending by dead consumers and a dead-letter
+ * stream for messages that can never be applied, so one bad message never blocks the rest.
+ */
+export class StreamConsumer {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private readonly batchSize: number;
+  private readonly blockMs: number;
+  private readonly claimIdleMs: number;
+  private readonly maxDeliveries: number;
+  private lastClaimAt = 0;
+
+  constructor(private readonly options: StreamConsumerOptions) {
+    this.batchSize = options.batchSize ?? 200;
+    this.blockMs = options.blockMs ?? 1000;
+    this.claimIdleMs = options.claimIdleMs ?? 30_000;
+    this.maxDeliveries = options.maxDeliveries ?? 5;
+  }
+
+  async ensureGroup(): Promise<void> {
+    try {
+      await this.options.redis.xgroup('CREATE', this.options.stream, this.options.group, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!String((error as Error).message).includes('BUSYGROUP')) throw error;
+    }
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops after the batch in hand is committed and acknowledged. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  /** Reads and applies until the stream has nothing new for this group (used by tests and shutdown). */
+  async drain(): Promise<number> {
+    await this.ensureGroup();
+    let total = 0;
+    for (;;) {
+      const applied = (await this.pass('0')) + (await this.pass('>', 0));
+      total += applied;
+      if (applied === 0) return total;
+    }
+  }
+
+  private async run(): Promise<void> {
+    const { log } = this.options;
+    while (this.running) {
+      try {
+        await this.ensureGroup();
+        // Our own pending first (a previous run of this consumer crashed mid-batch), then new ones.
+        while (this.running && (await this.pass('0')) > 0) {}
+        while (this.running) {
+          await this.claimAbandoned();
+          await this.pass('>', this.blockMs);
+        }
+      } catch (error) {
+        log.error({ err: error, stream: this.options.stream }, 'stream consumer failed; retrying');
+        await sleep(1000);
+      }
+    }
+  }
+
+  /** Reads one batch from `fromId` ('0' = our pending, '>' = new) and applies it. Returns its size. */
+  private async pass(fromId: '0' | '>', blockMs?: number): Promise<number> {
+    const { redis, stream, group, consumer } = this.options;
+    const args: Array<string | number> = ['GROUP', group, consumer, 'COUNT', this.batchSize];
+    if (blockMs !== undefined && blockMs > 0) args.push('BLOCK', blockMs);
+    args.push('STREAMS', stream, fromId);
+    const reply = (await (redis.xreadgroup as (...a: Array<string | number>) => Promise<unknown>)(
+      ...args,
+    )) as XReadGroupReply;
+    const entries = reply?.[0]?.[1] ?? [];
+    if (entries.length === 0) return 0;
+    await this.apply(entries.map(([id, fields]) => ({ id, data: fieldValue(fields, STREAM_FIELD) })));
+    return entries.length;
+  }
+
+  private async apply(messages: StreamMessage[]): Promise<void> {
+    const byId = new Map(messages.map((message) => [message.id, message]));
+    const deadLetters = await this.applyIsolatingPoison(messages);
+    await this.acknowledge(
+      messages,
+      deadLetters.map((dead) => ({
+        message: byId.get(dead.id) ?? { id: dead.id, data: undefined },
+        reason: dead.reason,
+      })),
+    );
+  }
+
+  /**
+   * When a batch fails, its messages are retried one by one: if some succeed, the store is fine and
+   * the ones that still fail can never be applied, so they are dead-lettered. If all fail, the cause
+   * is transient (e.g. Postgres down) and the batch stays pending for a retry.
+   */
+  private async applyIsolatingPoison(messages: StreamMessage[]): Promise<DeadLetter[]> {
+    try {
+      return await this.options.handler(messages);
+    } catch (batchError) {
+      if (messages.length === 1) throw batchError;
+      const deadLetters: DeadLetter[] = [];
+      const failed: DeadLetter[] = [];
+      for (const message of messages) {
+        try {
+          deadLetters.push(...(await this.options.handler([message])));
+        } catch (error) {
+          failed.push({
+            id: message.id,
+            reason: `not applicable: ${(error as Error).message}`.slice(0, 500),
+          });
+        }
+      }
+      if (failed.length === messages.length) throw batchError;
+      return [...deadLetters, ...failed];
+    }
+  }
+
+  /** Dead-letters what must be, then acknowledges every message of the batch, in one round trip. */
+  private async acknowledge(
+    messages: StreamMessage[],
+    deadLetters: Array<{ message: StreamMessage; reason: string }>,
+  ): Promise<void> {
+    const { redis, stream, group, deadLetterStream, log } = this.options;
+    const pipeline = redis.pipeline();
+    for (const { message, reason } of deadLetters) {
+      pipeline.xadd(
+        deadLetterStream,
+        'MAXLEN',
+        '~',
+        100_000,
+        '*',
+        'stream',
+        stream,
+        'id',
+        message.id,
+        'reason',
+        reason,
+        STREAM_FIELD,
+        message.data ?? '',
+      );
+    }
+    pipeline.xack(stream, group, ...messages.map((message) => message.id));
+    const results = (await pipeline.exec()) ?? [];
+    const failure = results.find(([error]) => error);
+    if (failure) throw failure[0];
+    if (deadLetters.length > 0) {
+      log.warn(
+        { stream, deadLetters: deadLetters.map(({ message, reason }) => ({ id: message.id, reason })) },
+        'messages sent to the dead-letter stream',
+      );
+    }
+  }
+
+  /**
+   * Takes over messages another consumer left pending too long. A message that keeps failing is
+   * dead-lettered after `maxDeliveries` attempts instead of blocking its stream forever.
+   */
+  private async claimAbandoned(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastClaimAt < Math.min(this.claimIdleMs, 5000)) return;
+    this.lastClaimAt = now;
+    const { redis, stream, group, consumer } = this.options;
+    const pending = (await redis.xpending(
+      stream,
+      group,
+      'IDLE',
+      this.claimIdleMs,
+      '-',
+      '+',
+      this.batchSize,
+    )) as Array<[id: string, owner: string, idleMs: number, deliveries: number]>;
+    if (pending.length === 0) return;
+    const poison = pending.filter(([, , , deliveries]) => deliveries >= this.maxDeliveries).map(([id]) => id);
+    const claimable = pending
+      .filter(([, , , deliveries]) => deliveries < this.maxDeliveries)
+      .map(([id]) => id);
+    if (poison.length > 0) {
+      const claimed = (await redis.xclaim(stream, group, consumer, 0, ...poison)) as Array<
+        [string, string[]] | null
+      >;
+      const messages = claimed
+        .filter((entry) => entry !== null)
+        .map(([id, fields]) => ({ id, data: fieldValue(fields, STREAM_FIELD) }));
+      const reason = `not applied after ${this.maxDeliveries} deliveries`;
+      if (messages.length > 0)
+        await this.acknowledge(
+          messages,
+          messages.map((message) => ({ message, reason })),
+        );
+    }
+    if (claimable.length > 0) {
+      const claimed = (await redis.xclaim(stream, group, consumer, this.claimIdleMs, ...claimable)) as Array<
+        [string, string[]] | null
+      >;
+      const messages = claimed
+        .filter((entry) => entry !== null)
+        .map(([id, fields]) => ({ id, data: fieldValue(fields, STREAM_FIELD) }));
+      if (messages.length > 0) await this.apply(messages);
+    }
+  }
+}
+
+function fieldValue(fields: string[], name: string): string | undefined {
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    if (fields[index] === name) return fields[index + 1];
+  }
+  return undefined;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,48 @@
+import { transcriptSegmentMessage, type TranscriptSegmentMessage } from '../../shared/contract/events.js';
+import type { Knex } from '../../shared/db/knex.js';
+import { findMeetingsByIds } from '../../shared/db/meetings.js';
+import { upsertSegments } from '../../shared/db/segments.js';
+import type { Logger } from '../../shared/logger.js';
+import { parseStreamJson } from './parse-message.js';
+import type { BatchHandler, DeadLetter } from './stream-consumer.js';
+
+/**
+ * Upserts a batch of segments by (meeting, segment id) in one statement: a mutable segment is
+ * updated in place, a repeated message writes nothing. Segments of a meeting that has ended are
+ * kept (a stopped bot flushes its last words while it leaves).
+ */
+export function transcriptSegmentHandler(db: Knex, log: Logger): BatchHandler {
+  return async (messages) => {
+    const deadLetters: DeadLetter[] = [];
+    const valid: Array<{ id: string; segment: TranscriptSegmentMessage }> = [];
+    for (const message of messages) {
+      const parsed = parseStreamJson(transcriptSegmentMessage, message.data);
+      if (parsed.ok) valid.push({ id: message.id, segment: parsed.value });
+      else deadLetters.push({ id: message.id, reason: parsed.reason });
+    }
+    const meetingIds = [...new Set(valid.map(({ segment }) => segment.meetingId))];
+    const known = new Set((await findMeetingsByIds(db, meetingIds)).map((meeting) => meeting.id));
+    const rows = [];
+    for (const { id, segment } of valid) {
+      if (!known.has(segment.meetingId)) {
+        deadLetters.push({ id, reason: `meeting ${segment.meetingId} not found` });
+        continue;
+      }
+      rows.push({
+        meetingId: segment.meetingId,
+        segmentId: segment.segmentId,
+        start: segment.start,
+        end: segment.end,
+        text: segment.text,
+        speaker: segment.speaker,
+        language: segment.language,
+        absoluteStartTime: new Date(segment.absoluteStartTime),
+        absoluteEndTime: new Date(segment.absoluteEndTime),
+        final: segment.final,
+      });
+    }
+    const written = await upsertSegments(db, rows);
+    log.debug({ received: messages.length, written }, 'segments ingested');
+    return deadLetters;
+  };
+}
