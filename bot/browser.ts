@@ -40,8 +40,10 @@ export async function launchBrowser(options: BrowserOptions, log: Logger): Promi
     executablePath: options.executablePath,
     headless: options.headless,
     args: chromiumArgs(isRoot),
-    // Playwright's default set includes flags for its own bundled builds; keep Debian's defaults.
-    ignoreDefaultArgs: ['--mute-audio'],
+    // The bot handles signals itself: it must leave the call before the browser goes.
+    handleSIGTERM: false,
+    handleSIGINT: false,
+    handleSIGHUP: false,
   });
   log.info({ version: browser.version() }, 'chromium started');
   const context = await browser.newContext({

@@ -49,7 +49,7 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
   const localTrackIds = new Set();
   const known = new Map();
   const watchedStreams = new WeakSet();
-  const state = { ctx: null, mix: null, t0: null, started: false, sources: new Map(), mode: null };
+  const state = { ctx: null, mix: null, t0: null, startWall: null, started: false, sources: new Map(), mode: null };
 
   function connect(track) {
     if (!state.started || state.sources.has(track.id) || track.readyState === 'ended') return;
@@ -140,9 +140,21 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     }
     return btoa(binary);
   }
+  // Wall time of the first captured sample, from the context's own clock mapping (not from when
+  // the chunk happened to reach Node).
+  function captureStartWall() {
+    if (state.startWall !== null || state.t0 === null) return state.startWall;
+    const stamp = state.ctx.getOutputTimestamp ? state.ctx.getOutputTimestamp() : null;
+    if (stamp && stamp.performanceTime > 0) {
+      state.startWall = performance.timeOrigin + stamp.performanceTime - (stamp.contextTime - state.t0) * 1000;
+    } else {
+      state.startWall = Date.now() - (state.ctx.currentTime - state.t0) * 1000;
+    }
+    return state.startWall;
+  }
   function deliver(buffer) {
     const send = window.${AUDIO_BINDING};
-    if (typeof send === 'function') send(toBase64(buffer));
+    if (typeof send === 'function') send(toBase64(buffer), captureStartWall());
   }
 
   async function start() {

@@ -26,12 +26,17 @@ export class AudioCapture {
   private samples = 0;
   private firstChunkAt: number | null = null;
   private lastChunkAt = 0;
+  /** The page's own reading of the first sample's wall time (its AudioContext clock mapping). */
+  private pageStartWall: number | null = null;
 
   constructor(private readonly log: Logger) {}
 
   /** Must run before the meeting page loads, so the page's peer connections are hooked. */
   async install(context: BrowserContext): Promise<void> {
-    await context.exposeBinding(AUDIO_BINDING, (_source, base64: unknown) => {
+    await context.exposeBinding(AUDIO_BINDING, (_source, base64: unknown, startWall: unknown) => {
+      if (this.pageStartWall === null && typeof startWall === 'number' && Number.isFinite(startWall)) {
+        this.pageStartWall = startWall;
+      }
       if (typeof base64 === 'string') this.receive(base64);
     });
     await context.addInitScript({ content: CAPTURE_INIT_SCRIPT });
@@ -51,6 +56,7 @@ export class AudioCapture {
 
   /** Wall time (ms) of the first captured sample; null before any audio arrived. */
   startedAt(): number | null {
+    if (this.pageStartWall !== null) return this.pageStartWall;
     return this.firstChunkAt === null
       ? null
       : this.firstChunkAt - (CAPTURE_CHUNK_SAMPLES / CAPTURE_SAMPLE_RATE) * 1000;

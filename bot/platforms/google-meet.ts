@@ -3,7 +3,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
 import { MEET_INTERSTITIAL_BUTTONS, MEET_JOIN_BUTTONS, observeMeet } from './google-meet-screens.js';
-import { clickButton, readEvidence, sleep, wakeToolbar } from './page-actions.js';
+import { clickButton, readEvidence, sleep, waitUntilOut, wakeToolbar } from './page-actions.js';
 import { MEET_SPEAKING_SCRIPT } from './speaking-scripts.js';
 
 const MIC_OFF = ['turn off microphone'];
@@ -80,5 +80,7 @@ export class GoogleMeetDriver implements PlatformDriver {
     }
     await sleep(500);
     await clickButton(this.page, ['just leave the meeting', 'just leave the call']);
+    if (!(await waitUntilOut(() => this.observe())))
+      this.log.warn('the page still shows the call after leaving');
   }
 }

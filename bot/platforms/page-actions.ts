@@ -42,3 +42,22 @@ export async function wakeToolbar(page: Page): Promise<void> {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** After pressing leave: waits (briefly) until the page no longer shows the lobby or the call. */
+export async function waitUntilOut(
+  observe: () => Promise<{ screen: { kind: string } }>,
+  timeoutMs = 5000,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const { screen } = await observe();
+      if (!['in_call', 'dialog', 'lobby'].includes(screen.kind)) return true;
+    } catch {
+      // The page navigating away (e.g. to the home screen) is a way out too.
+      return true;
+    }
+    await sleep(300);
+  }
+  return false;
+}

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import type { Logger } from '../../shared/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
-import { clickButton, clickFirstVisible, readEvidence, sleep } from './page-actions.js';
+import { clickButton, clickFirstVisible, readEvidence, sleep, waitUntilOut } from './page-actions.js';
 import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
 import {
   observeTeams,
@@ -93,5 +93,7 @@ export class TeamsDriver implements PlatformDriver {
     await sleep(500);
     // Some meetings confirm: "Leave" in a dialog.
     await clickButton(this.page.locator('[role=dialog], [role=alertdialog]'), ['leave']);
+    if (!(await waitUntilOut(() => this.observe())))
+      this.log.warn('the page still shows the call after leaving');
   }
 }

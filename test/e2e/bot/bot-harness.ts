@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { BotConfigInput } from '../../../shared/contract/bot-config.js';
+import type { BotCommand } from '../../../shared/contract/commands.js';
+import {
+  type LifecycleEvent,
+  lifecycleEvent,
+  type TranscriptSegmentMessage,
+  transcriptSegmentMessage,
+} from '../../../shared/contract/events.js';
+import {
+  botCommandsStream,
+  botEventsStream,
+  botSegmentsStream,
+  STREAM_FIELD,
+} from '../../../shared/contract/streams.js';
+import { TEST_REDIS_URL } from '../../support/env.js';
+
+const REPO_ROOT = new URL('../../../', import.meta.url).pathname;
+
+export interface RunningBot {
+  config: BotConfigInput & { sessionId: string; meetingId: number };
+  exited: Promise<number | null>;
+  output(): string;
+  signal(signal: NodeJS.Signals): void;
+}
+
+let nextMeetingId = 1000 + Math.floor(Math.random() * 100_000);
+
+/** Starts the real bot program (bot/main.ts) as a child process, the way its container runs it. */
+export function startBot(
+  overrides: Partial<BotConfigInput> & Pick<BotConfigInput, 'platform' | 'meetingUrl'>,
+  prefix: string,
+  extraAllowedOrigin: string,
+): RunningBot {
+  const config = {
+    meetingId: nextMeetingId++,
+    sessionId: randomUUID(),
+    botName: 'Meetbot Notetaker',
+    language: 'en',
+    redisUrl: TEST_REDIS_URL,
+    streamPrefix: prefix,
+    extraAllowedOrigins: [extraAllowedOrigin],
+    logLevel: 'info' as const,
+    ...overrides,
+  };
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, BOT_CONFIG: JSON.stringify(config) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    config,
+    exited,
+    output: () => output,
+    signal: (signal) => child.kill(signal),
+  };
+}
+
+function parseEntries<T>(entries: [string, string[]][], parse: (raw: unknown) => T): T[] {
+  return entries.map(([, fields]) => parse(JSON.parse(fields[fields.indexOf(STREAM_FIELD) + 1]!)));
+}
+
+export async function botEvents(redis: Redis, prefix: string, sessionId: string): Promise<LifecycleEvent[]> {
+  const entries = await redis.xrange(botEventsStream(prefix), '-', '+');
+  return parseEntries(entries, (raw) => lifecycleEvent.parse(raw)).filter(
+    (event) => event.sessionId === sessionId,
+  );
+}
+
+export async function botSegments(
+  redis: Redis,
+  prefix: string,
+  sessionId: string,
+): Promise<TranscriptSegmentMessage[]> {
+  const entries = await redis.xrange(botSegmentsStream(prefix), '-', '+');
+  return parseEntries(entries, (raw) => transcriptSegmentMessage.parse(raw)).filter(
+    (segment) => segment.sessionId === sessionId,
+  );
+}
+
+export async function sendCommand(
+  redis: Redis,
+  prefix: string,
+  meetingId: number,
+  command: BotCommand,
+): Promise<void> {
+  await redis.xadd(botCommandsStream(prefix, meetingId), '*', STREAM_FIELD, JSON.stringify(command));
+}
+
+/** Waits for a lifecycle status to be published; fails with the bot's output tail. */
+export async function waitForStatus(
+  redis: Redis,
+  prefix: string,
+  bot: RunningBot,
+  status: LifecycleEvent['status'],
+  timeoutMs = 90_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const events = await botEvents(redis, prefix, bot.config.sessionId);
+    if (events.some((event) => event.status === status)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`bot never reported ${status}; output:\n${bot.output().slice(-3000)}`);
+}
+
+/** The events as [status, reason?] pairs, with consecutive seq numbers checked. */
+export function statusTrail(events: LifecycleEvent[]): string[] {
+  events.forEach((event, index) => {
+    if (event.seq !== index) throw new Error(`event ${index} has seq ${event.seq}`);
+  });
+  return events.map((event) => ('reason' in event ? `${event.status}:${event.reason}` : event.status));
+}

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type SimulatorClient,
+  SimulatorClient as Client,
+  type CreateMeetingInput,
+} from '../../../simulator/client.js';
+import { createSimulator, type Simulator } from '../../../simulator/server.js';
+import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
+import {
+  botEvents,
+  type RunningBot,
+  sendCommand,
+  startBot,
+  statusTrail,
+  waitForStatus,
+} from './bot-harness.js';
+
+const prefix = uniquePrefix('bot-lifecycle');
+const redis = createTestRedis();
+const PLATFORMS = ['google_meet', 'teams'] as const;
+type Platform = (typeof PLATFORMS)[number];
+
+/** Every trap the platform has, so each scenario also proves the drivers get past them. */
+function traps(platform: Platform): CreateMeetingInput['traps'] {
+  return platform === 'google_meet'
+    ? {
+        sharedControls: true,
+        recordingDialog: true,
+        resetTogglesOnAdmission: true,
+        toolbarAutoHideSeconds: 2,
+        leaveConfirmation: true,
+      }
+    : { sharedControls: true, noAudioVideoModal: true, midJoinReload: true, leaveConfirmation: true };
+}
+
+const ALICE = { name: 'Alice Example' };
+
+describe.each(PLATFORMS)('the bot on %s', (platform) => {
+  let simulator: Simulator;
+  let client: SimulatorClient;
+  const bots: RunningBot[] = [];
+
+  beforeAll(async () => {
+    simulator = await createSimulator({ host: '127.0.0.1', port: 0 });
+    client = new Client(simulator.url);
+  });
+
+  afterAll(async () => {
+    for (const bot of bots) bot.signal('SIGKILL');
+    await simulator?.close();
+  });
+
+  async function run(
+    input: Omit<CreateMeetingInput, 'platform'>,
+    overrides: Parameters<typeof startBot>[0] extends infer T ? Partial<T> : never = {},
+  ) {
+    const meeting = await client.createMeeting({ platform, traps: traps(platform), ...input });
+    const bot = startBot({ platform, meetingUrl: meeting.url, ...overrides }, prefix, simulator.url);
+    bots.push(bot);
+    return { meeting, bot };
+  }
+
+  async function finish(bot: RunningBot) {
+    const code = await bot.exited;
+    return { code, trail: statusTrail(await botEvents(redis, prefix, bot.config.sessionId)) };
+  }
+
+  it('waits in the lobby until admitted, then leaves with the meeting when the host ends it', async () => {
+    const { meeting, bot } = await run({ admission: { policy: 'host' }, participants: [ALICE] });
+    await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 90_000 });
+    // Long enough in the lobby for several looks at it: it must not be mistaken for the call.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(statusTrail(await botEvents(redis, prefix, bot.config.sessionId))).toEqual([
+      'joining',
+      'awaiting_admission',
+    ]);
+    await client.admit(meeting.id);
+    await waitForStatus(redis, prefix, bot, 'active');
+    const inCall = await client.waitForBotState(meeting.id, 'in_call');
+    expect(inCall.bot.name).toBe('Meetbot Notetaker');
+    await client.endMeeting(meeting.id);
+    const { code, trail } = await finish(bot);
+    expect(trail).toEqual(['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+    expect(code).toBe(0);
+    const final = await client.getMeeting(meeting.id);
+    expect(final.bot.state).toBe('ended');
+    // Meet switches the microphone back on at admission (trap); the bot turns it off again.
+    expect(final.bot.micOn).toBe(false);
+  });
+
+  it('joins an open meeting with "Join now" and leaves once everyone else has left', async () => {
+    const { meeting, bot } = await run(
+      { admission: { policy: 'open' }, participants: [ALICE] },
+      { automaticLeave: { aloneSeconds: 3 } },
+    );
+    await waitForStatus(redis, prefix, bot, 'active');
+    await client.waitForBotState(meeting.id, 'in_call');
+    // Give the bot a few looks at the call with Alice in it: leaving alone needs someone to have been there.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    await client.everyoneLeaves(meeting.id);
+    const { code, trail } = await finish(bot);
+    expect(trail).toEqual(['joining', 'awaiting_admission', 'active', 'completed:left_alone']);
+    expect(code).toBe(0);
+    const final = await client.getMeeting(meeting.id);
+    expect(final.bot.history.map((entry) => entry.state)).not.toContain('lobby');
+    expect(final.bot.state).toBe('left');
+    expect(final.bot.leaveReason).toBe('leave_button');
+  });
+
+  it('reports a denial', async () => {
+    const { meeting, bot } = await run({
+      admission: { policy: 'deny', delaySeconds: 2 },
+      participants: [ALICE],
+    });
+    const { code, trail } = await finish(bot);
+    expect(trail).toEqual(['joining', 'awaiting_admission', 'failed:admission_denied']);
+    expect(code).not.toBe(0);
+    expect((await client.getMeeting(meeting.id)).bot.state).toBe('denied');
+  });
+
+  it('gives up waiting in the lobby at its admission timeout and leaves the lobby', async () => {
+    const { meeting, bot } = await run(
+      { admission: { policy: 'host' }, participants: [ALICE] },
+      { automaticLeave: { admissionTimeoutSeconds: 8 } },
+    );
+    const { code, trail } = await finish(bot);
+    expect(trail).toEqual(['joining', 'awaiting_admission', 'failed:admission_timeout']);
+    expect(code).not.toBe(0);
+    const final = await client.getMeeting(meeting.id);
+    expect(final.bot.history.map((entry) => entry.state)).toContain('lobby');
+    expect(final.bot.state).toBe('left');
+  });
+
+  it('reports being removed by the host', async () => {
+    const { meeting, bot } = await run({
+      admission: { policy: 'after', delaySeconds: 1 },
+      participants: [ALICE],
+    });
+    await waitForStatus(redis, prefix, bot, 'active');
+    await client.removeBot(meeting.id);
+    const { code, trail } = await finish(bot);
+    expect(trail).toEqual(['joining', 'awaiting_admission', 'active', 'completed:removed']);
+    expect(code).toBe(0);
+    expect((await client.getMeeting(meeting.id)).bot.state).toBe('removed');
+  });
+
+  it('leaves through the call controls on a leave command', async () => {
+    const { meeting, bot } = await run({
+      admission: { policy: 'after', delaySeconds: 1 },
+      participants: [ALICE],
+    });
+    await waitForStatus(redis, prefix, bot, 'active');
+    await client.waitForBotState(meeting.id, 'in_call');
+    await sendCommand(redis, prefix, bot.config.meetingId, {
+      type: 'leave',
+      reason: 'stopped',
+      issuedAt: new Date().toISOString(),
+    });
+    const { code, trail } = await finish(bot);
+    expect(trail).toEqual(['joining', 'awaiting_admission', 'active', 'completed:stopped']);
+    expect(code).toBe(0);
+    const final = await client.getMeeting(meeting.id);
+    expect(final.bot.state).toBe('left');
+    expect(final.bot.leaveReason).toBe('leave_button');
+  });
+});
+
+describe('the bot process', () => {
+  let simulator: Simulator;
+  let client: SimulatorClient;
+
+  beforeAll(async () => {
+    simulator = await createSimulator({ host: '127.0.0.1', port: 0 });
+    client = new Client(simulator.url);
+  });
+
+  afterAll(async () => {
+    await simulator?.close();
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('leaves gracefully on SIGTERM', async () => {
+    const meeting = await client.createMeeting({
+      platform: 'google_meet',
+      admission: { policy: 'open' },
+      participants: [ALICE],
+    });
+    const bot = startBot({ platform: 'google_meet', meetingUrl: meeting.url }, prefix, simulator.url);
+    await waitForStatus(redis, prefix, bot, 'active');
+    bot.signal('SIGTERM');
+    expect(await bot.exited).toBe(0);
+    expect(statusTrail(await botEvents(redis, prefix, bot.config.sessionId))).toEqual([
+      'joining',
+      'awaiting_admission',
+      'active',
+      'completed:stopped',
+    ]);
+    const final = await client.waitFor(meeting.id, (m) => m.bot.state === 'left', 'the bot to leave', {
+      timeoutMs: 10_000,
+    });
+    expect(final.bot.leaveReason).toBe('leave_button');
+  });
+
+  it('refuses a meeting URL outside the allowed hosts before opening it', async () => {
+    const bot = startBot(
+      { platform: 'google_meet', meetingUrl: 'https://accounts.google.com/signin', extraAllowedOrigins: [] },
+      prefix,
+      simulator.url,
+    );
+    expect(await bot.exited).toBe(1);
+    expect(statusTrail(await botEvents(redis, prefix, bot.config.sessionId))).toEqual([
+      'failed:sign_in_required',
+    ]);
+  });
+});
