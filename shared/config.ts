@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 const commaList = z
@@ -28,27 +29,82 @@ const booleanFlag = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 /** Every setting the service reads from the environment, with the defaults that work on a dev machine. */
-export const configSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/meetbot'),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only')
-    .default('meetbot'),
-  API_HOST: z.string().min(1).default('127.0.0.1'),
-  API_PORT: port.default(8056),
-  PUBLIC_BASE_URL: z.url().optional(),
-  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
-  DEFAULT_MAX_CONCURRENT_BOTS: z.coerce.number().int().min(0).max(10_000).default(3),
-  DEFAULT_BOT_NAME: z.string().min(1).max(100).default('Meetbot'),
-  EXTRA_MEETING_ORIGINS: originList,
-  REQUEST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
-  TRUST_PROXY: booleanFlag,
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
-});
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: z
+      .url({ protocol: /^postgres(ql)?$/ })
+      .default('postgres://postgres@127.0.0.1:5432/meetbot'),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+    QUEUE_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only')
+      .default('meetbot'),
+    API_HOST: z.string().min(1).default('127.0.0.1'),
+    API_PORT: port.default(8056),
+    PUBLIC_BASE_URL: z.url().optional(),
+    ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+    DEFAULT_MAX_CONCURRENT_BOTS: z.coerce.number().int().min(0).max(10_000).default(3),
+    DEFAULT_BOT_NAME: z.string().min(1).max(100).default('Meetbot'),
+    EXTRA_MEETING_ORIGINS: originList,
+    REQUEST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+    TRUST_PROXY: booleanFlag,
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+
+    // Workers and the bots they run.
+    /** Names this worker's containers; must be stable across restarts (re-adoption) and unique per replica on a host. */
+    WORKER_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . and - only')
+      .default(
+        hostname()
+          .replace(/[^A-Za-z0-9_.-]/g, '-')
+          .slice(0, 64) || 'worker',
+      ),
+    BOT_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
+    BOT_IMAGE: z.string().min(1).default('meetbot/bot:latest'),
+    /** Docker network mode of bot containers: `host` here; a deployment may name a network. */
+    BOT_NETWORK: z.string().min(1).default('host'),
+    BOT_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(1024),
+    BOT_CPUS: z.coerce.number().min(0.1).max(64).default(1),
+    BOT_PIDS_LIMIT: z.coerce.number().int().min(32).max(100_000).default(512),
+    /** Redis as the bot container sees it (defaults to REDIS_URL, right for host networking). */
+    BOT_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    BOT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** After a stop, how long a bot may take to leave and flush before its container is stopped. */
+    BOT_STOP_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+    BOT_ADMISSION_TIMEOUT_SECONDS: z.coerce.number().positive().optional(),
+    BOT_NOBODY_JOINED_SECONDS: z.coerce.number().positive().optional(),
+    BOT_ALONE_SECONDS: z.coerce.number().positive().optional(),
+    BOT_SILENCE_SECONDS: z.coerce.number().positive().optional(),
+    BOT_MAX_DURATION_SECONDS: z.coerce.number().positive().optional(),
+    TRANSCRIPTION_ENGINE: z.enum(['embedded', 'openai', 'whisperlive']).default('embedded'),
+    OPENAI_BASE_URL: z.url().optional(),
+    OPENAI_API_KEY: z.string().optional(),
+    OPENAI_MODEL: z.string().min(1).optional(),
+    WHISPERLIVE_URL: z.url({ protocol: /^wss?$/ }).optional(),
+    /** A meeting no worker has taken after this long is failed with a reason saying so. */
+    REQUESTED_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+    RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
+  })
+  .superRefine((config, context) => {
+    if (config.TRANSCRIPTION_ENGINE === 'openai' && !config.OPENAI_BASE_URL) {
+      context.addIssue({
+        code: 'custom',
+        path: ['OPENAI_BASE_URL'],
+        message: 'is required when TRANSCRIPTION_ENGINE=openai',
+      });
+    }
+    if (config.TRANSCRIPTION_ENGINE === 'whisperlive' && !config.WHISPERLIVE_URL) {
+      context.addIssue({
+        code: 'custom',
+        path: ['WHISPERLIVE_URL'],
+        message: 'is required when TRANSCRIPTION_ENGINE=whisperlive',
+      });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,0 +1,59 @@
+import { EventEmitter } from 'node:events';
+
+export interface TrackedBot {
+  containerId: string;
+  meetingId: number;
+  sessionId: string;
+}
+
+/**
+ * The bots this worker runs, which decide its free slots. Emits `freed` when a slot opens.
+ * Reservations cover the gap between taking a launch and its container running.
+ */
+export class BotFleet extends EventEmitter {
+  private readonly bots = new Map<string, TrackedBot>();
+  private reserved = 0;
+
+  constructor(readonly slots: number) {
+    super();
+  }
+
+  get used(): number {
+    return this.bots.size + this.reserved;
+  }
+
+  /** Takes a slot for a launch about to start; false when none is free. */
+  reserve(): boolean {
+    if (this.used >= this.slots) return false;
+    this.reserved += 1;
+    return true;
+  }
+
+  /** The reserved slot becomes the running bot's (or is given back when the launch didn't start one). */
+  settle(bot: TrackedBot | undefined): void {
+    this.reserved = Math.max(0, this.reserved - 1);
+    if (bot) this.bots.set(bot.containerId, bot);
+    else this.emit('freed');
+  }
+
+  /** A running bot found at start-up (re-adoption) or after a restart of the worker. */
+  adopt(bot: TrackedBot): void {
+    this.bots.set(bot.containerId, bot);
+  }
+
+  has(containerId: string): boolean {
+    return this.bots.has(containerId);
+  }
+
+  get(containerId: string): TrackedBot | undefined {
+    return this.bots.get(containerId);
+  }
+
+  release(containerId: string): void {
+    if (this.bots.delete(containerId)) this.emit('freed');
+  }
+
+  list(): TrackedBot[] {
+    return [...this.bots.values()];
+  }
+}

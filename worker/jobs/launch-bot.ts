@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import {
+  claimLaunch,
+  findMeetingById,
+  recordBotContainer,
+  transitionMeeting,
+} from '../../shared/db/meetings.js';
+import type { LaunchBotPayload } from '../../shared/queues.js';
+import { botContainerSpec } from '../runtime/bot-launch-spec.js';
+import type { WorkerDeps } from '../worker-deps.js';
+
+export type LaunchOutcome =
+  | { launched: true; containerId: string; sessionId: string }
+  | { launched: false; reason: string };
+
+/**
+ * Starts one container for a requested meeting. The claim in Postgres makes it happen at most once
+ * per meeting, whatever the retries, stalled jobs or number of workers. The caller holds a slot.
+ */
+export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Promise<LaunchOutcome> {
+  const log = deps.log.child({ meetingId: payload.meetingId });
+  const meeting = await findMeetingById(deps.db, payload.meetingId);
+  if (!meeting) return { launched: false, reason: 'meeting not found' };
+  if (meeting.status !== 'requested') return { launched: false, reason: `meeting is ${meeting.status}` };
+  if (meeting.launchSessionId) return { launched: false, reason: 'already launched' };
+
+  const sessionId = randomUUID();
+  const claimed = await claimLaunch(deps.db, meeting.id, { sessionId, workerId: deps.config.WORKER_ID });
+  if (!claimed) return { launched: false, reason: 'claimed by another launch' };
+
+  let containerId: string;
+  try {
+    containerId = await deps.runtime.start(botContainerSpec(deps.config, claimed, sessionId));
+  } catch (error) {
+    log.error({ err: error }, 'could not start the bot container');
+    await transitionMeeting(deps.db, meeting.id, {
+      to: 'failed',
+      source: 'worker',
+      reason: 'launch_failed',
+      detail: `could not start the bot container: ${(error as Error).message}`.slice(0, 2000),
+    });
+    return { launched: false, reason: 'container did not start' };
+  }
+
+  const recorded = await recordBotContainer(deps.db, meeting.id, sessionId, containerId);
+  if (!recorded) {
+    // The meeting ended (stopped by its user) while the container was starting: don't leave it running.
+    log.info('meeting ended while its bot was starting; removing the container');
+    await deps.runtime.remove(containerId);
+    return { launched: false, reason: 'meeting ended during launch' };
+  }
+  log.info({ containerId: containerId.slice(0, 12), sessionId }, 'bot container started');
+  return { launched: true, containerId, sessionId };
+}

@@ -1,0 +1,49 @@
+import type { StopBotPayload } from '../../shared/queues.js';
+import { sendBotCommand } from '../bot-commands.js';
+import { Labels } from '../runtime/bot-runtime.js';
+import { deploymentLabels } from '../runtime/bot-launch-spec.js';
+import type { WorkerDeps } from '../worker-deps.js';
+
+/**
+ * Tells the bot to leave (through its durable command stream, so it works whichever worker runs
+ * this and even if the bot is still starting), gives it the grace period to leave and flush its last
+ * segments, then stops and removes a container still running here. Containers on other hosts are
+ * left to their own worker's reconciler, which enforces the same grace.
+ */
+export async function stopBot(deps: WorkerDeps, payload: StopBotPayload): Promise<void> {
+  await sendBotCommand(deps.redis, deps.config.QUEUE_PREFIX, payload.meetingId, {
+    type: 'leave',
+    reason: 'stopped',
+    issuedAt: new Date().toISOString(),
+  });
+  const containers = await deps.runtime.list({
+    ...deploymentLabels(deps.config),
+    [Labels.meetingId]: String(payload.meetingId),
+  });
+  await Promise.all(
+    containers
+      .filter((container) => container.running)
+      .map(async (container) => {
+        if (await exitsWithin(deps, container.id, deps.config.BOT_STOP_GRACE_SECONDS * 1000)) return;
+        deps.log.warn(
+          { meetingId: payload.meetingId },
+          'bot did not leave within the grace period; stopping its container',
+        );
+        await deps.runtime.stop(container.id, FORCE_STOP_SECONDS);
+      }),
+  );
+  // The exit handler records the outcome and removes the container.
+}
+
+/** After the grace period: SIGTERM (the bot leaves at once), then SIGKILL after this long. */
+const FORCE_STOP_SECONDS = 10;
+
+async function exitsWithin(deps: WorkerDeps, containerId: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const info = await deps.runtime.inspect(containerId);
+    if (!info?.running) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}

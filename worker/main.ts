@@ -1,0 +1,83 @@
+import Docker from 'dockerode';
+import { loadConfigOrExit } from '../shared/config.js';
+import { createKnex } from '../shared/db/knex.js';
+import { createLogger } from '../shared/logger.js';
+import { createWorkerRedis } from '../shared/redis.js';
+import { Shutdown } from '../shared/shutdown.js';
+import { BotFleet } from './bot-fleet.js';
+import { Ingester } from './ingest/ingester.js';
+import { createControlWorker, createLaunchWorker } from './queue-workers.js';
+import { reconcile } from './reconciler.js';
+import { Labels } from './runtime/bot-runtime.js';
+import { deploymentLabels } from './runtime/bot-launch-spec.js';
+import { DockerRuntime } from './runtime/docker-runtime.js';
+import { handleBotExit } from './runtime/exit-handler.js';
+import type { WorkerDeps } from './worker-deps.js';
+
+const config = loadConfigOrExit();
+const log = createLogger('worker', config.LOG_LEVEL).child({ workerId: config.WORKER_ID });
+const db = createKnex(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+const redis = createWorkerRedis(config.REDIS_URL, log);
+const queueConnection = createWorkerRedis(config.REDIS_URL, log);
+const eventsRedis = createWorkerRedis(config.REDIS_URL, log);
+const segmentsRedis = createWorkerRedis(config.REDIS_URL, log);
+const runtime = new DockerRuntime(new Docker(), log);
+const fleet = new BotFleet(config.BOT_SLOTS);
+const deps: WorkerDeps = { config, db, redis, runtime, fleet, log };
+
+const onExit = (containerId: string) => {
+  handleBotExit(deps, containerId).catch((error: unknown) =>
+    log.error({ err: error, containerId }, 'exit handling failed'),
+  );
+};
+
+// Re-adopt the bots this worker left running before taking any new work.
+const initial = await reconcile(deps);
+log.info({ ...initial, slots: config.BOT_SLOTS, image: config.BOT_IMAGE }, 'worker reconciled at start-up');
+const stopWatchingExits = await runtime.onExit(
+  { ...deploymentLabels(config), [Labels.workerId]: config.WORKER_ID },
+  onExit,
+);
+
+const ingester = new Ingester({
+  db,
+  eventsRedis,
+  segmentsRedis,
+  prefix: config.QUEUE_PREFIX,
+  consumerName: config.WORKER_ID,
+  log,
+});
+ingester.start();
+
+const launchWorker = createLaunchWorker(deps, queueConnection);
+const controlWorker = createControlWorker(deps, queueConnection);
+void launchWorker.run();
+void controlWorker.run();
+
+let reconciling = false;
+const reconcileTimer = setInterval(() => {
+  if (reconciling) return;
+  reconciling = true;
+  reconcile(deps)
+    .then((report) => {
+      if (Object.values(report).some((count) => count > 0)) log.info(report, 'reconciled');
+    })
+    .catch((error: unknown) => log.error({ err: error }, 'reconcile failed'))
+    .finally(() => {
+      reconciling = false;
+    });
+}, config.RECONCILE_INTERVAL_SECONDS * 1000);
+log.info('worker started');
+
+// Bots keep running through a worker restart: shutting down only stops taking and applying work.
+new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
+  .add('launch worker', () => launchWorker.close())
+  .add('control worker', () => controlWorker.close())
+  .add('reconciler', () => clearInterval(reconcileTimer))
+  .add('docker events', () => stopWatchingExits())
+  .add('ingester', () => ingester.stop())
+  .add('postgres pool', () => db.destroy())
+  .add('redis', () =>
+    Promise.all([redis, queueConnection, eventsRedis, segmentsRedis].map((connection) => connection.quit())),
+  )
+  .installSignalHandlers();

@@ -1,0 +1,87 @@
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { z } from 'zod';
+import {
+  CONTROL_QUEUE,
+  JobNames,
+  LAUNCH_QUEUE,
+  launchBotPayload,
+  reconfigureBotPayload,
+  stopBotPayload,
+} from '../shared/queues.js';
+import { launchBot } from './jobs/launch-bot.js';
+import { reconfigureBot } from './jobs/reconfigure-bot.js';
+import { stopBot } from './jobs/stop-bot.js';
+import type { WorkerDeps } from './worker-deps.js';
+
+/** Payloads are validated again when dequeued: a job that can never run fails at once, without retries. */
+function payloadOf<Schema extends z.ZodType>(schema: Schema, job: Job): z.infer<Schema> {
+  const parsed = schema.safeParse(job.data);
+  if (!parsed.success)
+    throw new UnrecoverableError(`invalid ${job.name} payload: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+const SLOT_WAIT_MS = 2000;
+
+/**
+ * Takes launches only while this worker has a free bot slot: when the slots fill up it pauses
+ * (other replicas take the next launches) and resumes when a bot ends.
+ */
+export function createLaunchWorker(deps: WorkerDeps, connection: Redis): Worker {
+  const worker: Worker = new Worker(
+    LAUNCH_QUEUE,
+    async (job, token) => {
+      if (job.name !== JobNames.launchBot) throw new UnrecoverableError(`unknown job ${job.name}`);
+      const payload = payloadOf(launchBotPayload, job);
+      if (!deps.fleet.reserve()) {
+        await job.moveToDelayed(Date.now() + SLOT_WAIT_MS, token);
+        void worker.pause(true);
+        throw new DelayedError();
+      }
+      try {
+        const outcome = await launchBot(deps, payload);
+        deps.fleet.settle(
+          outcome.launched
+            ? { containerId: outcome.containerId, meetingId: payload.meetingId, sessionId: outcome.sessionId }
+            : undefined,
+        );
+        if (deps.fleet.used >= deps.fleet.slots) void worker.pause(true);
+        return outcome;
+      } catch (error) {
+        deps.fleet.settle(undefined);
+        throw error;
+      }
+    },
+    { connection, prefix: deps.config.QUEUE_PREFIX, concurrency: 1, autorun: false },
+  );
+  deps.fleet.on('freed', () => {
+    if (worker.isPaused() && deps.fleet.used < deps.fleet.slots) worker.resume();
+  });
+  worker.on('error', (error) => deps.log.error({ err: error }, 'launch worker error'));
+  worker.on('failed', (job, error) => deps.log.warn({ err: error, jobId: job?.id }, 'launch job failed'));
+  return worker;
+}
+
+/** Stop and reconfigure: quick, never gated by slots. */
+export function createControlWorker(deps: WorkerDeps, connection: Redis): Worker {
+  const worker = new Worker(
+    CONTROL_QUEUE,
+    async (job) => {
+      switch (job.name) {
+        case JobNames.stopBot:
+          return stopBot(deps, payloadOf(stopBotPayload, job));
+        case JobNames.reconfigureBot:
+          return reconfigureBot(deps, payloadOf(reconfigureBotPayload, job));
+        default:
+          throw new UnrecoverableError(`unknown job ${job.name}`);
+      }
+    },
+    { connection, prefix: deps.config.QUEUE_PREFIX, concurrency: 10, autorun: false },
+  );
+  worker.on('error', (error) => deps.log.error({ err: error }, 'control worker error'));
+  worker.on('failed', (job, error) =>
+    deps.log.warn({ err: error, jobId: job?.id, name: job?.name }, 'control job failed'),
+  );
+  return worker;
+}

@@ -1,0 +1,113 @@
+import {
+  findMeetingById,
+  listLiveMeetingsOfWorker,
+  listUnclaimedRequestedBefore,
+  transitionMeeting,
+} from '../shared/db/meetings.js';
+import { isTerminal } from '../shared/domain/meeting-status.js';
+import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
+import { deploymentLabels } from './runtime/bot-launch-spec.js';
+import { handleBotExit } from './runtime/exit-handler.js';
+import type { WorkerDeps } from './worker-deps.js';
+
+/** A launch claimed this recently may still be creating its container: not yet "missing". */
+const LAUNCH_IN_PROGRESS_MS = 120_000;
+
+export interface ReconcileReport {
+  adopted: number;
+  exitedHandled: number;
+  removedForEndedMeetings: number;
+  failedMissingContainers: number;
+  failedUnclaimed: number;
+}
+
+/**
+ * Makes Docker and Postgres agree, at start-up (which re-adopts this worker's running bots instead
+ * of killing or relaunching them) and periodically:
+ * - a container of a finished meeting is removed (a running one after the stop grace period);
+ * - a container that exited is handled as an exit (final event, or failed with its exit code);
+ * - a live meeting this worker launched whose container is gone is failed;
+ * - a meeting no worker took within REQUESTED_TIMEOUT_SECONDS is failed, saying so.
+ */
+export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
+  const report: ReconcileReport = {
+    adopted: 0,
+    exitedHandled: 0,
+    removedForEndedMeetings: 0,
+    failedMissingContainers: 0,
+    failedUnclaimed: 0,
+  };
+  const containers = await deps.runtime.list(deploymentLabels(deps.config));
+  for (const container of containers) await reconcileContainer(deps, container, report);
+
+  const present = new Set(containers.map((container) => container.labels[Labels.sessionId]));
+  for (const meeting of await listLiveMeetingsOfWorker(deps.db, deps.config.WORKER_ID)) {
+    if (present.has(meeting.launchSessionId ?? '')) continue;
+    if (meeting.launchedAt && Date.now() - meeting.launchedAt.getTime() < LAUNCH_IN_PROGRESS_MS) continue;
+    const moved = await transitionMeeting(deps.db, meeting.id, {
+      to: 'failed',
+      source: 'worker',
+      reason: 'container_missing',
+      detail: `the bot container of worker ${deps.config.WORKER_ID} is gone`,
+    });
+    if (moved) report.failedMissingContainers += 1;
+  }
+
+  const timeoutSeconds = deps.config.REQUESTED_TIMEOUT_SECONDS;
+  for (const meeting of await listUnclaimedRequestedBefore(
+    deps.db,
+    new Date(Date.now() - timeoutSeconds * 1000),
+  )) {
+    const moved = await transitionMeeting(deps.db, meeting.id, {
+      to: 'failed',
+      source: 'worker',
+      reason: 'no_worker_available',
+      detail: `no worker took the launch within ${timeoutSeconds} s`,
+    });
+    if (moved) report.failedUnclaimed += 1;
+  }
+  return report;
+}
+
+async function reconcileContainer(
+  deps: WorkerDeps,
+  container: BotContainerInfo,
+  report: ReconcileReport,
+): Promise<void> {
+  const meetingId = Number(container.labels[Labels.meetingId]);
+  const meeting = Number.isInteger(meetingId) ? await findMeetingById(deps.db, meetingId) : undefined;
+  const ownedHere = container.labels[Labels.workerId] === deps.config.WORKER_ID;
+
+  if (!container.running) {
+    // Exits are handled by the container's own worker; an orphan's exit (its worker gone) by anyone.
+    if (ownedHere || !meeting || isTerminal(meeting.status)) {
+      await handleBotExit(deps, container.id);
+      report.exitedHandled += 1;
+    }
+    return;
+  }
+
+  if (!meeting || isTerminal(meeting.status)) {
+    const endedAt = meeting?.endTime?.getTime() ?? 0;
+    if (Date.now() - endedAt >= deps.config.BOT_STOP_GRACE_SECONDS * 1000) {
+      deps.log.info(
+        { meetingId, containerId: container.id.slice(0, 12) },
+        'removing the bot of a finished meeting',
+      );
+      await deps.runtime.stop(container.id, 10);
+      await handleBotExit(deps, container.id);
+      report.removedForEndedMeetings += 1;
+    }
+    return;
+  }
+
+  if (ownedHere && !deps.fleet.has(container.id)) {
+    deps.fleet.adopt({
+      containerId: container.id,
+      meetingId,
+      sessionId: container.labels[Labels.sessionId] ?? '',
+    });
+    deps.log.info({ meetingId, containerId: container.id.slice(0, 12) }, 're-adopted a running bot');
+    report.adopted += 1;
+  }
+}

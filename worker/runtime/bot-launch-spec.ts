@@ -1,0 +1,85 @@
+import {
+  BOT_CONFIG_ENV,
+  type BotConfigInput,
+  type TranscriptionConfig,
+} from '../../shared/contract/bot-config.js';
+import type { Config } from '../../shared/config.js';
+import type { MeetingRecord } from '../../shared/db/meetings.js';
+import { type BotContainerSpec, Labels } from './bot-runtime.js';
+
+export function transcriptionConfigFrom(config: Config): TranscriptionConfig {
+  switch (config.TRANSCRIPTION_ENGINE) {
+    case 'openai':
+      return {
+        engine: 'openai',
+        baseUrl: config.OPENAI_BASE_URL!,
+        ...(config.OPENAI_API_KEY && { apiKey: config.OPENAI_API_KEY }),
+        model: config.OPENAI_MODEL ?? 'whisper-1',
+        windowSeconds: 5,
+        requestTimeoutMs: 30_000,
+        maxRetries: 3,
+      };
+    case 'whisperlive':
+      return { engine: 'whisperlive', url: config.WHISPERLIVE_URL!, model: 'small', useVad: true };
+    default:
+      return { engine: 'embedded', extraArgs: [] };
+  }
+}
+
+/** The bot's config, exactly as the contract in shared/contract/bot-config.ts expects it. */
+export function botConfigFor(config: Config, meeting: MeetingRecord, sessionId: string): BotConfigInput {
+  const automaticLeave: Record<string, number> = {};
+  if (config.BOT_ADMISSION_TIMEOUT_SECONDS)
+    automaticLeave.admissionTimeoutSeconds = config.BOT_ADMISSION_TIMEOUT_SECONDS;
+  if (config.BOT_NOBODY_JOINED_SECONDS) automaticLeave.nobodyJoinedSeconds = config.BOT_NOBODY_JOINED_SECONDS;
+  if (config.BOT_ALONE_SECONDS) automaticLeave.aloneSeconds = config.BOT_ALONE_SECONDS;
+  if (config.BOT_SILENCE_SECONDS) automaticLeave.silenceSeconds = config.BOT_SILENCE_SECONDS;
+  if (config.BOT_MAX_DURATION_SECONDS) automaticLeave.maxDurationSeconds = config.BOT_MAX_DURATION_SECONDS;
+  return {
+    meetingId: meeting.id,
+    sessionId,
+    platform: meeting.platform,
+    meetingUrl: meeting.meetingUrl,
+    botName: meeting.botName,
+    language: meeting.language,
+    task: meeting.task,
+    redisUrl: config.BOT_REDIS_URL ?? config.REDIS_URL,
+    streamPrefix: config.QUEUE_PREFIX,
+    transcription: transcriptionConfigFrom(config),
+    automaticLeave,
+    extraAllowedOrigins: config.EXTRA_MEETING_ORIGINS,
+    logLevel: config.BOT_LOG_LEVEL,
+  };
+}
+
+export function containerNameFor(config: Config, meetingId: number): string {
+  return `meetbot-${config.QUEUE_PREFIX}-meeting-${meetingId}`;
+}
+
+/** The labels every bot container of this deployment carries (the reconciler finds them by these). */
+export function deploymentLabels(config: Config): Record<string, string> {
+  return { [Labels.deployment]: config.QUEUE_PREFIX };
+}
+
+export function botContainerSpec(
+  config: Config,
+  meeting: MeetingRecord,
+  sessionId: string,
+): BotContainerSpec {
+  return {
+    name: containerNameFor(config, meeting.id),
+    image: config.BOT_IMAGE,
+    env: { [BOT_CONFIG_ENV]: JSON.stringify(botConfigFor(config, meeting, sessionId)) },
+    labels: {
+      ...deploymentLabels(config),
+      [Labels.meetingId]: String(meeting.id),
+      [Labels.userId]: String(meeting.userId),
+      [Labels.sessionId]: sessionId,
+      [Labels.workerId]: config.WORKER_ID,
+    },
+    memoryBytes: config.BOT_MEMORY_MB * 1024 * 1024,
+    nanoCpus: Math.round(config.BOT_CPUS * 1e9),
+    pidsLimit: config.BOT_PIDS_LIMIT,
+    networkMode: config.BOT_NETWORK,
+  };
+}

@@ -1,0 +1,44 @@
+/** What a worker needs from a container engine to run bots. Docker implements it (docker-runtime.ts). */
+export interface BotContainerSpec {
+  name: string;
+  image: string;
+  env: Record<string, string>;
+  labels: Record<string, string>;
+  memoryBytes: number;
+  nanoCpus: number;
+  pidsLimit: number;
+  networkMode: string;
+}
+
+export interface BotContainerInfo {
+  id: string;
+  name: string;
+  labels: Record<string, string>;
+  running: boolean;
+  /** Set once the container has exited. */
+  exitCode: number | null;
+}
+
+export interface BotRuntime {
+  /** Creates and starts the container; resolves with its id once it runs. */
+  start(spec: BotContainerSpec): Promise<string>;
+  inspect(id: string): Promise<BotContainerInfo | undefined>;
+  /** Containers (running or not) carrying every one of these labels. */
+  list(labels: Record<string, string>): Promise<BotContainerInfo[]>;
+  /** SIGTERM, then SIGKILL after `graceSeconds`. A container already gone is not an error. */
+  stop(id: string, graceSeconds: number): Promise<void>;
+  /** Removes the container (and kills it if it still runs). A container already gone is not an error. */
+  remove(id: string): Promise<void>;
+  /** The last lines the container printed (stdout and stderr). */
+  logsTail(id: string, lines: number): Promise<string>;
+  /** Calls back whenever a container carrying these labels exits; returns an unsubscribe function. */
+  onExit(labels: Record<string, string>, listener: (id: string) => void): Promise<() => void>;
+}
+
+export const Labels = {
+  deployment: 'meetbot.deployment',
+  meetingId: 'meetbot.meeting-id',
+  userId: 'meetbot.user-id',
+  sessionId: 'meetbot.session-id',
+  workerId: 'meetbot.worker-id',
+} as const;

@@ -1,0 +1,94 @@
+import { lifecycleEvent } from '../../shared/contract/events.js';
+import { STREAM_FIELD, botEventsStream } from '../../shared/contract/streams.js';
+import { findMeetingById, transitionMeeting } from '../../shared/db/meetings.js';
+import { isTerminal } from '../../shared/domain/meeting-status.js';
+import type { WorkerDeps } from '../worker-deps.js';
+import { Labels } from './bot-runtime.js';
+
+export type ExitHandlerDeps = Pick<WorkerDeps, 'db' | 'redis' | 'runtime' | 'fleet' | 'log'> & {
+  config: Pick<WorkerDeps['config'], 'QUEUE_PREFIX'>;
+};
+
+/** How far back in the events stream to look for the bot's own final event. */
+const RECENT_EVENTS = 1000;
+const LOG_LINES = 20;
+
+/**
+ * A bot container exited. If the bot published a final event (it may not be ingested yet), that
+ * event decides; otherwise the meeting fails with the exit code and the last log lines. Then the
+ * container is removed and its slot freed.
+ */
+export async function handleBotExit(deps: ExitHandlerDeps, containerId: string): Promise<void> {
+  const info = await deps.runtime.inspect(containerId);
+  if (!info) {
+    deps.fleet.release(containerId);
+    return;
+  }
+  if (info.running) return;
+  const meetingId = Number(info.labels[Labels.meetingId]);
+  const sessionId = info.labels[Labels.sessionId] ?? '';
+  const log = deps.log.child({ meetingId, containerId: containerId.slice(0, 12) });
+  try {
+    const meeting = Number.isInteger(meetingId) ? await findMeetingById(deps.db, meetingId) : undefined;
+    if (meeting && !isTerminal(meeting.status) && meeting.launchSessionId === sessionId) {
+      const final = await findFinalEvent(deps, meetingId, sessionId);
+      if (final) {
+        await transitionMeeting(deps.db, meetingId, {
+          to: final.status,
+          source: 'bot',
+          reason: final.reason,
+          detail: final.detail,
+        });
+        log.info(
+          { status: final.status, reason: final.reason, exitCode: info.exitCode },
+          'bot exited after its final event',
+        );
+      } else {
+        const lastLines = (await deps.runtime.logsTail(containerId, LOG_LINES)).trim();
+        const detail = `exit code ${info.exitCode ?? 'unknown'}${lastLines ? `; last log lines:\n${lastLines}` : ''}`;
+        await transitionMeeting(deps.db, meetingId, {
+          to: 'failed',
+          source: 'worker',
+          reason: 'container_exited',
+          detail: detail.slice(0, 8000),
+        });
+        log.warn({ exitCode: info.exitCode }, 'bot container exited without a final event');
+      }
+    }
+    await deps.runtime.remove(containerId);
+  } finally {
+    deps.fleet.release(containerId);
+  }
+}
+
+async function findFinalEvent(
+  deps: ExitHandlerDeps,
+  meetingId: number,
+  sessionId: string,
+): Promise<{ status: 'completed' | 'failed'; reason: string; detail: string | null } | undefined> {
+  const entries = await deps.redis.xrevrange(
+    botEventsStream(deps.config.QUEUE_PREFIX),
+    '+',
+    '-',
+    'COUNT',
+    RECENT_EVENTS,
+  );
+  for (const [, fields] of entries) {
+    const index = fields.indexOf(STREAM_FIELD);
+    const raw = index >= 0 ? fields[index + 1] : undefined;
+    if (!raw) continue;
+    let parsed: ReturnType<typeof lifecycleEvent.safeParse>;
+    try {
+      parsed = lifecycleEvent.safeParse(JSON.parse(raw));
+    } catch {
+      continue;
+    }
+    if (!parsed.success) continue;
+    const event = parsed.data;
+    if (event.meetingId !== meetingId || event.sessionId !== sessionId) continue;
+    if (event.status === 'completed' || event.status === 'failed') {
+      return { status: event.status, reason: event.reason, detail: event.detail ?? null };
+    }
+  }
+  return undefined;
+}

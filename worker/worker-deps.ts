@@ -1,0 +1,17 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../shared/config.js';
+import type { Knex } from '../shared/db/knex.js';
+import type { Logger } from '../shared/logger.js';
+import type { BotFleet } from './bot-fleet.js';
+import type { BotRuntime } from './runtime/bot-runtime.js';
+
+/** What the job processors, the exit handler and the reconciler share. */
+export interface WorkerDeps {
+  config: Config;
+  db: Knex;
+  /** A non-blocking connection for commands and reads. */
+  redis: Redis;
+  runtime: BotRuntime;
+  fleet: BotFleet;
+  log: Logger;
+}
