@@ -47,6 +47,10 @@ path-include=/usr/share/locale/locale.alias
 path-exclude=/usr/lib/*/libLLVM*.so*
 path-exclude=/usr/lib/*/libgallium-*.so
 path-exclude=/usr/lib/*/libz3.so*
+# Desktop icon themes (GTK's, through Chromium): a bot shows no browser UI to anyone.
+path-exclude=/usr/share/icons/*
+path-include=/usr/share/icons/*/index.theme
+path-include=/usr/share/icons/*/cursor.theme
 # Vulkan's validation layer is a debugging aid.
 path-exclude=/usr/lib/chromium/libVkLayer_khronos_validation.so
 EOF
@@ -78,7 +82,8 @@ mount --bind /dev/pts "$ROOTFS/dev/pts"
 chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
   LC_ALL=C.UTF-8 HOME=/root bash -euo pipefail -c "
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends ${PACKAGES[*]} >/dev/null
+    apt-get install -y -q --no-install-recommends ${PACKAGES[*]} >/tmp/install.log 2>&1 ||
+      { tail -n 40 /tmp/install.log >&2; exit 1; }
     apt-get clean
     node --version
     chromium --version
