@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimulatorClient } from '../../../simulator/client.js';
+import { createSimulator, type Simulator } from '../../../simulator/server.js';
+import type { TranscriptSegmentMessage } from '../../../shared/contract/events.js';
+import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
+import { wordErrorRate } from '../../support/wer.js';
+import { botSegments, startBot, statusTrail, botEvents } from './bot-harness.js';
+
+const prefix = uniquePrefix('bot-transcript');
+const redis = createTestRedis();
+
+const SCRIPT = [
+  {
+    name: 'Alice Archer',
+    at: 1,
+    text: 'Good morning everyone. We will review the project schedule for this week.',
+  },
+  { name: 'Bob Baker', at: 7, text: 'The design work is finished and the testing will start on Monday.' },
+  {
+    name: 'Carol Cooper',
+    at: 13,
+    text: 'That sounds good. I will send the report to the team tomorrow morning.',
+  },
+];
+
+/**
+ * Script times are when the simulator's page started playing each line; segment times are when its
+ * audio reached the bot. Teams carries everyone on one mixed track through a WebRTC loopback whose
+ * receive buffer, measured here, delivers the third line 0.8–1.3 s late (captured audio energy and
+ * the engine agree; the speaking indicators are on time), so Teams gets more room than Meet.
+ */
+const TIME_TOLERANCE_MS = { google_meet: 1000, teams: 1500 } as const;
+
+/** The last version of each segment, in the order their final versions were published. */
+function finalSegments(messages: TranscriptSegmentMessage[]): TranscriptSegmentMessage[] {
+  const finals = new Map<string, TranscriptSegmentMessage>();
+  for (const message of messages) if (message.final) finals.set(message.segmentId, message);
+  return [...finals.values()].filter((segment) => segment.text.trim() !== '');
+}
+
+const ms = (iso: string) => Date.parse(iso);
+
+describe.each(['google_meet', 'teams'] as const)('a three-speaker meeting on %s', (platform) => {
+  let simulator: Simulator;
+
+  beforeAll(async () => {
+    simulator = await createSimulator({ host: '127.0.0.1', port: 0 });
+  });
+
+  afterAll(async () => {
+    await simulator?.close();
+    if (platform === 'teams') {
+      await deleteKeys(redis, prefix);
+      redis.disconnect();
+    }
+  });
+
+  it('is transcribed live, each segment with its speaker and its time', async () => {
+    const client = new SimulatorClient(simulator.url);
+    const meeting = await client.createMeeting({
+      platform,
+      admission: { policy: 'after', delaySeconds: 1 },
+      participants: SCRIPT.map(({ name, at, text }) => ({ name, utterances: [{ at, text }] })),
+      endAt: 21,
+    });
+    const bot = startBot({ platform, meetingUrl: meeting.url }, prefix, simulator.url);
+    expect(await bot.exited, bot.output().slice(-3000)).toBe(0);
+    expect(statusTrail(await botEvents(redis, prefix, bot.config.sessionId))).toEqual([
+      'joining',
+      'awaiting_admission',
+      'active',
+      'completed:meeting_ended',
+    ]);
+
+    const played = (await client.getMeeting(meeting.id)).utterances;
+    expect(played.map((utterance) => utterance.status)).toEqual(['played', 'played', 'played']);
+    const segments = finalSegments(await botSegments(redis, prefix, bot.config.sessionId));
+    expect(segments.length).toBeGreaterThanOrEqual(SCRIPT.length);
+
+    // Chronological, on both clocks.
+    for (let i = 1; i < segments.length; i++) {
+      expect(segments[i]!.start).toBeGreaterThanOrEqual(segments[i - 1]!.end - 0.01);
+      expect(ms(segments[i]!.absoluteStartTime)).toBeGreaterThanOrEqual(
+        ms(segments[i - 1]!.absoluteStartTime),
+      );
+    }
+
+    const reference = SCRIPT.map((line) => line.text).join(' ');
+    const hypothesis = segments.map((segment) => segment.text).join(' ');
+    const wer = wordErrorRate(reference, hypothesis);
+    console.log(
+      `[${platform}] WER ${(wer.rate * 100).toFixed(1)} % over ${wer.referenceWords} words: "${hypothesis}"`,
+    );
+    expect(wer.rate).toBeLessThanOrEqual(0.15);
+
+    // Each segment belongs to the utterance it overlaps most, and carries that utterance's speaker.
+    const byUtterance = new Map<string, TranscriptSegmentMessage[]>();
+    for (const segment of segments) {
+      let best: (typeof played)[number] | undefined;
+      let bestOverlap = 0;
+      for (const utterance of played) {
+        const overlap =
+          Math.min(ms(segment.absoluteEndTime), ms(utterance.endedAt!)) -
+          Math.max(ms(segment.absoluteStartTime), ms(utterance.startedAt!));
+        if (overlap > bestOverlap) {
+          bestOverlap = overlap;
+          best = utterance;
+        }
+      }
+      expect(best, `segment "${segment.text}" overlaps no utterance`).toBeDefined();
+      expect(segment.speaker, segment.text).toBe(best!.speaker);
+      byUtterance.set(best!.id, [...(byUtterance.get(best!.id) ?? []), segment]);
+    }
+    for (const utterance of played) {
+      const mine = byUtterance.get(utterance.id) ?? [];
+      expect(mine.length, `no segment for "${utterance.text}"`).toBeGreaterThan(0);
+      const start = Math.min(...mine.map((segment) => ms(segment.absoluteStartTime)));
+      const end = Math.max(...mine.map((segment) => ms(segment.absoluteEndTime)));
+      console.log(
+        `[${platform}] ${utterance.speaker}: start off by ${start - ms(utterance.startedAt!)} ms, end by ${end - ms(utterance.endedAt!)} ms`,
+      );
+      expect(Math.abs(start - ms(utterance.startedAt!)), `start of "${utterance.text}"`).toBeLessThanOrEqual(
+        TIME_TOLERANCE_MS[platform],
+      );
+      expect(Math.abs(end - ms(utterance.endedAt!)), `end of "${utterance.text}"`).toBeLessThanOrEqual(
+        TIME_TOLERANCE_MS[platform],
+      );
+    }
+  });
+});
