@@ -36,8 +36,9 @@ ensure_docker() {
     log "starting the Docker engine (log: $RUN_DIR/dockerd.log)"
     local sudo=()
     [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
-    # Detached from our stdio, so callers' pipes close; the pid file lets `stop_pidfile dockerd` end it.
-    (cd / && exec nohup "${sudo[@]}" dockerd --iptables=false --ip6tables=false --bridge=none \
+    # Detached from our stdio (callers' pipes close) and in a session of its own (a signal to the
+    # caller's process group does not reach it); the pid file lets `stop_pidfile dockerd` end it.
+    (cd / && exec setsid nohup "${sudo[@]}" dockerd --iptables=false --ip6tables=false --bridge=none \
       >"$RUN_DIR/dockerd.log" 2>&1 </dev/null) &
     echo $! >"$RUN_DIR/dockerd.pid"
   fi

@@ -111,30 +111,59 @@ export class DockerRuntime implements BotRuntime {
     }
   }
 
+  /** Follows Docker's `die` events, re-subscribing when the stream ends (e.g. the engine restarted). */
   async onExit(labels: Record<string, string>, listener: (id: string) => void): Promise<() => void> {
-    const stream = (await this.docker.getEvents({
-      filters: { type: ['container'], event: ['die'], label: labelFilters(labels) },
-    })) as NodeJS.ReadableStream & { destroy?: () => void };
-    let buffer = '';
-    stream.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      let newline = buffer.indexOf('\n');
-      while (newline >= 0) {
-        const line = buffer.slice(0, newline).trim();
-        buffer = buffer.slice(newline + 1);
-        newline = buffer.indexOf('\n');
-        if (!line) continue;
-        try {
-          const event = JSON.parse(line) as { id?: string; Actor?: { ID?: string } };
-          const id = event.id ?? event.Actor?.ID;
-          if (id) listener(id);
-        } catch (error) {
-          this.log.warn({ err: error }, 'unreadable docker event');
+    let closed = false;
+    let current: (NodeJS.ReadableStream & { destroy?: () => void }) | undefined;
+    const subscribe = async (): Promise<void> => {
+      const stream = (await this.docker.getEvents({
+        filters: { type: ['container'], event: ['die'], label: labelFilters(labels) },
+      })) as NodeJS.ReadableStream & { destroy?: () => void };
+      current = stream;
+      let buffer = '';
+      stream.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString('utf8');
+        let newline = buffer.indexOf('\n');
+        while (newline >= 0) {
+          const line = buffer.slice(0, newline).trim();
+          buffer = buffer.slice(newline + 1);
+          newline = buffer.indexOf('\n');
+          if (line) this.dispatchEvent(line, listener);
         }
-      }
-    });
-    stream.on('error', (error: Error) => this.log.warn({ err: error }, 'docker event stream error'));
-    return () => stream.destroy?.();
+      });
+      let resubscribing = false;
+      const resubscribe = () => {
+        if (closed || resubscribing) return;
+        resubscribing = true;
+        this.log.warn('docker event stream ended; re-subscribing');
+        const retry = () => {
+          if (closed) return;
+          subscribe().catch(() => setTimeout(retry, 2000).unref());
+        };
+        setTimeout(retry, 1000).unref();
+      };
+      stream.on('error', (error: Error) => {
+        this.log.warn({ err: error }, 'docker event stream error');
+        resubscribe();
+      });
+      stream.on('end', resubscribe);
+      stream.on('close', resubscribe);
+    };
+    await subscribe();
+    return () => {
+      closed = true;
+      current?.destroy?.();
+    };
+  }
+
+  private dispatchEvent(line: string, listener: (id: string) => void): void {
+    try {
+      const event = JSON.parse(line) as { id?: string; Actor?: { ID?: string } };
+      const id = event.id ?? event.Actor?.ID;
+      if (id) listener(id);
+    } catch (error) {
+      this.log.warn({ err: error }, 'unreadable docker event');
+    }
   }
 }
 
