@@ -1,0 +1,192 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Docker from 'dockerode';
+import { type CreateMeetingInput, SimulatorClient } from '../../simulator/client.js';
+import { createSimulator } from '../../simulator/server.js';
+import { listTransitions, type TransitionRecord } from '../../shared/db/meeting-transitions.js';
+import { Labels } from '../../worker/runtime/bot-runtime.js';
+import { startTestApi, type TestApi, type TestUser } from './api.js';
+import { TEST_REDIS_URL } from './env.js';
+
+const execFileAsync = promisify(execFile);
+const REPO_ROOT = new URL('../../', import.meta.url).pathname;
+let imageReady: Promise<void> | undefined;
+
+/**
+ * Compiles the project and builds the bot image when its inputs changed (fast when nothing did).
+ * Fails with the build's output, and a hint, when Docker or the build is not available.
+ */
+export function ensureBotImage(): Promise<void> {
+  imageReady ??= execFileAsync('bash', ['scripts/build-bot-image.sh', '--compile'], {
+    cwd: REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 15 * 60_000,
+  }).then(
+    () => undefined,
+    (error: { stdout?: string; stderr?: string; message: string }) => {
+      throw new Error(
+        `could not build the bot image (scripts/build-bot-image.sh --compile; it needs a Docker engine, ` +
+          `see scripts/lib/docker.sh): ${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}`,
+      );
+    },
+  );
+  return imageReady;
+}
+
+export interface WorkerProcess {
+  id: string;
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+export interface Stack {
+  api: TestApi;
+  user: TestUser;
+  simulator: SimulatorClient;
+  simulatorUrl: string;
+  docker: Docker;
+  startWorker(id: string, env?: Record<string, string>): WorkerProcess;
+  stopWorker(worker: WorkerProcess, signal?: NodeJS.Signals): Promise<void>;
+  /** The deployment's bot containers for a meeting (running or exited). */
+  containersOf(meetingId: number): Promise<Docker.ContainerInfo[]>;
+  transitions(meetingId: number): Promise<TransitionRecord[]>;
+  /** Polls GET /meetings/{id} until the status is one of `statuses`; returns every status seen on the way. */
+  waitForStatus(meetingId: number, statuses: string[], timeoutMs?: number): Promise<string[]>;
+  createMeetingAndBot(
+    meeting: CreateMeetingInput,
+    bot?: Record<string, unknown>,
+  ): Promise<{ meetingId: number; nativeId: string; platform: string }>;
+  close(): Promise<void>;
+}
+
+/** Simulator + API (in process) + worker processes running real bot containers, on a fresh database and key prefix. */
+export async function startStack(options: { workerEnv?: Record<string, string> } = {}): Promise<Stack> {
+  await ensureBotImage();
+  const sim = await createSimulator({ host: '127.0.0.1', port: 0 });
+  const simulatorOrigin = new URL(sim.url).origin;
+  const api = await startTestApi({ env: { EXTRA_MEETING_ORIGINS: simulatorOrigin } });
+  const user = await api.createUser({ maxConcurrentBots: 100 });
+  const simulator = new SimulatorClient(sim.url);
+  const docker = new Docker();
+  const workers = new Set<WorkerProcess>();
+  const workDir = mkdtempSync(join(tmpdir(), 'meetbot-worker-'));
+
+  const startWorker: Stack['startWorker'] = (id, env = {}) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/worker/main.js')], {
+      // A directory without a .env, so only what is set here configures the worker.
+      cwd: workDir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/root',
+        DATABASE_URL: api.database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: api.prefix,
+        WORKER_ID: id,
+        EXTRA_MEETING_ORIGINS: simulatorOrigin,
+        RECONCILE_INTERVAL_SECONDS: '2',
+        BOT_STOP_GRACE_SECONDS: '20',
+        BOT_SLOTS: '4',
+        LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
+        ...options.workerEnv,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const append = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-200_000);
+    };
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
+    const worker: WorkerProcess = {
+      id,
+      child,
+      output: () => output,
+      exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    };
+    workers.add(worker);
+    return worker;
+  };
+
+  const stopWorker: Stack['stopWorker'] = async (worker, signal = 'SIGTERM') => {
+    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill(signal);
+    await worker.exited;
+    workers.delete(worker);
+  };
+
+  const containersOf: Stack['containersOf'] = (meetingId) =>
+    docker.listContainers({
+      all: true,
+      filters: { label: [`${Labels.deployment}=${api.prefix}`, `${Labels.meetingId}=${meetingId}`] },
+    });
+
+  const waitForStatus: Stack['waitForStatus'] = async (meetingId, statuses, timeoutMs = 120_000) => {
+    const seen: string[] = [];
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const response = await api.request('GET', `/meetings/${meetingId}`, { key: user.key });
+      const status = response.body?.status as string;
+      if (seen.at(-1) !== status) seen.push(status);
+      if (statuses.includes(status)) return seen;
+      if (Date.now() > deadline) {
+        const logs = [...workers].map((w) => `--- worker ${w.id}\n${w.output().slice(-4000)}`).join('\n');
+        throw new Error(
+          `meeting ${meetingId} never reached ${statuses.join('/')}; seen ${seen.join(' → ')}\n${logs}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  let meetCounter = 0;
+  const createMeetingAndBot: Stack['createMeetingAndBot'] = async (meeting, bot = {}) => {
+    const created = await simulator.createMeeting(meeting);
+    meetCounter += 1;
+    const body: Record<string, unknown> = {
+      platform: created.platform,
+      native_meeting_id: created.id,
+      meeting_url: created.url,
+      bot_name: `Notetaker ${meetCounter}`,
+      ...(created.passcode && { passcode: created.passcode }),
+      ...bot,
+    };
+    const response = await api.request('POST', '/bots', { key: user.key, json: body });
+    if (response.status !== 201) throw new Error(`POST /bots answered ${response.status}: ${response.text}`);
+    return { meetingId: response.body.id as number, nativeId: created.id, platform: created.platform };
+  };
+
+  return {
+    api,
+    user,
+    simulator,
+    simulatorUrl: sim.url,
+    docker,
+    startWorker,
+    stopWorker,
+    containersOf,
+    transitions: (meetingId) => listTransitions(api.database.db, meetingId),
+    waitForStatus,
+    createMeetingAndBot,
+    async close() {
+      for (const worker of [...workers]) await stopWorker(worker);
+      const leftovers = await docker.listContainers({
+        all: true,
+        filters: { label: [`${Labels.deployment}=${api.prefix}`] },
+      });
+      await Promise.all(
+        leftovers.map((container) =>
+          docker
+            .getContainer(container.Id)
+            .remove({ force: true })
+            .catch(() => {}),
+        ),
+      );
+      await sim.close();
+      await api.close();
+    },
+  };
+}
