@@ -7,9 +7,11 @@ cd "$ROOT_DIR"
 
 ensure_node_modules
 load_env
+. "$ROOT_DIR/scripts/lib/docker.sh" # after .env: it reads BOT_IMAGE and BOT_BASE_IMAGE
 ensure_postgres
 ensure_redis
 ensure_bot_host_packages
+ensure_docker
 
 log "typecheck, lint, format"
 npm run -s typecheck

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian/Ubuntu machine with Node 20 to a running service on local defaults:
-# dependencies, Postgres, Redis, migrations, build, API in the background, then the base URL and an API key.
+# dependencies, Postgres, Redis, a Docker engine, migrations, build, the bot image, API and worker in
+# the background, then the base URL and an API key.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 cd "$ROOT_DIR"
 
 ensure_node_modules
 load_env
+. "$ROOT_DIR/scripts/lib/docker.sh" # after .env: it reads BOT_IMAGE and BOT_BASE_IMAGE
 ensure_postgres
 ensure_redis
 ensure_admin_key
+ensure_docker
 
 log "building"
 npm run -s build
+if [ "$BOT_BASE_IMAGE" = "$BOT_LOCAL_BASE_IMAGE" ]; then ensure_bot_base_image; fi
+ensure_bot_image
 
 log "migrating the database"
 node dist/scripts/migrate.js
@@ -29,6 +34,11 @@ for _ in $(seq 1 60); do
 done
 curl -fsS "$BASE_URL/readyz" >/dev/null || { tail -n 30 "$RUN_DIR/api.log" >&2; die "the API is not ready"; }
 
+log "starting a worker (log: .run/worker.log)"
+start_background worker node dist/worker/main.js
+sleep 1
+kill -0 "$(cat "$RUN_DIR/worker.pid")" 2>/dev/null || { tail -n 30 "$RUN_DIR/worker.log" >&2; die "the worker exited"; }
+
 API_KEY="$(node dist/scripts/keys.js create --email "${MEETBOT_USER_EMAIL:-you@localhost.localdomain}" --key-name quickstart --quiet)"
 
 cat <<INFO
@@ -41,6 +51,7 @@ cat <<INFO
   Queues:    $BASE_URL/admin/queues  (user: admin, password: ADMIN_API_KEY in .env)
 
   Try:       curl -s -H "X-API-Key: $API_KEY" $BASE_URL/meetings
+  Demo:      npm run demo   (a simulated meeting, transcribed live)
   Stop:      npm run down
 
 INFO
