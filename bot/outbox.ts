@@ -21,6 +21,9 @@ export interface OutboxIdentity {
   streamPrefix: string;
 }
 
+/** What the session needs from the outbox (tests pass a recording fake). */
+export type EventSink = Pick<Outbox, 'event' | 'segment' | 'drain'>;
+
 /**
  * Everything the bot tells the workers goes through here, in order: lifecycle events (numbered
  * per session) and transcript segments. Appends are chained so a slow XADD never reorders them.

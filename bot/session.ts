@@ -1,20 +1,14 @@
-import type { Page } from 'playwright-core';
-import { z } from 'zod';
 import type { BotConfig, TranscriptionConfig } from '../shared/contract/bot-config.js';
 import type { BotCommand } from '../shared/contract/commands.js';
 import type { Logger } from '../shared/logger.js';
 import { AdmissionTracker } from './admission.js';
-import { AudioCapture } from './audio/capture.js';
-import { type BrowserSession, guardNavigation, launchBrowser } from './browser.js';
-import { EndSignal, type Outcome } from './end-signal.js';
+import { type MeetingPage, type MeetingPageFactory, openChromiumMeetingPage } from './meeting-page.js';
+import type { EndSignal, Outcome } from './end-signal.js';
 import type { EngineCallbacks, EngineSettings, TranscriptionEngine } from './engines/engine.js';
 import { LeaveTimers } from './leave-timers.js';
 import { createNavigationPolicy } from './navigation-policy.js';
-import type { Outbox } from './outbox.js';
+import type { EventSink } from './outbox.js';
 import type { Observation, PlatformDriver, Screen } from './platforms/driver.js';
-import { GoogleMeetDriver } from './platforms/google-meet.js';
-import { SPEAKING_BINDING } from './platforms/speaking-scripts.js';
-import { TeamsDriver } from './platforms/teams.js';
 import { SpeakerTimeline } from './speakers.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
 
@@ -27,12 +21,24 @@ export type EngineFactory = (
 
 export interface SessionDeps {
   config: BotConfig;
-  outbox: Outbox;
+  outbox: EventSink;
   log: Logger;
   createEngine: EngineFactory;
   /** Ended by commands, SIGTERM, refused navigations and engine failures. */
   end: EndSignal;
+  /** Chromium by default; tests pass a scripted page. */
+  openPage?: MeetingPageFactory;
+  /** How often the page is looked at (ms) before joining, in the lobby and in the call. */
+  pacing?: Partial<Pacing>;
 }
+
+export interface Pacing {
+  prejoinMs: number;
+  lobbyMs: number;
+  callMs: number;
+}
+
+const DEFAULT_PACING: Pacing = { prejoinMs: 600, lobbyMs: 500, callMs: 1000 };
 
 /** How long the pre-join form may take before the page is judged unusable. */
 const PREJOIN_LIMIT_MS = 90_000;
@@ -40,8 +46,6 @@ const LEAVE_LIMIT_MS = 10_000;
 const FLUSH_LIMIT_MS = 20_000;
 /** Chunk RMS above this counts as someone speaking, for the silence timer (≈ −40 dBFS). */
 const SPEECH_RMS = 330;
-
-const speakingChanges = z.array(z.tuple([z.string(), z.boolean(), z.number()]));
 
 function chunkRms(samples: Int16Array): number {
   let sum = 0;
@@ -78,11 +82,11 @@ export class BotSession {
   private readonly config: BotConfig;
   private readonly log: Logger;
   private readonly speakers = new SpeakerTimeline();
-  private readonly capture: AudioCapture;
   private settings: EngineSettings;
   private botName: string;
   private engine: TranscriptionEngine | null = null;
-  private browser: BrowserSession | null = null;
+  private page: MeetingPage | null = null;
+  private readonly pacing: Pacing;
   private driver: PlatformDriver | null = null;
   private publisher: TranscriptPublisher;
   private timers: LeaveTimers | null = null;
@@ -92,13 +96,13 @@ export class BotSession {
   constructor(private readonly deps: SessionDeps) {
     this.config = deps.config;
     this.log = deps.log;
-    this.capture = new AudioCapture(deps.log);
     this.settings = { language: deps.config.language, task: deps.config.task };
     this.botName = deps.config.botName;
+    this.pacing = { ...DEFAULT_PACING, ...deps.pacing };
     this.publisher = new TranscriptPublisher(
       deps.outbox,
       this.speakers,
-      () => this.capture.startedAt(),
+      () => this.page?.captureStartedAt() ?? null,
       deps.config.language,
       deps.log,
     );
@@ -139,29 +143,22 @@ export class BotSession {
     const engineStarted = await this.startEngine();
     if (engineStarted) return engineStarted;
 
-    const browser = await launchBrowser(this.config.browser, this.log);
-    this.browser = browser;
-    const lost = (what: string) => () => end.end({ status: 'failed', reason: 'crashed', detail: what });
-    browser.browser.on('disconnected', lost('chromium exited'));
-    browser.page.on('crash', lost('the meeting page crashed'));
-    browser.page.on('close', lost('the meeting page closed'));
-    const policy = createNavigationPolicy(this.config.platform, this.config.extraAllowedOrigins);
-    await guardNavigation(
-      browser,
-      policy,
-      (verdict, url) => end.end({ status: 'failed', reason: verdict, detail: `navigation to ${url}` }),
+    const verdict = createNavigationPolicy(this.config.platform, this.config.extraAllowedOrigins).verdict(
+      this.config.meetingUrl,
+    );
+    if (verdict !== 'allow') {
+      return { status: 'failed', reason: verdict, detail: 'meeting URL is not on an allowed host' };
+    }
+    const page = await (this.deps.openPage ?? openChromiumMeetingPage)(
+      this.config,
+      {
+        onSpeaking: (change) => this.speakers.record(change),
+        onFatal: (outcome) => end.end(outcome),
+      },
       this.log,
     );
-    this.driver =
-      this.config.platform === 'google_meet'
-        ? new GoogleMeetDriver(browser.page, this.log)
-        : new TeamsDriver(browser.page, this.log);
-    await this.capture.install(browser.context);
-    await this.installSpeakingObserver(browser.page, this.driver);
-
-    const verdict = policy.verdict(this.config.meetingUrl);
-    if (verdict !== 'allow')
-      return { status: 'failed', reason: verdict, detail: 'meeting URL is not on an allowed host' };
+    this.page = page;
+    this.driver = page.driver;
     try {
       await this.driver.open(this.config.meetingUrl);
     } catch (error) {
@@ -205,15 +202,6 @@ export class BotSession {
     }
   }
 
-  private async installSpeakingObserver(page: Page, driver: PlatformDriver): Promise<void> {
-    await page.exposeBinding(SPEAKING_BINDING, (_source, json: unknown) => {
-      const parsed = speakingChanges.safeParse(typeof json === 'string' ? JSON.parse(json) : null);
-      if (!parsed.success) return;
-      for (const [name, speaking, at] of parsed.data) this.speakers.record({ name, speaking, at });
-    });
-    await page.addInitScript({ content: driver.speakingScript });
-  }
-
   /** Fills the pre-join form and presses a join button until the page shows we asked (or can't). */
   private async askToJoin(driver: PlatformDriver): Promise<Outcome | null> {
     const { end } = this.deps;
@@ -242,7 +230,7 @@ export class BotSession {
         // A reload or navigation mid-step destroys the page's context; look again.
         this.log.debug({ err: error }, 'pre-join step interrupted');
       }
-      await end.sleep(600);
+      await end.sleep(this.pacing.prejoinMs);
     }
     return { status: 'failed', reason: 'blocked', detail: 'the join form never led to a join request' };
   }
@@ -278,7 +266,7 @@ export class BotSession {
       } catch (error) {
         this.log.debug({ err: error }, 'lobby observation interrupted');
       }
-      await end.sleep(500);
+      await end.sleep(this.pacing.lobbyMs);
     }
     await this.leave(driver);
     return end.outcome;
@@ -314,17 +302,17 @@ export class BotSession {
         end.end({ status: 'completed', reason: due });
         break;
       }
-      if (this.capture.silenceOfDelivery() > 5000) this.log.warn('the page stopped delivering audio');
-      await end.sleep(1000);
+      if ((this.page?.silenceOfDelivery() ?? 0) > 5000) this.log.warn('the page stopped delivering audio');
+      await end.sleep(this.pacing.callMs);
     }
     await this.leave(driver);
     return end.outcome ?? { status: 'completed', reason: 'stopped' };
   }
 
   private async startCapture(): Promise<void> {
-    if (this.captureStarted || !this.browser) return;
+    if (this.captureStarted || !this.page) return;
     this.captureStarted = true;
-    await this.capture.start(this.browser.page, (samples) => {
+    await this.page.startCapture((samples) => {
       this.engine?.write(samples);
       if (chunkRms(samples) > SPEECH_RMS) this.timers?.observeSpeech(Date.now());
     });
@@ -339,7 +327,6 @@ export class BotSession {
   }
 
   private async cleanUp(): Promise<void> {
-    this.capture.stop();
     if (this.engine) {
       const engine = this.engine;
       await withLimit(engine.flush(), FLUSH_LIMIT_MS, 'flushing the engine', this.log).catch(
@@ -349,7 +336,7 @@ export class BotSession {
         .close()
         .catch((error: unknown) => this.log.warn({ err: error }, 'closing the engine failed'));
     }
-    await this.browser?.close();
+    await this.page?.close();
     await this.deps.outbox.drain();
     this.log.info({ segments: this.publisher.count() }, 'session cleaned up');
   }

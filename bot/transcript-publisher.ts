@@ -1,6 +1,6 @@
 import type { Logger } from '../shared/logger.js';
 import type { EngineSegment } from './engines/engine.js';
-import type { Outbox } from './outbox.js';
+import type { EventSink } from './outbox.js';
 import type { SpeakerTimeline } from './speakers.js';
 
 /**
@@ -13,7 +13,7 @@ export class TranscriptPublisher {
   private published = 0;
 
   constructor(
-    private readonly outbox: Outbox,
+    private readonly outbox: EventSink,
     private readonly speakers: SpeakerTimeline,
     private readonly captureStartedAt: () => number | null,
     language: string | null,

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { BotConfig } from '../shared/contract/bot-config.js';
+import type { Logger } from '../shared/logger.js';
+import { type AudioSink, AudioCapture } from './audio/capture.js';
+import { guardNavigation, launchBrowser } from './browser.js';
+import type { Outcome } from './end-signal.js';
+import { createNavigationPolicy } from './navigation-policy.js';
+import type { PlatformDriver } from './platforms/driver.js';
+import { GoogleMeetDriver } from './platforms/google-meet.js';
+import { SPEAKING_BINDING } from './platforms/speaking-scripts.js';
+import { TeamsDriver } from './platforms/teams.js';
+import type { SpeakingChange } from './speakers.js';
+
+/** The browser side of a session: the platform driver, the audio capture and speaking evidence. */
+export interface MeetingPage {
+  driver: PlatformDriver;
+  startCapture(sink: AudioSink): Promise<void>;
+  /** Wall time (ms) of the first captured sample; null before audio arrived. */
+  captureStartedAt(): number | null;
+  /** Milliseconds since the page last delivered audio (0 before the first). */
+  silenceOfDelivery(): number;
+  close(): Promise<void>;
+}
+
+export interface MeetingPageHooks {
+  onSpeaking(change: SpeakingChange): void;
+  /** The page can't go on: a refused navigation, a crash. */
+  onFatal(outcome: Outcome): void;
+}
+
+export type MeetingPageFactory = (
+  config: BotConfig,
+  hooks: MeetingPageHooks,
+  log: Logger,
+) => Promise<MeetingPage>;
+
+const speakingChanges = z.array(z.tuple([z.string(), z.boolean(), z.number()]));
+
+/** Chromium with the navigation guard, the capture and speaking scripts installed before any page loads. */
+export const openChromiumMeetingPage: MeetingPageFactory = async (config, hooks, log) => {
+  const browser = await launchBrowser(config.browser, log);
+  try {
+    const lost = (detail: string) => () => hooks.onFatal({ status: 'failed', reason: 'crashed', detail });
+    browser.browser.on('disconnected', lost('chromium exited'));
+    browser.page.on('crash', lost('the meeting page crashed'));
+    browser.page.on('close', lost('the meeting page closed'));
+    const policy = createNavigationPolicy(config.platform, config.extraAllowedOrigins);
+    await guardNavigation(
+      browser,
+      policy,
+      (verdict, url) => hooks.onFatal({ status: 'failed', reason: verdict, detail: `navigation to ${url}` }),
+      log,
+    );
+    const driver =
+      config.platform === 'google_meet'
+        ? new GoogleMeetDriver(browser.page, log)
+        : new TeamsDriver(browser.page, log);
+    const capture = new AudioCapture(log);
+    await capture.install(browser.context);
+    await browser.page.exposeBinding(SPEAKING_BINDING, (_source, json: unknown) => {
+      let raw: unknown = null;
+      try {
+        raw = typeof json === 'string' ? JSON.parse(json) : null;
+      } catch {
+        return;
+      }
+      const parsed = speakingChanges.safeParse(raw);
+      if (!parsed.success) return;
+      for (const [name, speaking, at] of parsed.data) hooks.onSpeaking({ name, speaking, at });
+    });
+    await browser.page.addInitScript({ content: driver.speakingScript });
+    return {
+      driver,
+      startCapture: async (sink) => {
+        await capture.start(browser.page, sink);
+      },
+      captureStartedAt: () => capture.startedAt(),
+      silenceOfDelivery: () => capture.silenceOfDelivery(),
+      close: async () => {
+        capture.stop();
+        await browser.close();
+      },
+    };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+};

@@ -1,0 +1,291 @@
+import { describe, expect, it } from 'vitest';
+import { EndSignal } from '../../../bot/end-signal.js';
+import type { EngineSegment, TranscriptionEngine } from '../../../bot/engines/engine.js';
+import type { MeetingPage, MeetingPageHooks } from '../../../bot/meeting-page.js';
+import type { EventSink, LifecycleStep } from '../../../bot/outbox.js';
+import type { Observation, PlatformDriver, Screen } from '../../../bot/platforms/driver.js';
+import { BotSession, type EngineFactory } from '../../../bot/session.js';
+import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
+import type { TranscriptSegmentMessage } from '../../../shared/contract/events.js';
+import { createLogger } from '../../../shared/logger.js';
+
+const log = createLogger('bot-session-test', 'silent');
+const FAST = { prejoinMs: 5, lobbyMs: 5, callMs: 5 };
+
+/** A driver that shows a scripted series of screens, one per look; the last one stays. */
+class ScriptedDriver implements PlatformDriver {
+  readonly platform = 'google_meet' as const;
+  readonly speakingScript = '';
+  readonly actions: string[] = [];
+  private looks = 0;
+  private pressed = false;
+
+  constructor(private readonly script: (look: number, pressed: boolean) => Observation) {}
+
+  async open(url: string): Promise<void> {
+    this.actions.push(`open ${url}`);
+  }
+  async prepareStep(): Promise<string | null> {
+    if (this.pressed) return null;
+    this.pressed = true;
+    this.actions.push('join');
+    return 'pressed "ask to join"';
+  }
+  async observe(): Promise<Observation> {
+    return this.script(this.looks++, this.pressed);
+  }
+  async answerDialog(): Promise<string | null> {
+    this.actions.push('answer');
+    return 'answered';
+  }
+  async ensureMuted(): Promise<void> {}
+  async leave(): Promise<void> {
+    this.actions.push('leave');
+  }
+}
+
+function screens(
+  ...list: (Screen | [Screen, number | null])[]
+): (look: number, pressed: boolean) => Observation {
+  return (look, pressed) => {
+    if (!pressed) return { screen: { kind: 'prejoin' }, others: null };
+    const entry = list[Math.min(look - 1, list.length - 1)]!;
+    return Array.isArray(entry) ? { screen: entry[0], others: entry[1] } : { screen: entry, others: null };
+  };
+}
+
+class RecordingSink implements EventSink {
+  readonly steps: LifecycleStep[] = [];
+  readonly segments: Omit<TranscriptSegmentMessage, 'meetingId' | 'sessionId'>[] = [];
+  async event(step: LifecycleStep): Promise<void> {
+    this.steps.push(step);
+  }
+  async segment(message: Omit<TranscriptSegmentMessage, 'meetingId' | 'sessionId'>): Promise<void> {
+    this.segments.push(message);
+  }
+  async drain(): Promise<void> {}
+}
+
+class FakeEngine implements TranscriptionEngine {
+  samples = 0;
+  flushed = false;
+  closed = false;
+  emit: ((segment: EngineSegment) => void) | null = null;
+  constructor(private readonly failStart = false) {}
+  async start(): Promise<void> {
+    if (this.failStart) throw new Error('no model');
+  }
+  write(samples: Int16Array): void {
+    this.samples += samples.length;
+  }
+  reconfigure(): void {}
+  async flush(): Promise<void> {
+    this.flushed = true;
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+function setUp(
+  driver: ScriptedDriver,
+  config: Partial<BotConfigInput> = {},
+  options: { failEngine?: boolean; onPage?: (hooks: MeetingPageHooks) => void } = {},
+) {
+  const sink = new RecordingSink();
+  const engine = new FakeEngine(options.failEngine);
+  const end = new EndSignal();
+  let pageOpened = false;
+  let pageClosed = false;
+  let captureStarted = false;
+  const createEngine: EngineFactory = (_config, _settings, callbacks) => {
+    engine.emit = callbacks.onSegment;
+    return engine;
+  };
+  const session = new BotSession({
+    config: botConfigSchema.parse({
+      meetingId: 1,
+      sessionId: 's',
+      platform: 'google_meet',
+      meetingUrl: 'https://meet.google.com/abc-defg-hij',
+      botName: 'Bot',
+      language: 'en',
+      redisUrl: 'redis://127.0.0.1:6379',
+      streamPrefix: 'p',
+      ...config,
+    }),
+    outbox: sink,
+    log,
+    end,
+    createEngine,
+    pacing: FAST,
+    openPage: async (_config, hooks): Promise<MeetingPage> => {
+      pageOpened = true;
+      options.onPage?.(hooks);
+      return {
+        driver,
+        startCapture: async (deliver) => {
+          captureStarted = true;
+          deliver(new Int16Array(3200));
+        },
+        captureStartedAt: () => Date.parse('2026-01-01T00:00:00.000Z'),
+        silenceOfDelivery: () => 0,
+        close: async () => {
+          pageClosed = true;
+        },
+      };
+    },
+  });
+  return {
+    session,
+    sink,
+    engine,
+    end,
+    statuses: () =>
+      sink.steps.map((step) => ('reason' in step ? `${step.status}:${step.reason}` : step.status)),
+    page: () => ({ opened: pageOpened, closed: pageClosed, captureStarted }),
+  };
+}
+
+describe('BotSession', () => {
+  it('reports active only after consecutive in-call looks, never from the lobby', async () => {
+    const seen: string[] = [];
+    const driver = new ScriptedDriver((look, pressed) => {
+      const observation = screens(
+        { kind: 'lobby' },
+        { kind: 'lobby' },
+        { kind: 'in_call' },
+        { kind: 'lobby' },
+        { kind: 'in_call' },
+        { kind: 'in_call' },
+        { kind: 'ended', reason: 'meeting_ended', detail: 'the call ended' },
+      )(look, pressed);
+      seen.push(observation.screen.kind);
+      return observation;
+    });
+    const { session, statuses, engine, page, sink } = setUp(driver);
+    const record = sink.event.bind(sink);
+    let looksBeforeActive = -1;
+    sink.event = async (step) => {
+      if (step.status === 'active') looksBeforeActive = seen.length;
+      return record(step);
+    };
+    const outcome = await session.run();
+    expect(outcome).toEqual({ status: 'completed', reason: 'meeting_ended', detail: 'the call ended' });
+    expect(statuses()).toEqual(['joining', 'awaiting_admission', 'active']);
+    // active came after the second consecutive in_call, not after the one the lobby interrupted
+    expect(seen.slice(0, looksBeforeActive)).toEqual([
+      'prejoin',
+      'lobby',
+      'lobby',
+      'in_call',
+      'lobby',
+      'in_call',
+      'in_call',
+    ]);
+    expect(driver.actions).not.toContain('leave');
+    expect(engine.flushed && engine.closed).toBe(true);
+    expect(page().closed).toBe(true);
+  });
+
+  it('answers a post-admission dialog and starts capturing at the first sign of admission', async () => {
+    const driver = new ScriptedDriver(
+      screens(
+        { kind: 'lobby' },
+        { kind: 'dialog', detail: 'this video call is being recorded' },
+        { kind: 'in_call' },
+        { kind: 'in_call' },
+        { kind: 'ended', reason: 'removed', detail: 'removed' },
+      ),
+    );
+    const { session, statuses, engine, page } = setUp(driver);
+    expect(await session.run()).toMatchObject({ status: 'completed', reason: 'removed' });
+    expect(driver.actions).toContain('answer');
+    expect(statuses()).toEqual(['joining', 'awaiting_admission', 'active']);
+    expect(page().captureStarted).toBe(true);
+    expect(engine.samples).toBe(3200);
+  });
+
+  it('gives up at the admission timeout and leaves the lobby', async () => {
+    const driver = new ScriptedDriver(screens({ kind: 'lobby' }));
+    const { session, statuses } = setUp(driver, { automaticLeave: { admissionTimeoutSeconds: 0.3 } });
+    expect(await session.run()).toMatchObject({ status: 'failed', reason: 'admission_timeout' });
+    expect(statuses()).toEqual(['joining', 'awaiting_admission']);
+    expect(driver.actions.at(-1)).toBe('leave');
+  });
+
+  it('leaves the lobby on a leave command', async () => {
+    const driver = new ScriptedDriver(screens({ kind: 'lobby' }));
+    const { session, end, statuses } = setUp(driver);
+    const running = session.run();
+    await expect.poll(() => statuses()).toEqual(['joining', 'awaiting_admission']);
+    session.handleCommand({ type: 'leave', reason: 'stopped', issuedAt: new Date().toISOString() });
+    expect(await running).toMatchObject({ status: 'completed', reason: 'stopped' });
+    expect(end.outcome).toMatchObject({ reason: 'stopped' });
+    expect(driver.actions.at(-1)).toBe('leave');
+  });
+
+  it('leaves on its own once everyone else has gone, with that reason', async () => {
+    const driver = new ScriptedDriver((look, pressed) => {
+      if (!pressed) return { screen: { kind: 'prejoin' }, others: null };
+      return { screen: { kind: 'in_call' }, others: look < 5 ? 2 : 0 };
+    });
+    const { session, statuses, engine, page } = setUp(driver, { automaticLeave: { aloneSeconds: 0.2 } });
+    expect(await session.run()).toEqual({ status: 'completed', reason: 'left_alone' });
+    expect(statuses()).toEqual(['joining', 'awaiting_admission', 'active']);
+    expect(driver.actions.at(-1)).toBe('leave');
+    expect(engine.flushed && engine.closed && page().closed).toBe(true);
+  });
+
+  it('fails with engine_error before opening any page when the engine cannot start', async () => {
+    const driver = new ScriptedDriver(screens({ kind: 'lobby' }));
+    const { session, statuses, page } = setUp(driver, {}, { failEngine: true });
+    expect(await session.run()).toEqual({ status: 'failed', reason: 'engine_error', detail: 'no model' });
+    expect(statuses()).toEqual([]);
+    expect(page().opened).toBe(false);
+  });
+
+  it('ends with what the page reports as fatal (a sign-in redirect)', async () => {
+    let hooks: MeetingPageHooks | null = null;
+    const driver = new ScriptedDriver((look) => {
+      if (look === 2) {
+        hooks?.onFatal({ status: 'failed', reason: 'sign_in_required', detail: 'accounts.google.com' });
+      }
+      return { screen: { kind: 'loading' }, others: null };
+    });
+    const { session, statuses } = setUp(driver, {}, { onPage: (given) => (hooks = given) });
+    expect(await session.run()).toMatchObject({ status: 'failed', reason: 'sign_in_required' });
+    expect(statuses()).toEqual(['joining']);
+  });
+
+  it('publishes segments with the speaker the page showed and absolute times from the capture start', async () => {
+    let hooks: MeetingPageHooks | null = null;
+    const driver = new ScriptedDriver(screens({ kind: 'in_call' }));
+    const { session, engine, sink, end } = setUp(
+      driver,
+      { language: 'en' },
+      { onPage: (given) => (hooks = given) },
+    );
+    const running = session.run();
+    await expect.poll(() => sink.steps.length).toBe(3);
+    hooks!.onSpeaking({ name: 'Alice (Guest)', speaking: true, at: 1.0 });
+    hooks!.onSpeaking({ name: 'Alice (Guest)', speaking: false, at: 3.0 });
+    engine.emit!({ id: 'a', start: 1.2, end: 2.8, text: 'hello there', language: null, final: true });
+    engine.emit!({ id: 'b', start: 10, end: 11, text: 'who said this', language: 'en', final: true });
+    session.handleCommand({ type: 'reconfigure', language: 'de', issuedAt: new Date().toISOString() });
+    engine.emit!({ id: 'c', start: 12, end: 13, text: 'danach', language: null, final: true });
+    end.end({ status: 'completed', reason: 'stopped' });
+    await running;
+    expect(sink.segments).toEqual([
+      expect.objectContaining({
+        segmentId: 'a',
+        speaker: 'Alice',
+        language: 'en',
+        absoluteStartTime: '2026-01-01T00:00:01.200Z',
+        absoluteEndTime: '2026-01-01T00:00:02.800Z',
+      }),
+      expect.objectContaining({ segmentId: 'b', speaker: null }),
+      expect.objectContaining({ segmentId: 'c', language: 'de' }),
+    ]);
+  });
+});
