@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type SimulatorClient,
@@ -5,6 +7,7 @@ import {
   type CreateMeetingInput,
 } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
+import { TEST_REDIS_URL } from '../../support/env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 import {
   botEvents,
@@ -200,6 +203,33 @@ describe('the bot process', () => {
       timeoutMs: 10_000,
     });
     expect(final.bot.leaveReason).toBe('leave_button');
+  });
+
+  it('fails fast on an invalid config, telling the workers why when it knows where to', async () => {
+    const sessionId = randomUUID();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
+      cwd: new URL('../../../', import.meta.url).pathname,
+      env: {
+        ...process.env,
+        BOT_CONFIG: JSON.stringify({
+          meetingId: 4242,
+          sessionId,
+          platform: 'zoom',
+          meetingUrl: 'not a url',
+          redisUrl: TEST_REDIS_URL,
+          streamPrefix: prefix,
+        }),
+      },
+      stdio: 'ignore',
+    });
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    const events = await botEvents(redis, prefix, sessionId);
+    expect(statusTrail(events)).toEqual(['failed:invalid_config']);
+    const detail = 'detail' in events[0]! ? events[0].detail : '';
+    expect(detail).toContain('platform');
+    expect(detail).toContain('meetingUrl');
+    expect(detail).toContain('botName');
   });
 
   it('refuses a meeting URL outside the allowed hosts before opening it', async () => {
