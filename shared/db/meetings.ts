@@ -54,6 +54,12 @@ interface MeetingRow {
   updated_at: Date;
 }
 
+/** Newest first; ties on the creation instant broken by id so the order is stable. */
+const NEWEST_FIRST = [
+  { column: 'created_at', order: 'desc' as const },
+  { column: 'id', order: 'desc' as const },
+];
+
 function toRecord(row: MeetingRow): MeetingRecord {
   return {
     id: row.id,
@@ -129,10 +135,7 @@ export async function findLatestMeeting(
 ): Promise<MeetingRecord | undefined> {
   const row = await db<MeetingRow>('meetings')
     .where({ user_id: userId, platform, native_meeting_id: nativeMeetingId })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
+    .orderBy(NEWEST_FIRST)
     .first();
   return row && toRecord(row);
 }
@@ -164,25 +167,16 @@ export async function listLiveMeetings(db: Db, userId: number): Promise<MeetingR
   const rows = await db<MeetingRow>('meetings')
     .where({ user_id: userId })
     .whereIn('status', NON_TERMINAL_STATUSES)
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ]);
+    .orderBy(NEWEST_FIRST);
   return rows.map(toRecord);
 }
 
-/** Newest first; ties on the creation instant broken by id so the order is stable. */
 export async function listMeetings(
   db: Db,
   userId: number,
   page: { limit?: number | undefined; offset?: number | undefined } = {},
 ): Promise<MeetingRecord[]> {
-  const query = db<MeetingRow>('meetings')
-    .where({ user_id: userId })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ]);
+  const query = db<MeetingRow>('meetings').where({ user_id: userId }).orderBy(NEWEST_FIRST);
   if (page.limit !== undefined) query.limit(page.limit);
   if (page.offset !== undefined) query.offset(page.offset);
   const rows = await query;
