@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBotImage } from '../../support/stack.js';
 
 /**
  * Smoke check of the bot image (docker/bot.Dockerfile): built by scripts/build-bot-image.sh (which
@@ -86,15 +85,10 @@ async function run(options: { shell?: string; env?: string[] } = {}): Promise<Ru
 
 beforeAll(async () => {
   try {
-    await promisify(execFile)('bash', ['scripts/build-bot-image.sh'], {
-      cwd: ROOT,
-      timeout: BUILD_TIMEOUT_MS,
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    // Compiles first (a fresh clone has no dist/), then builds what changed.
+    await ensureBotImage();
   } catch (error) {
-    const failure = error as Error & { stderr?: string; stdout?: string };
-    const output = `${failure.stdout ?? ''}${failure.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n');
-    throw new Error(`scripts/build-bot-image.sh failed: ${failure.message}\n${output}\n${HOW_TO_START}`);
+    throw new Error(`${(error as Error).message.split('\n').slice(-25).join('\n')}\n${HOW_TO_START}`);
   }
   try {
     await docker.ping();
