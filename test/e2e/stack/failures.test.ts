@@ -9,10 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-describe('when a bot cannot do its job', () => {
+describe.each(['google_meet', 'teams'] as const)('%s: when a bot cannot do its job', (platform) => {
   it('a denied bot ends failed with admission_denied, and its container is removed', async () => {
     const { meetingId, nativeId } = await stack.createMeetingAndBot({
-      platform: 'google_meet',
+      platform,
       admission: { policy: 'deny', delaySeconds: 2 },
     });
     const seen = await stack.waitForStatus(meetingId, ['failed', 'completed', 'active'], 180_000);
@@ -28,7 +28,7 @@ describe('when a bot cannot do its job', () => {
 
   it('a container killed from outside makes the meeting failed within 10 s, with its exit code', async () => {
     const { meetingId } = await stack.createMeetingAndBot({
-      platform: 'teams',
+      platform,
       admission: { policy: 'open' },
       participants: [{ name: 'Carol', utterances: [{ at: 1, text: 'this meeting will be cut short' }] }],
     });
