@@ -16,6 +16,7 @@ import {
 } from './routes/bots/schema.js';
 import {
   deletedMeetingsSchema,
+  meetingEventsSchema,
   meetingListSchema,
   meetingSchema,
   updateMeetingDataRequest,
@@ -31,6 +32,7 @@ export const errorSchema = z
 // Referenced so that every schema with an id is registered before the document is generated.
 const documented = [
   meetingSchema,
+  meetingEventsSchema,
   meetingListSchema,
   updatedMeetingSchema,
   deletedMeetingsSchema,
@@ -172,6 +174,18 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
           responses: {
             200: { description: 'The meeting', ...json(meetingSchema) },
+            ...common,
+            404: error('`Meeting not found`'),
+          },
+        },
+      },
+      '/meetings/{id}/events': {
+        get: {
+          summary:
+            "The meeting's status transitions, oldest first, with time, source, reason and detail (beyond the spec)",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: {
+            200: { description: 'Events', ...json(meetingEventsSchema) },
             ...common,
             404: error('`Meeting not found`'),
           },

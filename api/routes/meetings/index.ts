@@ -2,6 +2,7 @@ import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/db/knex.js';
 import { listMeetings } from '../../../shared/db/meetings.js';
+import { listTransitions } from '../../../shared/db/meeting-transitions.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
 import { deleteMeetingData, getMeeting, updateMeetingData } from '../../services/meetings.js';
@@ -27,6 +28,23 @@ export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
   router.get('/meetings/:id', deps.requireUser, async (ctx) => {
     const { id } = parseInput(meetingIdParams, ctx.params, 'Path');
     ctx.body = meetingJson(await getMeeting(deps.db, requireAuth(ctx), id));
+  });
+
+  router.get('/meetings/:id/events', deps.requireUser, async (ctx) => {
+    const { id } = parseInput(meetingIdParams, ctx.params, 'Path');
+    const meeting = await getMeeting(deps.db, requireAuth(ctx), id);
+    const transitions = await listTransitions(deps.db, meeting.id);
+    ctx.body = {
+      meeting_id: meeting.id,
+      events: transitions.map((transition) => ({
+        at: transition.createdAt.toISOString(),
+        from: transition.from,
+        to: transition.to,
+        source: transition.source,
+        reason: transition.reason,
+        detail: transition.detail,
+      })),
+    };
   });
 
   router.patch('/meetings/:platform/:native_meeting_id', deps.requireUser, deps.jsonBody, async (ctx) => {

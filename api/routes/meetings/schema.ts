@@ -119,3 +119,23 @@ export const deletedMeetingsSchema = z
     deleted_meeting_ids: z.array(z.number().int()),
   })
   .meta({ id: 'DeletedMeetings' });
+
+export const meetingEventSchema = z
+  .object({
+    at: z.iso.datetime(),
+    from: z.enum(MEETING_STATUSES).nullable(),
+    to: z.enum(MEETING_STATUSES),
+    source: z
+      .string()
+      .describe('Who moved it: api (a user request), bot (the bot reported it), worker (the worker saw it).'),
+    reason: z
+      .string()
+      .nullable()
+      .describe('Machine-readable, e.g. admission_denied, stopped, container_exited.'),
+    detail: z.string().nullable().describe('Human-readable context, e.g. the exit code and last log lines.'),
+  })
+  .meta({ id: 'MeetingEvent' });
+
+export const meetingEventsSchema = z
+  .object({ meeting_id: z.number().int(), events: z.array(meetingEventSchema) })
+  .meta({ id: 'MeetingEvents' });

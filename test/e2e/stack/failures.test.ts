@@ -17,8 +17,12 @@ describe.each(['google_meet', 'teams'] as const)('%s: when a bot cannot do its j
     });
     const seen = await stack.waitForStatus(meetingId, ['failed', 'completed', 'active'], 180_000);
     expect(seen.at(-1)).toBe('failed');
-    const last = (await stack.transitions(meetingId)).at(-1);
-    expect(last).toMatchObject({ to: 'failed', source: 'bot', reason: 'admission_denied' });
+    const events = await stack.api.request('GET', `/meetings/${meetingId}/events`, { key: stack.user.key });
+    expect(events.body.events.at(-1)).toMatchObject({
+      to: 'failed',
+      source: 'bot',
+      reason: 'admission_denied',
+    });
     await expect.poll(() => stack.containersOf(meetingId), { timeout: 30_000, interval: 500 }).toEqual([]);
     expect((await stack.simulator.getMeeting(nativeId)).bot.state).toBe('denied');
     const meeting = await stack.api.request('GET', `/meetings/${meetingId}`, { key: stack.user.key });
@@ -43,9 +47,10 @@ describe.each(['google_meet', 'teams'] as const)('%s: when a bot cannot do its j
     await stack.waitForStatus(meetingId, ['failed', 'completed'], 10_000);
     expect(Date.now() - killedAt).toBeLessThan(10_000);
 
-    const last = (await stack.transitions(meetingId)).at(-1);
+    const events = await stack.api.request('GET', `/meetings/${meetingId}/events`, { key: stack.user.key });
+    const last = events.body.events.at(-1);
     expect(last).toMatchObject({ to: 'failed', source: 'worker', reason: 'container_exited' });
-    expect(last?.detail).toMatch(/^exit code 137/);
+    expect(last.detail).toMatch(/^exit code 137/);
     await expect.poll(() => stack.containersOf(meetingId), { timeout: 30_000, interval: 500 }).toEqual([]);
   });
 });

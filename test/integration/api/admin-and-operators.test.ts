@@ -151,6 +151,7 @@ describe('operator endpoints', () => {
         '/bots/{platform}/{native_meeting_id}/config',
         '/meetings',
         '/meetings/{id}',
+        '/meetings/{id}/events',
         '/meetings/{platform}/{native_meeting_id}',
         '/transcripts/{platform}/{native_meeting_id}',
       ]),

@@ -16,6 +16,7 @@ const ENDPOINTS: Array<[method: string, path: string, body?: unknown]> = [
   ['GET', '/bots/status'],
   ['GET', '/meetings'],
   ['GET', '/meetings/1'],
+  ['GET', '/meetings/1/events'],
   ['PATCH', '/meetings/google_meet/abc-defg-hij', { data: { name: 'x' } }],
   ['DELETE', '/meetings/google_meet/abc-defg-hij'],
   ['GET', '/transcripts/google_meet/abc-defg-hij'],
@@ -101,6 +102,12 @@ describe("a second user never sees or touches the first user's meetings", () => 
 
   it('GET /meetings/{id} of another user is 404 Meeting not found', async () => {
     const response = await api.request('GET', `/meetings/${aliceMeetingId}`, { key: bob.key });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'Meeting not found' });
+  });
+
+  it('GET /meetings/{id}/events of her meeting is 404 Meeting not found', async () => {
+    const response = await api.request('GET', `/meetings/${aliceMeetingId}/events`, { key: bob.key });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ error: 'Meeting not found' });
   });

@@ -225,3 +225,44 @@ describe('GET /bots/status', () => {
     );
   });
 });
+
+describe('GET /meetings/{id}/events', () => {
+  it('lists every recorded transition, oldest first, with time, source, reason and detail', async () => {
+    const meetingId = await createMeet('eve-ntsl-ist');
+    await advanceMeeting(api.database.db, meetingId, 'active');
+    await api.request('DELETE', '/bots/google_meet/eve-ntsl-ist', { key: user.key });
+
+    const response = await api.request('GET', `/meetings/${meetingId}/events`, { key: user.key });
+    expect(response.status).toBe(200);
+    expect(response.body.meeting_id).toBe(meetingId);
+    expect(
+      response.body.events.map(
+        (e: { from: string | null; to: string; source: string; reason: string | null }) => [
+          e.from,
+          e.to,
+          e.source,
+          e.reason,
+        ],
+      ),
+    ).toEqual([
+      [null, 'requested', 'api', 'bot requested'],
+      ['requested', 'joining', 'test', null],
+      ['joining', 'awaiting_admission', 'test', null],
+      ['awaiting_admission', 'active', 'test', null],
+      ['active', 'completed', 'api', 'stopped'],
+    ]);
+    for (const event of response.body.events) {
+      expect(event.at).toMatch(ISO_UTC);
+      expect(event).toHaveProperty('detail');
+    }
+    const ats = response.body.events.map((e: { at: string }) => Date.parse(e.at));
+    expect(ats).toEqual([...ats].sort((a, b) => a - b));
+  });
+
+  it('is 404 Meeting not found for an unknown meeting and 400 for a non-numeric id', async () => {
+    expect((await api.request('GET', '/meetings/999999/events', { key: user.key })).body).toEqual({
+      error: 'Meeting not found',
+    });
+    expect((await api.request('GET', '/meetings/abc/events', { key: user.key })).status).toBe(400);
+  });
+});
