@@ -18,6 +18,8 @@ import { docsRouter } from './routes/docs.js';
 import { healthRouter, type ReadinessCheck } from './routes/health.js';
 import { meetingsRouter } from './routes/meetings/index.js';
 import { transcriptsRouter } from './routes/transcripts/index.js';
+import { type StreamOptions, transcriptStreamRouter } from './routes/transcripts/stream.js';
+import type { MeetingChangeListener } from '../shared/meeting-changes.js';
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +29,11 @@ export interface AppDeps {
   /** Queues shown in Bull Board. */
   queues: readonly Queue[];
   readiness: Record<string, ReadinessCheck>;
+  /** Wakes live transcript streams when a meeting changes (Redis pub/sub). */
+  changes: MeetingChangeListener;
+  /** Announces committed changes to the live streams of every API replica. */
+  announce: (meetingIds: number[]) => Promise<void>;
+  streamOptions?: StreamOptions;
 }
 
 /** The whole HTTP app; the middleware order lives here and nowhere else. */
@@ -49,11 +56,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       log: deps.logger,
       defaultBotName: config.DEFAULT_BOT_NAME,
       extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
+      announce: deps.announce,
       requireUser: user,
       jsonBody: body,
     }),
     meetingsRouter({ db, requireUser: user, jsonBody: body }),
     transcriptsRouter({ db, requireUser: user }),
+    transcriptStreamRouter({ db, requireUser: user, changes: deps.changes, options: deps.streamOptions }),
     adminRouter({
       db,
       requireAdmin: admin,

@@ -4,7 +4,8 @@ import { loadConfigOrExit } from '../shared/config.js';
 import { createKnex } from '../shared/db/knex.js';
 import { createLogger } from '../shared/logger.js';
 import { createBotQueues } from '../shared/queues.js';
-import { createProducerRedis, waitForRedis } from '../shared/redis.js';
+import { announceMeetingChanges, MeetingChangeListener } from '../shared/meeting-changes.js';
+import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/redis.js';
 import { Shutdown } from '../shared/shutdown.js';
 import { createApp } from './app.js';
 
@@ -20,7 +21,16 @@ for (const queue of [queues.launch, queues.control]) {
 if (!(await waitForRedis(redis, 5000)))
   logger.warn('Redis is not reachable yet; bot requests will get 503 until it is');
 
+// Subscriptions block their connection: live streams get one of their own.
+const subscriber = createWorkerRedis(config.REDIS_URL, logger);
+const changes = new MeetingChangeListener(subscriber, config.QUEUE_PREFIX, logger);
+
 const app = createApp({
+  changes,
+  announce: (meetingIds) =>
+    announceMeetingChanges(redis, config.QUEUE_PREFIX, meetingIds).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not announce meeting changes'),
+    ),
   config,
   db,
   jobs: bullBotJobs(queues),
@@ -45,6 +55,7 @@ server.keepAliveTimeout = 65_000;
 new Shutdown(logger, config.SHUTDOWN_TIMEOUT_MS)
   .add('http server', () => new Promise<void>((resolve) => server.close(() => resolve())))
   .add('queues', () => Promise.all([queues.launch.close(), queues.control.close()]))
+  .add('live streams', () => changes.close())
   .add('postgres pool', () => db.destroy())
   .add('redis', () => redis.quit())
   .installSignalHandlers();

@@ -69,6 +69,7 @@ try {
     db: database.db,
     eventsRedis: createTestRedis(),
     segmentsRedis: createTestRedis(),
+    publisher: redis,
     prefix,
     consumerName: 'bench',
     log,

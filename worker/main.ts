@@ -43,6 +43,7 @@ const ingester = new Ingester({
   db,
   eventsRedis,
   segmentsRedis,
+  publisher: redis,
   prefix: config.QUEUE_PREFIX,
   consumerName: config.WORKER_ID,
   log,

@@ -5,6 +5,7 @@ import {
   transitionMeeting,
 } from '../shared/db/meetings.js';
 import { isTerminal } from '../shared/domain/meeting-status.js';
+import { announce } from './announce.js';
 import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { handleBotExit } from './runtime/exit-handler.js';
@@ -50,7 +51,10 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
       reason: 'container_missing',
       detail: `the bot container of worker ${deps.config.WORKER_ID} is gone`,
     });
-    if (moved) report.failedMissingContainers += 1;
+    if (moved) {
+      report.failedMissingContainers += 1;
+      await announce(deps, [meeting.id]);
+    }
   }
 
   const timeoutSeconds = deps.config.REQUESTED_TIMEOUT_SECONDS;
@@ -64,7 +68,10 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
       reason: 'no_worker_available',
       detail: `no worker took the launch within ${timeoutSeconds} s`,
     });
-    if (moved) report.failedUnclaimed += 1;
+    if (moved) {
+      report.failedUnclaimed += 1;
+      await announce(deps, [meeting.id]);
+    }
   }
   return report;
 }

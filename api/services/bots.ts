@@ -36,6 +36,8 @@ export interface BotServiceDeps {
   log: Logger;
   defaultBotName: string;
   extraMeetingOrigins: readonly string[];
+  /** Tells live streams a meeting changed; must not throw. */
+  announce: (meetingIds: number[]) => Promise<void>;
 }
 
 /** The request's platform rules, in the order a caller would fix them. Pure: no IO. */
@@ -134,8 +136,10 @@ export async function createBot(
     await transitionMeeting(deps.db, meeting.id, {
       to: 'failed',
       source: 'api',
-      reason: 'launch_not_queued: job queue unavailable',
+      reason: 'launch_not_queued',
+      detail: 'the job queue (Redis) was unavailable',
     });
+    await deps.announce([meeting.id]);
     throw new ServiceUnavailableError('Job queue unavailable; the bot was not started. Try again shortly.');
   }
   return meeting;
@@ -160,6 +164,7 @@ export async function stopBot(
     reason: 'stopped',
   });
   if (!result) throw new NotFoundError(SpecErrors.botNotFound);
+  await deps.announce([live.id]);
   try {
     await deps.jobs.stop({
       meetingId: live.id,

@@ -48,7 +48,11 @@ export async function listTransitions(db: Db, meetingId: number): Promise<Transi
   const rows = await db<TransitionRow>('meeting_status_transitions')
     .where({ meeting_id: meetingId })
     .orderBy('id');
-  return rows.map((row) => ({
+  return rows.map(toTransitionRecord);
+}
+
+function toTransitionRecord(row: TransitionRow): TransitionRecord {
+  return {
     id: row.id,
     meetingId: row.meeting_id,
     from: row.from_status,
@@ -57,5 +61,17 @@ export async function listTransitions(db: Db, meetingId: number): Promise<Transi
     reason: row.reason,
     detail: row.detail,
     createdAt: row.created_at,
-  }));
+  };
+}
+
+export async function listTransitionsSince(
+  db: Db,
+  meetingId: number,
+  afterId: number,
+): Promise<TransitionRecord[]> {
+  const rows = await db<TransitionRow>('meeting_status_transitions')
+    .where({ meeting_id: meetingId })
+    .andWhere('id', '>', afterId)
+    .orderBy('id');
+  return rows.map(toTransitionRecord);
 }

@@ -11,6 +11,8 @@ export interface SegmentRecord {
   absoluteStartTime: Date;
   absoluteEndTime: Date;
   final: boolean;
+  /** Increases with every write of any segment: "changed after N" resumes a live stream. */
+  changeSeq: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -27,11 +29,12 @@ interface SegmentRow {
   absolute_start_time: Date;
   absolute_end_time: Date;
   is_final: boolean;
+  change_seq: number;
   created_at: Date;
   updated_at: Date;
 }
 
-export type SegmentUpsert = Omit<SegmentRecord, 'createdAt' | 'updatedAt'>;
+export type SegmentUpsert = Omit<SegmentRecord, 'createdAt' | 'updatedAt' | 'changeSeq'>;
 
 function toRecord(row: SegmentRow): SegmentRecord {
   return {
@@ -45,6 +48,7 @@ function toRecord(row: SegmentRow): SegmentRecord {
     absoluteStartTime: row.absolute_start_time,
     absoluteEndTime: row.absolute_end_time,
     final: row.is_final,
+    changeSeq: row.change_seq,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -65,10 +69,10 @@ export async function listSegments(db: Db, meetingId: number): Promise<SegmentRe
 /**
  * Inserts or updates segments by (meeting, segment id) in one statement. Copies can arrive out of
  * order (redelivery, several ingesters): a final copy always wins, a non-final copy never replaces a
- * final one nor a longer non-final one; an identical copy writes nothing. Returns the rows written.
+ * final one nor a longer non-final one; an identical copy writes nothing. Returns the segments written.
  */
-export async function upsertSegments(db: Db, segments: readonly SegmentUpsert[]): Promise<number> {
-  if (segments.length === 0) return 0;
+export async function upsertSegments(db: Db, segments: readonly SegmentUpsert[]): Promise<SegmentRecord[]> {
+  if (segments.length === 0) return [];
   const rows = latestPerSegmentId(segments).map((segment) => ({
     meeting_id: segment.meetingId,
     segment_id: segment.segmentId,
@@ -93,6 +97,7 @@ export async function upsertSegments(db: Db, segments: readonly SegmentUpsert[])
       absolute_start_time: db.raw('excluded.absolute_start_time'),
       absolute_end_time: db.raw('excluded.absolute_end_time'),
       is_final: db.raw('excluded.is_final'),
+      change_seq: db.raw("nextval('transcript_segment_change_seq')"),
       updated_at: db.fn.now(),
     })
     .where(
@@ -103,8 +108,21 @@ export async function upsertSegments(db: Db, segments: readonly SegmentUpsert[])
             (excluded.text, excluded.start_seconds, excluded.end_seconds,
              excluded.speaker, excluded.language, excluded.is_final)`),
     )
-    .returning('id');
-  return result.length;
+    .returning('*');
+  return (result as SegmentRow[]).map(toRecord);
+}
+
+/** The meeting's segments written after change `afterSeq`, in the order they were written. */
+export async function listSegmentsChangedSince(
+  db: Db,
+  meetingId: number,
+  afterSeq: number,
+): Promise<SegmentRecord[]> {
+  const rows = await db<SegmentRow>('transcript_segments')
+    .where({ meeting_id: meetingId })
+    .andWhere('change_seq', '>', afterSeq)
+    .orderBy('change_seq');
+  return rows.map(toRecord);
 }
 
 /** One row per segment id (Postgres can't update a row twice in one statement): the last copy, a final one winning. */

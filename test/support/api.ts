@@ -6,6 +6,7 @@ import { findOrCreateUser, issueApiKey } from '../../shared/accounts.js';
 import { bullBotJobs, type BotJobs } from '../../shared/bot-jobs.js';
 import { parseConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
+import { announceMeetingChanges, MeetingChangeListener } from '../../shared/meeting-changes.js';
 import { type BotQueues, createBotQueues } from '../../shared/queues.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
@@ -53,10 +54,15 @@ let userCounter = 0;
 
 /** The real app on a random port, with its own database and queue prefix. */
 export async function startTestApi(
-  options: { env?: Record<string, string>; jobs?: (queues: BotQueues) => BotJobs } = {},
+  options: {
+    env?: Record<string, string>;
+    jobs?: (queues: BotQueues) => BotJobs;
+    /** A second API replica: same database and key prefix as this one (which owns their cleanup). */
+    replicaOf?: TestApi;
+  } = {},
 ): Promise<TestApi> {
-  const database = await createTestDatabase();
-  const prefix = uniquePrefix('api');
+  const database = options.replicaOf?.database ?? (await createTestDatabase());
+  const prefix = options.replicaOf?.prefix ?? uniquePrefix('api');
   const config = parseConfig({
     DATABASE_URL: database.url,
     REDIS_URL: TEST_REDIS_URL,
@@ -69,7 +75,12 @@ export async function startTestApi(
   const redis = createTestRedis();
   const queues = createBotQueues(redis, prefix);
   const logger = createLogger('api-test', config.LOG_LEVEL);
+  const changes = new MeetingChangeListener(createTestRedis(), prefix, logger);
   const app = createApp({
+    changes,
+    announce: (meetingIds) => announceMeetingChanges(redis, prefix, meetingIds).catch(() => undefined),
+    // A poll too slow for any test to pass by: live updates must come from the Redis announcements.
+    streamOptions: { pollMs: 60_000, endQuietMs: 1500, heartbeatMs: 15_000 },
     config,
     db: database.db,
     jobs: options.jobs ? options.jobs(queues) : bullBotJobs(queues),
@@ -131,11 +142,13 @@ export async function startTestApi(
       return { id: user.id, email: user.email, key: token };
     },
     async close() {
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await changes.close();
       await Promise.all([queues.launch.close(), queues.control.close()]);
-      await deleteKeys(redis, prefix);
+      if (!options.replicaOf) await deleteKeys(redis, prefix);
       redis.disconnect();
-      await database.drop();
+      if (!options.replicaOf) await database.drop();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { botDeadLetterStream, botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
 import type { Knex } from '../../shared/db/knex.js';
 import type { Logger } from '../../shared/logger.js';
+import { announceMeetingChanges } from '../../shared/meeting-changes.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
 import { StreamConsumer } from './stream-consumer.js';
 import { transcriptSegmentHandler } from './transcript-segments.js';
@@ -13,6 +14,8 @@ export interface IngesterOptions {
   /** Two dedicated connections: each consumer blocks on its own. */
   eventsRedis: Redis;
   segmentsRedis: Redis;
+  /** A non-blocking connection to announce committed changes to live streams. */
+  publisher: Redis;
   prefix: string;
   consumerName: string;
   log: Logger;
@@ -26,6 +29,10 @@ export class Ingester {
   readonly segments: StreamConsumer;
 
   constructor(options: IngesterOptions) {
+    const announce = (meetingIds: Iterable<number>) =>
+      announceMeetingChanges(options.publisher, options.prefix, meetingIds).catch((error: unknown) =>
+        options.log.warn({ err: error }, 'could not announce meeting changes'),
+      );
     const common = {
       group: INGEST_GROUP,
       consumer: options.consumerName,
@@ -36,7 +43,7 @@ export class Ingester {
       ...common,
       redis: options.eventsRedis,
       stream: botEventsStream(options.prefix),
-      handler: lifecycleEventHandler(options.db, options.log.child({ component: 'ingest-events' })),
+      handler: lifecycleEventHandler(options.db, options.log.child({ component: 'ingest-events' }), announce),
       log: options.log,
       // Status changes are few and ordered: small batches keep them prompt.
       batchSize: 50,
@@ -45,7 +52,11 @@ export class Ingester {
       ...common,
       redis: options.segmentsRedis,
       stream: botSegmentsStream(options.prefix),
-      handler: transcriptSegmentHandler(options.db, options.log.child({ component: 'ingest-segments' })),
+      handler: transcriptSegmentHandler(
+        options.db,
+        options.log.child({ component: 'ingest-segments' }),
+        announce,
+      ),
       log: options.log,
       batchSize: 500,
     });

@@ -10,9 +10,14 @@ import type { BatchHandler, DeadLetter } from './stream-consumer.js';
  * updates: a late or repeated event is a no-op, terminal states are final, and events from
  * another launch session than the meeting's own are ignored.
  */
-export function lifecycleEventHandler(db: Knex, log: Logger): BatchHandler {
+export function lifecycleEventHandler(
+  db: Knex,
+  log: Logger,
+  announce: (meetingIds: Iterable<number>) => Promise<unknown>,
+): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
+    const changed = new Set<number>();
     for (const message of messages) {
       const parsed = parseStreamJson(lifecycleEvent, message.data);
       if (!parsed.ok) {
@@ -39,6 +44,7 @@ export function lifecycleEventHandler(db: Knex, log: Logger): BatchHandler {
         detail: 'detail' in event ? event.detail : null,
       });
       if (moved) {
+        changed.add(meeting.id);
         log.info({ meetingId: meeting.id, from: moved.from, to: event.status }, 'meeting status changed');
       } else {
         log.debug(
@@ -47,6 +53,7 @@ export function lifecycleEventHandler(db: Knex, log: Logger): BatchHandler {
         );
       }
     }
+    await announce(changed);
     return deadLetters;
   };
 }

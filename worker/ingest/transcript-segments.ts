@@ -11,7 +11,11 @@ import type { BatchHandler, DeadLetter } from './stream-consumer.js';
  * updated in place, a repeated message writes nothing. Segments of a meeting that has ended are
  * kept (a stopped bot flushes its last words while it leaves).
  */
-export function transcriptSegmentHandler(db: Knex, log: Logger): BatchHandler {
+export function transcriptSegmentHandler(
+  db: Knex,
+  log: Logger,
+  announce: (meetingIds: Iterable<number>) => Promise<unknown>,
+): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
     const valid: Array<{ id: string; segment: TranscriptSegmentMessage }> = [];
@@ -42,7 +46,8 @@ export function transcriptSegmentHandler(db: Knex, log: Logger): BatchHandler {
       });
     }
     const written = await upsertSegments(db, rows);
-    log.debug({ received: messages.length, written }, 'segments ingested');
+    log.debug({ received: messages.length, written: written.length }, 'segments ingested');
+    await announce(written.map((segment) => segment.meetingId));
     return deadLetters;
   };
 }

@@ -7,6 +7,7 @@ import {
 } from '../../shared/db/meetings.js';
 import type { LaunchBotPayload } from '../../shared/queues.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
+import { announce } from '../announce.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
 export type LaunchOutcome =
@@ -39,6 +40,7 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
       reason: 'launch_failed',
       detail: `could not start the bot container: ${(error as Error).message}`.slice(0, 2000),
     });
+    await announce(deps, [meeting.id]);
     return { launched: false, reason: 'container did not start' };
   }
 

@@ -2,6 +2,7 @@ import { lifecycleEvent } from '../../shared/contract/events.js';
 import { STREAM_FIELD, botEventsStream } from '../../shared/contract/streams.js';
 import { findMeetingById, transitionMeeting } from '../../shared/db/meetings.js';
 import { isTerminal } from '../../shared/domain/meeting-status.js';
+import { announce } from '../announce.js';
 import type { WorkerDeps } from '../worker-deps.js';
 import { Labels } from './bot-runtime.js';
 
@@ -54,6 +55,7 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
         });
         log.warn({ exitCode: info.exitCode }, 'bot container exited without a final event');
       }
+      await announce(deps, [meetingId]);
     }
     await deps.runtime.remove(containerId);
   } finally {

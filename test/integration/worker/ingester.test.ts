@@ -27,7 +27,16 @@ function newIngester(db = database.db, consumerName = 'worker-a', claimIdleMs?: 
   const eventsRedis = createTestRedis();
   const segmentsRedis = createTestRedis();
   connections.push(eventsRedis, segmentsRedis);
-  return new Ingester({ db, eventsRedis, segmentsRedis, prefix, consumerName, log, claimIdleMs });
+  return new Ingester({
+    db,
+    eventsRedis,
+    segmentsRedis,
+    publisher: redis,
+    prefix,
+    consumerName,
+    log,
+    claimIdleMs,
+  });
 }
 
 async function newMeeting(): Promise<{ meetingId: number; sessionId: string }> {

@@ -1,0 +1,150 @@
+import { PassThrough } from 'node:stream';
+import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Knex } from '../../../shared/db/knex.js';
+import { findMeetingById } from '../../../shared/db/meetings.js';
+import { listTransitionsSince } from '../../../shared/db/meeting-transitions.js';
+import { listSegmentsChangedSince } from '../../../shared/db/segments.js';
+import { isTerminal } from '../../../shared/domain/meeting-status.js';
+import type { MeetingChangeListener } from '../../../shared/meeting-changes.js';
+import { type AppState, requireAuth } from '../../context.js';
+import { parseInput } from '../../middleware/validate.js';
+import { latestMeeting } from '../../services/meetings.js';
+import { meetingRefParams } from '../path-params.js';
+import { segmentJson } from './index.js';
+
+export interface StreamOptions {
+  /** Re-read Postgres this often even without an announcement (a lost one only delays an update). */
+  pollMs: number;
+  /** After the meeting ended, close once nothing changed for this long (late segments still arrive). */
+  endQuietMs: number;
+  heartbeatMs: number;
+}
+
+export const DEFAULT_STREAM_OPTIONS: StreamOptions = { pollMs: 2000, endQuietMs: 5000, heartbeatMs: 15_000 };
+
+/** Position in the meeting's history: last transition id and last segment change sent. */
+interface Cursor {
+  transition: number;
+  segment: number;
+}
+
+function parseLastEventId(header: string): Cursor | undefined {
+  const match = /^(\d{1,18})-(\d{1,18})$/.exec(header.trim());
+  return match ? { transition: Number(match[1]), segment: Number(match[2]) } : undefined;
+}
+
+/**
+ * GET /transcripts/{platform}/{native_meeting_id}/stream — Server-Sent Events: the meeting's status
+ * history and current transcript, then every new or changed segment (`segment`) and every status
+ * change (`status`) as they are committed, and `end` once the meeting has ended and gone quiet.
+ * Every event's id is a position in Postgres, so a client reconnecting with Last-Event-ID misses
+ * nothing, on whichever API replica it lands.
+ */
+export function transcriptStreamRouter(deps: {
+  db: Knex;
+  requireUser: Middleware<AppState>;
+  changes: MeetingChangeListener;
+  options?: StreamOptions;
+}): Router<AppState> {
+  const options = deps.options ?? DEFAULT_STREAM_OPTIONS;
+  const router = new Router<AppState>();
+  router.get('/transcripts/:platform/:native_meeting_id/stream', deps.requireUser, async (ctx) => {
+    const params = parseInput(meetingRefParams, ctx.params, 'Path');
+    const meeting = await latestMeeting(deps.db, requireAuth(ctx), params.platform, params.native_meeting_id);
+    const cursor = parseLastEventId(ctx.get('Last-Event-ID')) ?? { transition: 0, segment: 0 };
+    // Subscribed before the first read: whatever is committed after that read wakes this stream.
+    await deps.changes.start();
+
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.status = 200;
+    ctx.set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'X-Accel-Buffering': 'no',
+    });
+    const stream = new PassThrough();
+    ctx.body = stream;
+
+    let closed = false;
+    let changedWhileReading = false;
+    let wake: (() => void) | undefined;
+    const wakeUp = () => {
+      changedWhileReading = true;
+      wake?.();
+    };
+    const stopListening = deps.changes.listen(meeting.id, wakeUp);
+    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), options.heartbeatMs);
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      stopListening();
+      clearInterval(heartbeat);
+      wakeUp();
+    };
+    ctx.req.on('close', close);
+    stream.on('close', close);
+
+    const send = (event: string, data: unknown) => {
+      stream.write(
+        `id: ${cursor.transition}-${cursor.segment}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
+      );
+    };
+
+    const run = async () => {
+      let lastChangeAt = 0;
+      while (!closed) {
+        changedWhileReading = false;
+        const segments = await listSegmentsChangedSince(deps.db, meeting.id, cursor.segment);
+        for (const segment of segments) {
+          cursor.segment = segment.changeSeq;
+          send('segment', { segment_id: segment.segmentId, final: segment.final, ...segmentJson(segment) });
+        }
+        const transitions = await listTransitionsSince(deps.db, meeting.id, cursor.transition);
+        for (const transition of transitions) {
+          cursor.transition = transition.id;
+          send('status', {
+            status: transition.to,
+            previous_status: transition.from,
+            source: transition.source,
+            reason: transition.reason,
+            at: transition.createdAt.toISOString(),
+          });
+        }
+        if (segments.length > 0 || transitions.length > 0) lastChangeAt = Date.now();
+        const current = await findMeetingById(deps.db, meeting.id);
+        if (!current) break;
+        const ended = isTerminal(current.status);
+        if (ended) {
+          const quietSince = Math.max(lastChangeAt, current.endTime?.getTime() ?? 0);
+          if (Date.now() - quietSince >= options.endQuietMs) {
+            send('end', { status: current.status });
+            break;
+          }
+        }
+        if (changedWhileReading) continue;
+        await new Promise<void>((resolve) => {
+          // Once the meeting has ended, look again soon enough to close the stream on time.
+          const timer = setTimeout(
+            resolve,
+            ended ? Math.min(options.pollMs, options.endQuietMs) : options.pollMs,
+          );
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    };
+    run()
+      .catch((error: unknown) =>
+        ctx.state.log.error({ err: error, meetingId: meeting.id }, 'transcript stream failed'),
+      )
+      .finally(() => {
+        close();
+        stream.end();
+      });
+  });
+  return router;
+}

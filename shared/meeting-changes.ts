@@ -1,0 +1,80 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from './logger.js';
+
+/**
+ * Wake-up calls for live streams: writers announce "meeting N changed" after their Postgres commit;
+ * every API replica hears it through Redis pub/sub and its streams read what changed from Postgres.
+ * A lost announcement only delays an update until the streams' next poll.
+ */
+export function meetingChangesChannel(prefix: string): string {
+  return `${prefix}:meeting-changes`;
+}
+
+export async function announceMeetingChanges(
+  redis: Redis,
+  prefix: string,
+  meetingIds: Iterable<number>,
+): Promise<void> {
+  const ids = [...new Set(meetingIds)];
+  if (ids.length === 0) return;
+  await redis.publish(meetingChangesChannel(prefix), JSON.stringify(ids));
+}
+
+/** One subscription per process, dispatching to the streams open in it. */
+export class MeetingChangeListener {
+  private readonly listeners = new Map<number, Set<() => void>>();
+  private started: Promise<void> | undefined;
+
+  constructor(
+    private readonly subscriber: Redis,
+    private readonly prefix: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Subscribes (once); resolves when announcements are being received. */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      this.subscriber.on('message', (_channel: string, message: string) => this.dispatch(message));
+      await this.subscriber.subscribe(meetingChangesChannel(this.prefix));
+    })().catch((error: unknown) => {
+      this.started = undefined;
+      throw error;
+    });
+    return this.started;
+  }
+
+  /** Calls `listener` whenever the meeting is announced as changed; returns the unsubscribe function. */
+  listen(meetingId: number, listener: () => void): () => void {
+    void this.start().catch((error: unknown) =>
+      this.log.warn({ err: error }, 'could not subscribe to meeting changes'),
+    );
+    let set = this.listeners.get(meetingId);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(meetingId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(meetingId);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await this.subscriber.quit().catch(() => undefined);
+  }
+
+  private dispatch(message: string): void {
+    let ids: unknown;
+    try {
+      ids = JSON.parse(message);
+    } catch {
+      return;
+    }
+    if (!Array.isArray(ids)) return;
+    for (const id of ids) {
+      for (const listener of this.listeners.get(Number(id)) ?? []) listener();
+    }
+  }
+}
