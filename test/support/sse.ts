@@ -49,8 +49,8 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
           notify();
         }
       }
-    } catch (error) {
-      if ((error as Error).name !== 'AbortError') throw error;
+    } catch {
+      // Aborted by the client, or the server went away: either way the stream is over.
     } finally {
       notify();
     }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSse, type SseClient } from '../../support/sse.js';
 import { startStack, type Stack, type WorkerProcess } from '../../support/stack.js';
 
 let stack: Stack;
@@ -33,6 +34,13 @@ describe.each(['google_meet', 'teams'] as const)(
         participants: SCRIPT,
       });
 
+      // A live client follows the meeting from the start, as a user's app would.
+      const live: SseClient = await openSse(
+        `${stack.api.baseUrl}/transcripts/${platform}/${nativeId}/stream`,
+        {
+          'X-API-Key': stack.user.key,
+        },
+      );
       const seen = await stack.waitForStatus(meetingId, ['active', 'failed', 'completed'], 180_000);
       expect(seen.at(-1)).toBe('active');
       const transitions = await stack.transitions(meetingId);
@@ -87,6 +95,22 @@ describe.each(['google_meet', 'teams'] as const)(
       const starts = transcript.segments.map((s: Segment) => s.start);
       expect(starts).toEqual([...starts].sort((a, b) => a - b));
       expect(transcript.status).toBe('completed');
+
+      // The live client saw the statuses in order, segments while the meeting ran, and the same transcript.
+      await live.ended;
+      const statuses = live.events.filter((e) => e.event === 'status').map((e) => e.data.status);
+      expect(statuses).toEqual(['requested', 'joining', 'awaiting_admission', 'active', 'completed']);
+      const firstSegment = live.events.findIndex((e) => e.event === 'segment');
+      const completedAt = live.events.findIndex((e) => e.event === 'status' && e.data.status === 'completed');
+      expect(firstSegment).toBeGreaterThan(-1);
+      expect(firstSegment).toBeLessThan(completedAt);
+      const latest = new Map<string, Segment>();
+      for (const event of live.events)
+        if (event.event === 'segment') latest.set(event.data.segment_id, event.data);
+      expect([...latest.values()].map((s) => s.text).sort()).toEqual(
+        transcript.segments.map((s: Segment) => s.text).sort(),
+      );
+      expect(live.events.at(-1)?.event).toBe('end');
     });
   },
 );
