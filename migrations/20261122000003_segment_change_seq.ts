@@ -7,7 +7,10 @@ import type { Knex } from 'knex';
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('CREATE SEQUENCE transcript_segment_change_seq');
   await knex.schema.alterTable('transcript_segments', (table) => {
-    table.bigInteger('change_seq').notNullable().defaultTo(knex.raw("nextval('transcript_segment_change_seq')"));
+    table
+      .bigInteger('change_seq')
+      .notNullable()
+      .defaultTo(knex.raw("nextval('transcript_segment_change_seq')"));
     table.index(['meeting_id', 'change_seq']);
   });
 }

@@ -1,19 +1,10 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { chromiumArgs } from '../../../bot/browser.js';
 import { SimulatorClient } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--autoplay-policy=no-user-gesture-required',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-];
+/** The person's browser in these tests runs with the bot's flags (root here, so no sandbox). */
+export const CHROMIUM_ARGS = chromiumArgs(true);
 
 export interface Harness {
   simulator: Simulator;
