@@ -30,7 +30,11 @@ if [ -f "$RESULTS" ]; then
   node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-    const failed = Math.max(r.numFailedTests, r.numFailedTestSuites ?? 0);
+    // Failed tests, plus files that failed without running a test (e.g. an import or beforeAll error).
+    const brokenFiles = (r.testResults ?? []).filter(
+      (f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed"),
+    ).length;
+    const failed = r.numFailedTests + brokenFiles;
     console.log(`${r.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
   ' "$RESULTS"
 else

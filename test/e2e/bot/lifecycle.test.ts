@@ -81,13 +81,16 @@ describe.each(PLATFORMS)('the bot on %s', (platform) => {
     await waitForStatus(redis, prefix, bot, 'active');
     const inCall = await client.waitForBotState(meeting.id, 'in_call');
     expect(inCall.bot.name).toBe('Meetbot Notetaker');
+    // Meet switches the microphone back on at admission (trap); the bot turns it off again.
+    await client.waitFor(meeting.id, (m) => m.bot.micOn === false, 'the bot to turn its microphone off', {
+      timeoutMs: 20_000,
+    });
     await client.endMeeting(meeting.id);
     const { code, trail } = await finish(bot);
     expect(trail).toEqual(['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
     expect(code).toBe(0);
     const final = await client.getMeeting(meeting.id);
     expect(final.bot.state).toBe('ended');
-    // Meet switches the microphone back on at admission (trap); the bot turns it off again.
     expect(final.bot.micOn).toBe(false);
   });
 
