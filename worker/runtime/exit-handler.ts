@@ -1,8 +1,9 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
-import { STREAM_FIELD, botEventsStream } from '../../shared/contract/streams.js';
+import { botEventsStream, STREAM_FIELD } from '../../shared/contract/streams.js';
 import { findMeetingById, transitionMeeting } from '../../shared/db/meetings.js';
 import { isTerminal } from '../../shared/domain/meeting-status.js';
 import { announce } from '../announce.js';
+import { parseStreamJson } from '../ingest/parse-message.js';
 import type { WorkerDeps } from '../worker-deps.js';
 import { Labels } from './bot-runtime.js';
 
@@ -77,16 +78,9 @@ async function findFinalEvent(
   );
   for (const [, fields] of entries) {
     const index = fields.indexOf(STREAM_FIELD);
-    const raw = index >= 0 ? fields[index + 1] : undefined;
-    if (!raw) continue;
-    let parsed: ReturnType<typeof lifecycleEvent.safeParse>;
-    try {
-      parsed = lifecycleEvent.safeParse(JSON.parse(raw));
-    } catch {
-      continue;
-    }
-    if (!parsed.success) continue;
-    const event = parsed.data;
+    const parsed = parseStreamJson(lifecycleEvent, index >= 0 ? fields[index + 1] : undefined);
+    if (!parsed.ok) continue;
+    const event = parsed.value;
     if (event.meetingId !== meetingId || event.sessionId !== sessionId) continue;
     if (event.status === 'completed' || event.status === 'failed') {
       return { status: event.status, reason: event.reason, detail: event.detail ?? null };
