@@ -1,29 +1,11 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import type { z } from 'zod';
 import type { Knex } from '../../../shared/db/knex.js';
-import type { SegmentRecord } from '../../../shared/db/segments.js';
+import { segmentJson } from '../../../shared/transcript-json.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
 import { transcriptOf } from '../../services/meetings.js';
 import { meetingRefParams } from '../path-params.js';
-import type { segmentSchema } from './schema.js';
-
-export const UNKNOWN_SPEAKER = 'Unknown speaker';
-export const UNKNOWN_LANGUAGE = 'und';
-
-export function segmentJson(segment: SegmentRecord): z.infer<typeof segmentSchema> {
-  return {
-    start: segment.start,
-    end: segment.end,
-    text: segment.text,
-    speaker: segment.speaker ?? UNKNOWN_SPEAKER,
-    language: segment.language ?? UNKNOWN_LANGUAGE,
-    absolute_start_time: segment.absoluteStartTime.toISOString(),
-    absolute_end_time: segment.absoluteEndTime.toISOString(),
-    created_at: segment.createdAt.toISOString(),
-  };
-}
 
 export function transcriptsRouter(deps: { db: Knex; requireUser: Middleware<AppState> }): Router<AppState> {
   const router = new Router<AppState>();

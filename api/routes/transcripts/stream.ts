@@ -11,7 +11,7 @@ import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
 import { latestMeeting } from '../../services/meetings.js';
 import { meetingRefParams } from '../path-params.js';
-import { segmentJson } from './index.js';
+import { segmentJson } from '../../../shared/transcript-json.js';
 
 export interface StreamOptions {
   /** Re-read Postgres this often even without an announcement (a lost one only delays an update). */

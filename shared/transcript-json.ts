@@ -1,0 +1,29 @@
+import type { SegmentRecord } from './db/segments.js';
+
+export const UNKNOWN_SPEAKER = 'Unknown speaker';
+export const UNKNOWN_LANGUAGE = 'und';
+
+/** A segment as the API shows it (GET /transcripts, the live stream). */
+export interface SegmentJson {
+  start: number;
+  end: number;
+  text: string;
+  speaker: string;
+  language: string;
+  absolute_start_time: string;
+  absolute_end_time: string;
+  created_at: string;
+}
+
+export function segmentJson(segment: SegmentRecord): SegmentJson {
+  return {
+    start: segment.start,
+    end: segment.end,
+    text: segment.text,
+    speaker: segment.speaker ?? UNKNOWN_SPEAKER,
+    language: segment.language ?? UNKNOWN_LANGUAGE,
+    absolute_start_time: segment.absoluteStartTime.toISOString(),
+    absolute_end_time: segment.absoluteEndTime.toISOString(),
+    created_at: segment.createdAt.toISOString(),
+  };
+}
