@@ -18,6 +18,8 @@ import { docsRouter } from './routes/docs.js';
 import { healthRouter, type ReadinessCheck } from './routes/health.js';
 import { meetingsRouter } from './routes/meetings/index.js';
 import { transcriptsRouter } from './routes/transcripts/index.js';
+import { userRouter } from './routes/user/index.js';
+import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { type StreamOptions, transcriptStreamRouter } from './routes/transcripts/stream.js';
 import type { MeetingChangeListener } from '../shared/meeting-changes.js';
 
@@ -46,6 +48,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const body = jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES });
   const optionalBody = jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES, allowEmpty: true });
   const admin = requireAdmin(config.ADMIN_API_KEY);
+  const webhookPolicy = webhookPolicyOf(config);
 
   const routers: Router<AppState>[] = [
     healthRouter(deps.readiness),
@@ -57,9 +60,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       defaultBotName: config.DEFAULT_BOT_NAME,
       extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
       announce: deps.announce,
+      webhookPolicy,
       requireUser: user,
       jsonBody: body,
     }),
+    userRouter({ db, requireUser: user, jsonBody: body, webhookPolicy, announce: deps.announce }),
     meetingsRouter({ db, requireUser: user, jsonBody: body }),
     transcriptsRouter({ db, requireUser: user }),
     transcriptStreamRouter({ db, requireUser: user, changes: deps.changes, options: deps.streamOptions }),
@@ -69,6 +74,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       jsonBody: body,
       optionalJsonBody: optionalBody,
       defaultMaxConcurrentBots: config.DEFAULT_MAX_CONCURRENT_BOTS,
+      webhookPolicy,
     }),
   ];
 

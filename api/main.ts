@@ -3,7 +3,7 @@ import { bullBotJobs } from '../shared/bot-jobs.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { createKnex } from '../shared/db/knex.js';
 import { createLogger } from '../shared/logger.js';
-import { createBotQueues } from '../shared/queues.js';
+import { createBotQueues, createWebhookQueue } from '../shared/queues.js';
 import { announceMeetingChanges, MeetingChangeListener } from '../shared/meeting-changes.js';
 import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/redis.js';
 import { Shutdown } from '../shared/shutdown.js';
@@ -14,7 +14,9 @@ const logger = createLogger('api', config.LOG_LEVEL);
 const db = createKnex(config.DATABASE_URL, config.DATABASE_POOL_MAX);
 const redis = createProducerRedis(config.REDIS_URL, logger);
 const queues = createBotQueues(redis, config.QUEUE_PREFIX);
-for (const queue of [queues.launch, queues.control]) {
+// Only shown in Bull Board here: the workers queue and run the deliveries.
+const webhookQueue = createWebhookQueue(redis, config.QUEUE_PREFIX);
+for (const queue of [queues.launch, queues.control, webhookQueue]) {
   queue.on('error', (error: Error) => logger.warn({ err: error }, 'queue error'));
 }
 
@@ -35,7 +37,7 @@ const app = createApp({
   db,
   jobs: bullBotJobs(queues),
   logger,
-  queues: [queues.launch, queues.control],
+  queues: [queues.launch, queues.control, webhookQueue],
   readiness: {
     postgres: async () => {
       await db.raw('SELECT 1');
@@ -54,7 +56,7 @@ server.keepAliveTimeout = 65_000;
 
 new Shutdown(logger, config.SHUTDOWN_TIMEOUT_MS)
   .add('http server', () => new Promise<void>((resolve) => server.close(() => resolve())))
-  .add('queues', () => Promise.all([queues.launch.close(), queues.control.close()]))
+  .add('queues', () => Promise.all([queues.launch.close(), queues.control.close(), webhookQueue.close()]))
   .add('live streams', () => changes.close())
   .add('postgres pool', () => db.destroy())
   .add('redis', () => redis.quit())

@@ -23,6 +23,12 @@ import {
   updatedMeetingSchema,
 } from './routes/meetings/schema.js';
 import { transcriptSchema } from './routes/transcripts/schema.js';
+import {
+  deliveryListSchema,
+  deliverySchema,
+  webhookSettingsRequest,
+  webhookSettingsSchema,
+} from './routes/user/schema.js';
 
 export const errorSchema = z
   .object({ error: z.string() })
@@ -48,6 +54,10 @@ const documented = [
   createUserRequest,
   updateUserRequest,
   createTokenRequest,
+  webhookSettingsRequest,
+  webhookSettingsSchema,
+  deliverySchema,
+  deliveryListSchema,
   errorSchema,
 ];
 
@@ -225,6 +235,70 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
           },
         },
       },
+      '/user/webhook': {
+        get: {
+          summary: 'Your webhook endpoint, options and signing secret (the secret is created on first use)',
+          responses: { 200: { description: 'Settings', ...json(webhookSettingsSchema) }, ...common },
+        },
+        put: {
+          summary:
+            'Set your webhook endpoint (null turns it off), signing secret and options; every meeting without its own webhook_url reports here',
+          requestBody: body(webhookSettingsRequest),
+          responses: {
+            200: { description: 'Settings', ...json(webhookSettingsSchema) },
+            400: error(
+              'Invalid input, or an endpoint the policy refuses (private, loopback, link-local, not https)',
+            ),
+            ...common,
+          },
+        },
+      },
+      '/user/webhook/rotate-secret': {
+        post: {
+          summary: 'Replace your signing secret with a new random one',
+          responses: { 200: { description: 'Settings', ...json(webhookSettingsSchema) }, ...common },
+        },
+      },
+      '/user/webhook/deliveries': {
+        get: {
+          summary:
+            'Your webhook deliveries, newest first: what went out, what is retrying, what was given up',
+          parameters: [
+            {
+              name: 'status',
+              in: 'query',
+              schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+            },
+            { name: 'meeting_id', in: 'query', schema: { type: 'integer' } },
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+            },
+            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: {
+            200: { description: 'Deliveries', ...json(deliveryListSchema) },
+            400: error('Invalid query'),
+            ...common,
+          },
+        },
+      },
+      '/user/webhook/deliveries/{id}/retry': {
+        post: {
+          summary:
+            'Send a failed delivery again, with a fresh retry window, in its place in the meeting order',
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+          ],
+          responses: {
+            202: { description: 'Queued again', ...json(deliverySchema) },
+            ...common,
+            404: error('Delivery not found'),
+            409: error('Only a failed delivery can be retried'),
+          },
+        },
+      },
       '/admin/users': {
         post: {
           summary: 'Find or create a user by email',
@@ -303,6 +377,30 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
           requestBody: { required: false, ...json(createTokenRequest) },
           responses: {
             201: { description: 'Issued', ...json(issuedTokenSchema) },
+            403: error('Bad admin key'),
+            404: error('User not found'),
+          },
+        },
+      },
+      '/admin/users/{id}/webhook': {
+        get: {
+          summary: "A user's webhook settings",
+          security: adminAuth,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: {
+            200: { description: 'Settings', ...json(webhookSettingsSchema) },
+            403: error('Bad admin key'),
+            404: error('User not found'),
+          },
+        },
+        put: {
+          summary: "Set a user's webhook endpoint, secret and options (as PUT /user/webhook)",
+          security: adminAuth,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          requestBody: body(webhookSettingsRequest),
+          responses: {
+            200: { description: 'Settings', ...json(webhookSettingsSchema) },
+            400: error('Invalid input or refused endpoint'),
             403: error('Bad admin key'),
             404: error('User not found'),
           },

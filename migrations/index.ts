@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initialSchema from './20261122000001_initial_schema.js';
 import * as meetingLaunches from './20261122000002_meeting_launches.js';
 import * as segmentChangeSeq from './20261122000003_segment_change_seq.js';
+import * as webhooks from './20261122000004_webhooks.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
@@ -11,4 +12,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.M
   ['20261122000001_initial_schema', initialSchema],
   ['20261122000002_meeting_launches', meetingLaunches],
   ['20261122000003_segment_change_seq', segmentChangeSeq],
+  ['20261122000004_webhooks', webhooks],
 ];

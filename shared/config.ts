@@ -88,6 +88,25 @@ export const configSchema = z
     /** A meeting no worker has taken after this long is failed with a reason saying so. */
     REQUESTED_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
+
+    // Webhooks.
+    /** Allow endpoints on private, loopback and link-local addresses (refused by default). */
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: booleanFlag,
+    /** Allow plain http:// endpoints (https only by default). */
+    WEBHOOK_ALLOW_HTTP: booleanFlag,
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** First retry delay; each further retry waits twice as long, up to WEBHOOK_RETRY_MAX_DELAY_MS. */
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
+    WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(10).max(86_400_000).default(3_600_000),
+    /** A delivery still failing this long after its event is given up and marked failed. */
+    WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 86_400)
+      .default(86_400),
+    /** Deliveries one worker sends at once (each meeting's still go out one at a time, in order). */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
   })
   .superRefine((config, context) => {
     if (config.TRANSCRIPTION_ENGINE === 'openai' && !config.OPENAI_BASE_URL) {

@@ -23,6 +23,7 @@ export async function announceMeetingChanges(
 /** One subscription per process, dispatching to the streams open in it. */
 export class MeetingChangeListener {
   private readonly listeners = new Map<number, Set<() => void>>();
+  private readonly everyChange = new Set<(meetingIds: number[]) => void>();
   private started: Promise<void> | undefined;
 
   constructor(
@@ -60,8 +61,20 @@ export class MeetingChangeListener {
     };
   }
 
+  /** Calls `listener` with the ids of every announcement, whatever the meetings; returns the unsubscribe function. */
+  listenToAll(listener: (meetingIds: number[]) => void): () => void {
+    void this.start().catch((error: unknown) =>
+      this.log.warn({ err: error }, 'could not subscribe to meeting changes'),
+    );
+    this.everyChange.add(listener);
+    return () => {
+      this.everyChange.delete(listener);
+    };
+  }
+
   async close(): Promise<void> {
     this.listeners.clear();
+    this.everyChange.clear();
     await this.subscriber.quit().catch(() => undefined);
   }
 
@@ -73,7 +86,9 @@ export class MeetingChangeListener {
       return;
     }
     if (!Array.isArray(ids)) return;
-    for (const id of ids) {
+    const meetingIds = ids.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+    for (const listener of this.everyChange) listener(meetingIds);
+    for (const id of meetingIds) {
       for (const listener of this.listeners.get(Number(id)) ?? []) listener();
     }
   }

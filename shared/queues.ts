@@ -10,11 +10,14 @@ import { PLATFORMS } from './domain/platforms.js';
  */
 export const LAUNCH_QUEUE = 'bot-launches';
 export const CONTROL_QUEUE = 'bot-control';
+/** Webhook deliveries: one job per delivery, only ever for the oldest pending one of its meeting. */
+export const WEBHOOK_QUEUE = 'webhook-deliveries';
 
 export const JobNames = {
   launchBot: 'launch-bot',
   stopBot: 'stop-bot',
   reconfigureBot: 'reconfigure-bot',
+  deliverWebhook: 'deliver-webhook',
 } as const;
 export type JobName = (typeof JobNames)[keyof typeof JobNames];
 
@@ -45,10 +48,17 @@ export const reconfigureBotPayload = z.object({
 });
 export type ReconfigureBotPayload = z.infer<typeof reconfigureBotPayload>;
 
+export const deliverWebhookPayload = z.object({ deliveryId: z.uuid() });
+export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
+
+/** The name of the worker's backoff strategy for webhook retries (see worker/webhooks/retry-schedule.ts). */
+export const WEBHOOK_BACKOFF = 'webhook';
+
 export const JobPayloadSchemas = {
   [JobNames.launchBot]: launchBotPayload,
   [JobNames.stopBot]: stopBotPayload,
   [JobNames.reconfigureBot]: reconfigureBotPayload,
+  [JobNames.deliverWebhook]: deliverWebhookPayload,
 } as const;
 
 const keepFinishedJobs = {
@@ -77,11 +87,25 @@ export const JobOptions = {
     backoff: { type: 'exponential', delay: 1000 },
     priority: 2,
   }),
+  [JobNames.deliverWebhook]: (payload: DeliverWebhookPayload): JobsOptions => ({
+    // Removed once done so the same delivery can be queued again when its turn comes; the
+    // delivery row (not the job) says whether it went out. Failed jobs stay for Bull Board.
+    removeOnComplete: true,
+    removeOnFail: keepFinishedJobs.removeOnFail,
+    jobId: `delivery-${payload.deliveryId}`,
+    // The retry window (WEBHOOK_RETRY_WINDOW_SECONDS) decides when to give up, not a count.
+    attempts: 100_000,
+    backoff: { type: WEBHOOK_BACKOFF },
+  }),
 } as const;
 
 export interface BotQueues {
   launch: Queue;
   control: Queue;
+}
+
+export function createWebhookQueue(connection: Redis, prefix: string, options: Partial<QueueOptions> = {}) {
+  return new Queue(WEBHOOK_QUEUE, { connection, prefix, ...options });
 }
 
 export function createBotQueues(

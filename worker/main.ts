@@ -12,6 +12,7 @@ import { Labels } from './runtime/bot-runtime.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { DockerRuntime } from './runtime/docker-runtime.js';
 import { handleBotExit } from './runtime/exit-handler.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 const config = loadConfigOrExit();
@@ -21,6 +22,7 @@ const redis = createWorkerRedis(config.REDIS_URL, log);
 const queueConnection = createWorkerRedis(config.REDIS_URL, log);
 const eventsRedis = createWorkerRedis(config.REDIS_URL, log);
 const segmentsRedis = createWorkerRedis(config.REDIS_URL, log);
+const webhookSubscriber = createWorkerRedis(config.REDIS_URL, log);
 const runtime = new DockerRuntime(new Docker(), log);
 const fleet = new BotFleet(config.BOT_SLOTS);
 const deps: WorkerDeps = { config, db, redis, runtime, fleet, log };
@@ -55,6 +57,13 @@ const controlWorker = createControlWorker(deps, queueConnection);
 void launchWorker.run();
 void controlWorker.run();
 
+const webhooks = new WebhookService(
+  { config, db, log },
+  { queue: redis, worker: queueConnection, subscriber: webhookSubscriber },
+  config.RECONCILE_INTERVAL_SECONDS * 1000,
+);
+await webhooks.start();
+
 let reconciling = false;
 const reconcileTimer = setInterval(() => {
   if (reconciling) return;
@@ -74,6 +83,7 @@ log.info('worker started');
 new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
   .add('launch worker', () => launchWorker.close())
   .add('control worker', () => controlWorker.close())
+  .add('webhook deliveries', () => webhooks.stop())
   .add('reconciler', () => clearInterval(reconcileTimer))
   .add('docker events', () => stopWatchingExits())
   .add('ingester', () => ingester.stop())

@@ -3,15 +3,22 @@ import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import {
   CONTROL_QUEUE,
+  deliverWebhookPayload,
   JobNames,
   LAUNCH_QUEUE,
   launchBotPayload,
   reconfigureBotPayload,
   stopBotPayload,
+  WEBHOOK_BACKOFF,
+  WEBHOOK_QUEUE,
 } from '../shared/queues.js';
+import { deliverWebhook } from './jobs/deliver-webhook.js';
 import { launchBot } from './jobs/launch-bot.js';
 import { reconfigureBot } from './jobs/reconfigure-bot.js';
 import { stopBot } from './jobs/stop-bot.js';
+import type { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { retryDelayMs } from './webhooks/retry-schedule.js';
+import type { WebhookDeps } from './webhooks/webhook-deps.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /** Payloads are validated again when dequeued: a job that can never run fails at once, without retries. */
@@ -83,5 +90,34 @@ export function createControlWorker(deps: WorkerDeps, connection: Redis): Worker
   worker.on('failed', (job, error) =>
     deps.log.warn({ err: error, jobId: job?.id, name: job?.name }, 'control job failed'),
   );
+  return worker;
+}
+
+/** Webhook deliveries, many at once (each meeting's still one at a time), retried on their own backoff. */
+export function createWebhookWorker(
+  deps: WebhookDeps,
+  dispatcher: WebhookDispatcher,
+  connection: Redis,
+): Worker {
+  const worker = new Worker(
+    WEBHOOK_QUEUE,
+    async (job) => {
+      if (job.name !== JobNames.deliverWebhook) throw new UnrecoverableError(`unknown job ${job.name}`);
+      return deliverWebhook(deps, dispatcher, payloadOf(deliverWebhookPayload, job), job.attemptsMade);
+    },
+    {
+      connection,
+      prefix: deps.config.QUEUE_PREFIX,
+      concurrency: deps.config.WEBHOOK_CONCURRENCY,
+      autorun: false,
+      settings: {
+        backoffStrategy: (attemptsMade, type) => {
+          if (type !== WEBHOOK_BACKOFF) throw new Error(`unknown backoff ${type}`);
+          return retryDelayMs(attemptsMade, deps.config);
+        },
+      },
+    },
+  );
+  worker.on('error', (error) => deps.log.error({ err: error }, 'webhook worker error'));
   return worker;
 }

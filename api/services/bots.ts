@@ -28,6 +28,9 @@ import {
   UnauthorizedError,
 } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
+import { userWebhookSettings } from '../../shared/db/user-webhooks.js';
+import type { WebhookAddressPolicy } from '../../shared/webhooks/address-policy.js';
+import { assertWebhookUrlAllowed } from './webhooks.js';
 import type { CreateBotRequest, UpdateBotConfigRequest } from '../routes/bots/schema.js';
 
 export interface BotServiceDeps {
@@ -36,8 +39,9 @@ export interface BotServiceDeps {
   log: Logger;
   defaultBotName: string;
   extraMeetingOrigins: readonly string[];
-  /** Tells live streams a meeting changed; must not throw. */
+  /** Tells live streams and webhook dispatchers a meeting changed; must not throw. */
   announce: (meetingIds: number[]) => Promise<void>;
+  webhookPolicy: WebhookAddressPolicy;
 }
 
 /** The request's platform rules, in the order a caller would fix them. Pure: no IO. */
@@ -86,6 +90,10 @@ export async function createBot(
   request: CreateBotRequest,
 ): Promise<MeetingRecord> {
   const resolved = resolveCreateBot(request, deps);
+  const webhookUrl =
+    request.webhook_url === undefined
+      ? undefined
+      : await assertWebhookUrlAllowed('webhook_url', request.webhook_url, deps.webhookPolicy);
   const meeting = await deps.db
     .transaction(async (trx) => {
       const user = await lockUserForUpdate(trx, auth.user.id);
@@ -105,7 +113,17 @@ export async function createBot(
         botName: resolved.botName,
         language: request.language ?? null,
         task: request.task ?? 'transcribe',
+        webhook:
+          webhookUrl === undefined
+            ? undefined
+            : {
+                url: webhookUrl,
+                secret: request.webhook_secret ?? null,
+                partialSegments: request.webhook_partial_segments ?? false,
+              },
       });
+      // Without a secret of its own the bot's deliveries are signed with the user's: make sure one exists.
+      if (webhookUrl && !request.webhook_secret) await userWebhookSettings(trx, user.id);
       await recordTransition(trx, {
         meetingId: created.id,
         from: null,
@@ -123,6 +141,7 @@ export async function createBot(
       throw error;
     });
 
+  await deps.announce([meeting.id]);
   try {
     await deps.jobs.launch({
       meetingId: meeting.id,

@@ -1,5 +1,6 @@
 import type { MeetingStatus } from '../domain/meeting-status.js';
 import type { Db } from './knex.js';
+import { recordStatusChangeDelivery } from './webhook-deliveries.js';
 
 export interface TransitionRecord {
   id: number;
@@ -23,6 +24,10 @@ interface TransitionRow {
   created_at: Date;
 }
 
+/**
+ * Records a status change and, in the same transaction, the webhook delivery that reports it (if
+ * the meeting has a webhook): callers must pass a transaction.
+ */
 export async function recordTransition(
   db: Db,
   transition: {
@@ -33,15 +38,20 @@ export async function recordTransition(
     reason: string | null;
     detail?: string | null | undefined;
   },
-): Promise<void> {
-  await db<TransitionRow>('meeting_status_transitions').insert({
-    meeting_id: transition.meetingId,
-    from_status: transition.from,
-    to_status: transition.to,
-    source: transition.source,
-    reason: transition.reason,
-    detail: transition.detail ?? null,
-  });
+): Promise<TransitionRecord> {
+  const [row] = await db<TransitionRow>('meeting_status_transitions')
+    .insert({
+      meeting_id: transition.meetingId,
+      from_status: transition.from,
+      to_status: transition.to,
+      source: transition.source,
+      reason: transition.reason,
+      detail: transition.detail ?? null,
+    })
+    .returning('*');
+  const record = toTransitionRecord(row!);
+  await recordStatusChangeDelivery(db, record);
+  return record;
 }
 
 export async function listTransitions(db: Db, meetingId: number): Promise<TransitionRecord[]> {

@@ -50,6 +50,9 @@ interface MeetingRow {
   launch_session_id: string | null;
   worker_id: string | null;
   launched_at: Date | null;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  webhook_partial_segments: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -93,6 +96,8 @@ export interface NewMeeting {
   botName: string;
   language: string | null;
   task: TranscriptionTask;
+  /** The bot's own webhook endpoint (instead of the user's); the secret defaults to the user's. */
+  webhook?: { url: string; secret: string | null; partialSegments: boolean } | undefined;
 }
 
 export async function insertMeeting(db: Db, meeting: NewMeeting): Promise<MeetingRecord> {
@@ -107,6 +112,9 @@ export async function insertMeeting(db: Db, meeting: NewMeeting): Promise<Meetin
       bot_name: meeting.botName,
       language: meeting.language,
       task: meeting.task,
+      webhook_url: meeting.webhook?.url ?? null,
+      webhook_secret: meeting.webhook?.secret ?? null,
+      webhook_partial_segments: meeting.webhook?.partialSegments ?? false,
     })
     .returning('*');
   return toRecord(row!);

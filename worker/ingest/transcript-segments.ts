@@ -1,14 +1,15 @@
 import { transcriptSegmentMessage, type TranscriptSegmentMessage } from '../../shared/contract/events.js';
 import type { Knex } from '../../shared/db/knex.js';
 import { findMeetingsByIds } from '../../shared/db/meetings.js';
-import { upsertSegments } from '../../shared/db/segments.js';
+import { type SegmentUpsert, upsertSegments } from '../../shared/db/segments.js';
+import { recordSegmentDeliveries } from '../../shared/db/webhook-deliveries.js';
 import type { Logger } from '../../shared/logger.js';
 import { parseStreamJson } from './parse-message.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
  * Upserts a batch of segments by (meeting, segment id) in one statement: a mutable segment is
- * updated in place, a repeated message writes nothing. Segments of a meeting that has ended are
+ * updated in place, a repeated message writes nothing (and so reports nothing to webhooks). Segments of a meeting that has ended are
  * kept (a stopped bot flushes its last words while it leaves).
  */
 export function transcriptSegmentHandler(
@@ -26,7 +27,7 @@ export function transcriptSegmentHandler(
     }
     const meetingIds = [...new Set(valid.map(({ segment }) => segment.meetingId))];
     const known = new Set((await findMeetingsByIds(db, meetingIds)).map((meeting) => meeting.id));
-    const rows = [];
+    const rows: SegmentUpsert[] = [];
     for (const { id, segment } of valid) {
       if (!known.has(segment.meetingId)) {
         deadLetters.push({ id, reason: `meeting ${segment.meetingId} not found` });
@@ -45,8 +46,12 @@ export function transcriptSegmentHandler(
         final: segment.final,
       });
     }
-    const written = await upsertSegments(db, rows);
-    log.debug({ received: messages.length, written: written.length }, 'segments ingested');
+    // The segments and the webhook deliveries that report them commit together.
+    const { written, deliveries } = await db.transaction(async (trx) => {
+      const changed = await upsertSegments(trx, rows);
+      return { written: changed, deliveries: await recordSegmentDeliveries(trx, changed) };
+    });
+    log.debug({ received: messages.length, written: written.length, deliveries }, 'segments ingested');
     await announce(written.map((segment) => segment.meetingId));
     return deadLetters;
   };

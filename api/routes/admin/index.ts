@@ -13,6 +13,10 @@ import {
 } from '../../../shared/db/users.js';
 import { BadRequestError, NotFoundError } from '../../../shared/errors.js';
 import type { AppState } from '../../context.js';
+import { userWebhookSettings } from '../../../shared/db/user-webhooks.js';
+import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
+import { configureUserWebhook, webhookSettingsJson } from '../../services/webhooks.js';
+import { webhookSettingsRequest } from '../user/schema.js';
 import { parseInput } from '../../middleware/validate.js';
 import {
   type apiKeySummarySchema,
@@ -30,6 +34,7 @@ export interface AdminRouterDeps {
   jsonBody: Middleware<AppState>;
   optionalJsonBody: Middleware<AppState>;
   defaultMaxConcurrentBots: number;
+  webhookPolicy: WebhookAddressPolicy;
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
@@ -114,6 +119,21 @@ export function adminRouter(deps: AdminRouterDeps): Router<AppState> {
     });
     if (!updated) throw new NotFoundError('User not found');
     ctx.body = userJson(updated);
+  });
+
+  router.get('/users/:id/webhook', async (ctx) => {
+    const { id } = parseInput(numericIdParams, ctx.params, 'Path');
+    const settings = await userWebhookSettings(deps.db, id);
+    if (!settings) throw new NotFoundError('User not found');
+    ctx.body = webhookSettingsJson(settings);
+  });
+
+  router.put('/users/:id/webhook', deps.jsonBody, async (ctx) => {
+    const { id } = parseInput(numericIdParams, ctx.params, 'Path');
+    const request = parseInput(webhookSettingsRequest, ctx.state.body);
+    const settings = await configureUserWebhook(deps.db, deps.webhookPolicy, id, request);
+    if (!settings) throw new NotFoundError('User not found');
+    ctx.body = webhookSettingsJson(settings);
   });
 
   router.post('/users/:id/tokens', deps.optionalJsonBody, async (ctx) => {

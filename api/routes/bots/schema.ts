@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TRANSCRIPTION_TASKS } from '../../../shared/domain/meeting-status.js';
 import { PLATFORMS } from '../../../shared/domain/platforms.js';
+import { webhookPartialSegments, webhookSecret, webhookUrl } from '../user/schema.js';
 
 export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
@@ -35,9 +36,22 @@ export const createBotRequest = z
       bot_name: botName.optional(),
       language: languageCode.optional().describe('Omit to let the bot detect the language.'),
       task: task.optional().describe('transcribe (default) or translate'),
+      webhook_url: webhookUrl.optional().describe("This bot's own webhook endpoint, instead of the user's"),
+      webhook_secret: webhookSecret
+        .optional()
+        .describe("Signs this bot's deliveries; defaults to the user's secret (GET /user/webhook)"),
+      webhook_partial_segments: webhookPartialSegments.optional(),
     },
     { error: 'must be a JSON object' },
   )
+  .refine((body) => body.webhook_url !== undefined || body.webhook_secret === undefined, {
+    error: 'requires webhook_url',
+    path: ['webhook_secret'],
+  })
+  .refine((body) => body.webhook_url !== undefined || body.webhook_partial_segments === undefined, {
+    error: 'requires webhook_url',
+    path: ['webhook_partial_segments'],
+  })
   .meta({ id: 'CreateBotRequest' });
 export type CreateBotRequest = z.infer<typeof createBotRequest>;
 

@@ -1,0 +1,76 @@
+import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Knex } from '../../../shared/db/knex.js';
+import { rotateUserWebhookSecret, userWebhookSettings } from '../../../shared/db/user-webhooks.js';
+import {
+  findUserDelivery,
+  listUserDeliveries,
+  requeueFailedDelivery,
+} from '../../../shared/db/webhook-deliveries.js';
+import { ConflictError, NotFoundError, SpecErrors, UnauthorizedError } from '../../../shared/errors.js';
+import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
+import { type AppState, requireAuth } from '../../context.js';
+import { parseInput } from '../../middleware/validate.js';
+import { configureUserWebhook, deliveryJson, webhookSettingsJson } from '../../services/webhooks.js';
+import { deliveryIdParams, listDeliveriesQuery, webhookSettingsRequest } from './schema.js';
+
+export interface UserRouterDeps {
+  db: Knex;
+  requireUser: Middleware<AppState>;
+  jsonBody: Middleware<AppState>;
+  webhookPolicy: WebhookAddressPolicy;
+  /** Wakes the workers' webhook dispatchers (a retried delivery is due). */
+  announce: (meetingIds: number[]) => Promise<void>;
+}
+
+/** The caller's own settings: their webhook endpoint and its deliveries (Vexa's PUT /user/webhook). */
+export function userRouter(deps: UserRouterDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  const settingsOf = (settings: Awaited<ReturnType<typeof userWebhookSettings>>) => {
+    if (!settings) throw new UnauthorizedError(SpecErrors.unauthorized);
+    return webhookSettingsJson(settings);
+  };
+
+  router.get('/user/webhook', deps.requireUser, async (ctx) => {
+    ctx.body = settingsOf(await userWebhookSettings(deps.db, requireAuth(ctx).user.id));
+  });
+
+  router.put('/user/webhook', deps.requireUser, deps.jsonBody, async (ctx) => {
+    const request = parseInput(webhookSettingsRequest, ctx.state.body);
+    ctx.body = settingsOf(
+      await configureUserWebhook(deps.db, deps.webhookPolicy, requireAuth(ctx).user.id, request),
+    );
+  });
+
+  router.post('/user/webhook/rotate-secret', deps.requireUser, async (ctx) => {
+    ctx.body = settingsOf(await rotateUserWebhookSecret(deps.db, requireAuth(ctx).user.id));
+  });
+
+  router.get('/user/webhook/deliveries', deps.requireUser, async (ctx) => {
+    const query = parseInput(listDeliveriesQuery, ctx.query, 'Query');
+    const deliveries = await listUserDeliveries(deps.db, requireAuth(ctx).user.id, {
+      status: query.status,
+      meetingId: query.meeting_id,
+      limit: query.limit,
+      offset: query.offset,
+    });
+    ctx.body = { deliveries: deliveries.map(deliveryJson) };
+  });
+
+  router.post('/user/webhook/deliveries/:id/retry', deps.requireUser, async (ctx) => {
+    const { id } = parseInput(deliveryIdParams, ctx.params, 'Path');
+    const userId = requireAuth(ctx).user.id;
+    const requeued = await requeueFailedDelivery(deps.db, userId, id);
+    if (!requeued) {
+      if (await findUserDelivery(deps.db, userId, id)) {
+        throw new ConflictError('Only a failed delivery can be retried');
+      }
+      throw new NotFoundError('Delivery not found');
+    }
+    await deps.announce([requeued.meetingId]);
+    ctx.status = 202;
+    ctx.body = deliveryJson(requeued);
+  });
+
+  return router;
+}

@@ -1,0 +1,164 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/** What the operator allows webhook endpoints to be. */
+export interface WebhookAddressPolicy {
+  /** Private, loopback, link-local and other non-public addresses (tests, internal receivers). */
+  allowPrivateAddresses: boolean;
+  /** Plain http:// endpoints (tests); otherwise https only. */
+  allowHttp: boolean;
+}
+
+/** The policy the operator set in the environment. */
+export function webhookPolicyOf(config: {
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: boolean;
+  WEBHOOK_ALLOW_HTTP: boolean;
+}): WebhookAddressPolicy {
+  return {
+    allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
+    allowHttp: config.WEBHOOK_ALLOW_HTTP,
+  };
+}
+
+const NON_PUBLIC = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata endpoints live here)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['100::', 64], // discard
+  ['2001:db8::', 32], // documentation
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // old site-local
+  ['ff00::', 8], // multicast
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+}
+
+/** IPv4 inside IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d) is judged as that IPv4 address. */
+function embeddedIpv4(address: string): string | undefined {
+  const match = /^(?:::ffff:|64:ff9b::)(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (match) return match[1];
+  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return undefined;
+  const high = Number.parseInt(hex[1]!, 16);
+  const low = Number.parseInt(hex[2]!, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+/** True for any address a public webhook endpoint can't have (private, loopback, link-local, ...). */
+export function isNonPublicAddress(address: string): boolean {
+  const unbracketed = address.replace(/^\[|\]$/g, '');
+  const family = isIP(unbracketed);
+  if (family === 4) return NON_PUBLIC.check(unbracketed, 'ipv4');
+  if (family === 6) {
+    const ipv4 = embeddedIpv4(unbracketed);
+    if (ipv4) return NON_PUBLIC.check(ipv4, 'ipv4');
+    return NON_PUBLIC.check(unbracketed, 'ipv6');
+  }
+  return true; // not an address at all: never trusted
+}
+
+export class WebhookAddressError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookAddressError';
+  }
+}
+
+function refusedAddressMessage(host: string, address: string): string {
+  const shown = host === address ? address : `${host} (${address})`;
+  return `${shown} is a private, loopback or link-local address; such webhook endpoints are refused`;
+}
+
+function resolveAll(hostname: string): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    );
+  });
+}
+
+export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+/**
+ * Whether a webhook URL may be used under the policy. The host is resolved and every address it
+ * has must be public (unless allowed), so a name pointing at an internal service is refused too.
+ */
+export async function checkWebhookUrl(raw: string, policy: WebhookAddressPolicy): Promise<WebhookUrlCheck> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'must be an absolute https URL' };
+  }
+  const httpAllowed = policy.allowHttp && url.protocol === 'http:';
+  if (url.protocol !== 'https:' && !httpAllowed) return { ok: false, reason: 'must be an https URL' };
+  if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' };
+  if (url.hash) return { ok: false, reason: 'must not contain a #fragment' };
+  if (policy.allowPrivateAddresses) return { ok: true, url };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) {
+    return isNonPublicAddress(host)
+      ? { ok: false, reason: refusedAddressMessage(host, host) }
+      : { ok: true, url };
+  }
+  let addresses: LookupAddress[];
+  try {
+    addresses = await resolveAll(host);
+  } catch {
+    return { ok: false, reason: `host ${host} could not be resolved` };
+  }
+  const refused = addresses.find((entry) => isNonPublicAddress(entry.address));
+  if (refused) return { ok: false, reason: refusedAddressMessage(host, refused.address) };
+  if (addresses.length === 0) return { ok: false, reason: `host ${host} could not be resolved` };
+  return { ok: true, url };
+}
+
+/**
+ * A `lookup` for http(s).request that refuses non-public addresses at connection time, so a name
+ * that was public when registered can't be re-pointed at an internal service later (DNS rebinding).
+ */
+export function guardedLookup(policy: WebhookAddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) {
+        callback(error, '', 0);
+        return;
+      }
+      const list = addresses as LookupAddress[];
+      const refused = policy.allowPrivateAddresses
+        ? undefined
+        : list.find((entry) => isNonPublicAddress(entry.address));
+      if (refused || list.length === 0) {
+        const failure = new WebhookAddressError(
+          refused
+            ? refusedAddressMessage(hostname, refused.address)
+            : `host ${hostname} could not be resolved`,
+        );
+        callback(failure as NodeJS.ErrnoException, '', 0);
+        return;
+      }
+      if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      else callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}

@@ -1,0 +1,78 @@
+import { UnrecoverableError } from 'bullmq';
+import {
+  findDelivery,
+  hasEarlierPending,
+  markDelivered,
+  recordFailedAttempt,
+  signingSecretFor,
+} from '../../shared/db/webhook-deliveries.js';
+import type { DeliverWebhookPayload } from '../../shared/queues.js';
+import { webhookBody } from '../../shared/webhooks/events.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { isLastAttempt, retryDelayMs } from '../webhooks/retry-schedule.js';
+import { sendWebhook } from '../webhooks/send-webhook.js';
+import type { WebhookDeps } from '../webhooks/webhook-deps.js';
+import { webhookPolicyOf } from '../../shared/webhooks/address-policy.js';
+
+export type DeliveryOutcome = 'delivered' | 'not_pending' | 'waiting_for_earlier';
+
+const USER_AGENT = 'meetbot-webhooks/1';
+
+/**
+ * Sends one delivery, if it is still pending and its meeting's turn is its own. Success or giving up
+ * lets the meeting's next delivery go. A failure inside the retry window throws, and BullMQ retries
+ * after the backoff; the last one is recorded as failed (visible to the user) and fails the job.
+ * At-least-once: the receiver may see a delivery twice if a worker dies between its answer and the
+ * commit, so receivers de-duplicate on the delivery id.
+ */
+export async function deliverWebhook(
+  deps: WebhookDeps,
+  dispatcher: WebhookDispatcher,
+  payload: DeliverWebhookPayload,
+  failedAttemptsSoFar: number,
+): Promise<DeliveryOutcome> {
+  const delivery = await findDelivery(deps.db, payload.deliveryId);
+  if (delivery?.status !== 'pending') return 'not_pending';
+  // Queued again by the dispatcher once the earlier one is done.
+  if (await hasEarlierPending(deps.db, delivery)) return 'waiting_for_earlier';
+
+  const secret = await signingSecretFor(deps.db, delivery.meetingId);
+  const result = secret
+    ? await sendWebhook(
+        { url: delivery.url, id: delivery.id, type: delivery.eventType, body: webhookBody(delivery), secret },
+        {
+          policy: webhookPolicyOf(deps.config),
+          timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+          userAgent: USER_AGENT,
+        },
+      )
+    : ({ ok: false, statusCode: null, error: 'no signing secret is set', permanent: true } as const);
+  const log = deps.log.child({
+    deliveryId: delivery.id,
+    meetingId: delivery.meetingId,
+    type: delivery.eventType,
+  });
+
+  if (result.ok) {
+    await markDelivered(deps.db, delivery.id, { statusCode: result.statusCode, error: null });
+    log.debug({ statusCode: result.statusCode }, 'webhook delivered');
+    await dispatcher.kick([delivery.meetingId]);
+    return 'delivered';
+  }
+
+  const nextDelay = retryDelayMs(failedAttemptsSoFar + 1, deps.config);
+  const final = result.permanent || isLastAttempt(delivery.windowStartedAt, nextDelay, deps.config);
+  await recordFailedAttempt(
+    deps.db,
+    delivery.id,
+    { statusCode: result.statusCode, error: result.error },
+    final,
+  );
+  if (final) {
+    log.warn({ error: result.error, attempts: delivery.attempts + 1 }, 'webhook delivery given up');
+    await dispatcher.kick([delivery.meetingId]);
+    throw new UnrecoverableError(`delivery given up: ${result.error}`);
+  }
+  log.info({ error: result.error, retryInMs: nextDelay }, 'webhook delivery failed; will retry');
+  throw new Error(result.error);
+}

@@ -1,0 +1,118 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import {
+  type WebhookAddressPolicy,
+  WebhookAddressError,
+  guardedLookup,
+  isNonPublicAddress,
+} from '../../shared/webhooks/address-policy.js';
+import { signWebhook, WebhookHeaders } from '../../shared/webhooks/signature.js';
+
+export interface WebhookRequest {
+  url: string;
+  id: string;
+  type: string;
+  body: string;
+  secret: string;
+}
+
+export type SendResult =
+  | { ok: true; statusCode: number }
+  | {
+      ok: false;
+      statusCode: number | null;
+      error: string;
+      /** Retrying can't help (the address is refused by policy). */
+      permanent: boolean;
+    };
+
+const RESPONSE_EXCERPT_BYTES = 512;
+
+/**
+ * One POST of a signed delivery. A 2xx answer is success; anything else (redirects are not followed),
+ * a timeout or a connection error is a failure with a short description for the delivery log.
+ */
+export function sendWebhook(
+  webhook: WebhookRequest,
+  options: { policy: WebhookAddressPolicy; timeoutMs: number; userAgent: string },
+): Promise<SendResult> {
+  const url = new URL(webhook.url);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!options.policy.allowPrivateAddresses && isIP(host) && isNonPublicAddress(host)) {
+    return Promise.resolve({
+      ok: false,
+      statusCode: null,
+      error: `${host} is a private, loopback or link-local address; such webhook endpoints are refused`,
+      permanent: true,
+    });
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.policy.allowHttp)) {
+    return Promise.resolve({
+      ok: false,
+      statusCode: null,
+      error: 'only https endpoints are allowed',
+      permanent: true,
+    });
+  }
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers = {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(webhook.body),
+    'User-Agent': options.userAgent,
+    [WebhookHeaders.id]: webhook.id,
+    [WebhookHeaders.type]: webhook.type,
+    [WebhookHeaders.timestamp]: String(timestamp),
+    [WebhookHeaders.signature]: signWebhook(webhook.secret, timestamp, webhook.body),
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const request = send(
+      url,
+      { method: 'POST', headers, lookup: guardedLookup(options.policy), agent: false },
+      (response) => {
+        const statusCode = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (size < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
+          size += chunk.length;
+        });
+        response.on('error', () => undefined);
+        response.on('end', () => {
+          if (statusCode >= 200 && statusCode < 300) {
+            finish({ ok: true, statusCode });
+            return;
+          }
+          const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_BYTES).trim();
+          const redirect = statusCode >= 300 && statusCode < 400 ? ' (redirects are not followed)' : '';
+          finish({
+            ok: false,
+            statusCode,
+            error: `HTTP ${statusCode}${redirect}${excerpt ? `: ${excerpt}` : ''}`,
+            permanent: false,
+          });
+        });
+      },
+    );
+    request.setTimeout(options.timeoutMs, () => {
+      request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
+    });
+    request.on('error', (error: Error) => {
+      finish({
+        ok: false,
+        statusCode: null,
+        error: error.message || error.name,
+        permanent: error instanceof WebhookAddressError,
+      });
+    });
+    request.end(webhook.body);
+  });
+}

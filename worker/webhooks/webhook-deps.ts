@@ -1,0 +1,20 @@
+import type { Config } from '../../shared/config.js';
+import type { Knex } from '../../shared/db/knex.js';
+import type { Logger } from '../../shared/logger.js';
+
+/** What webhook delivery needs: no Docker, no bot slots. */
+export interface WebhookDeps {
+  config: Pick<
+    Config,
+    | 'QUEUE_PREFIX'
+    | 'WEBHOOK_TIMEOUT_MS'
+    | 'WEBHOOK_RETRY_BASE_MS'
+    | 'WEBHOOK_RETRY_MAX_DELAY_MS'
+    | 'WEBHOOK_RETRY_WINDOW_SECONDS'
+    | 'WEBHOOK_CONCURRENCY'
+    | 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES'
+    | 'WEBHOOK_ALLOW_HTTP'
+  >;
+  db: Knex;
+  log: Logger;
+}
