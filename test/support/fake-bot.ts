@@ -1,0 +1,91 @@
+import type { Redis } from 'ioredis';
+import { botEventsStream, botSegmentsStream, STREAM_FIELD } from '../../shared/contract/streams.js';
+import { claimLaunch } from '../../shared/db/meetings.js';
+import { createLogger } from '../../shared/logger.js';
+import { Ingester } from '../../worker/ingest/ingester.js';
+import { googleMeetBot, type TestApi, type TestUser } from './api.js';
+import { createTestRedis } from './redis.js';
+
+/**
+ * What a bot writes, without a container: its lifecycle events and segments go onto the real
+ * Redis streams, and the real ingester (as a worker runs it) commits them and announces the change.
+ */
+export class FakeBots {
+  private seq = 0;
+  private readonly connections: Redis[] = [];
+  private readonly redis: Redis;
+  private readonly ingester: Ingester;
+
+  constructor(private readonly api: TestApi) {
+    const [redis, eventsRedis, segmentsRedis] = [createTestRedis(), createTestRedis(), createTestRedis()];
+    this.connections.push(redis, eventsRedis, segmentsRedis);
+    this.redis = redis;
+    this.ingester = new Ingester({
+      db: api.database.db,
+      eventsRedis,
+      segmentsRedis,
+      publisher: redis,
+      prefix: api.prefix,
+      consumerName: 'fake-bots',
+      log: createLogger('fake-bots', 'silent'),
+    });
+    this.ingester.start();
+  }
+
+  /** POST /bots, then claims the launch as a worker would; returns the meeting and its session. */
+  async startMeeting(
+    user: TestUser,
+    nativeId: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<{ meetingId: number; sessionId: string }> {
+    const created = await this.api.request('POST', '/bots', {
+      key: user.key,
+      json: { ...googleMeetBot(nativeId), ...extra },
+    });
+    if (created.status !== 201) throw new Error(`POST /bots: ${created.status} ${created.text}`);
+    const sessionId = `session-${nativeId}`;
+    await claimLaunch(this.api.database.db, created.body.id, { sessionId, workerId: 'fake-bots' });
+    return { meetingId: created.body.id, sessionId };
+  }
+
+  async event(meetingId: number, sessionId: string, status: string, extra: Record<string, unknown> = {}) {
+    this.seq += 1;
+    await this.redis.xadd(
+      botEventsStream(this.api.prefix),
+      '*',
+      STREAM_FIELD,
+      JSON.stringify({ meetingId, sessionId, status, at: new Date().toISOString(), seq: this.seq, ...extra }),
+    );
+  }
+
+  async segment(
+    meetingId: number,
+    sessionId: string,
+    segment: { id: string; start: number; text: string; final?: boolean; speaker?: string },
+  ) {
+    const base = Date.UTC(2026, 10, 22, 9);
+    await this.redis.xadd(
+      botSegmentsStream(this.api.prefix),
+      '*',
+      STREAM_FIELD,
+      JSON.stringify({
+        meetingId,
+        sessionId,
+        segmentId: segment.id,
+        start: segment.start,
+        end: segment.start + 1,
+        text: segment.text,
+        speaker: segment.speaker ?? 'Ann',
+        language: 'en',
+        absoluteStartTime: new Date(base + segment.start * 1000).toISOString(),
+        absoluteEndTime: new Date(base + (segment.start + 1) * 1000).toISOString(),
+        final: segment.final ?? true,
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.ingester.stop();
+    for (const connection of this.connections) connection.disconnect();
+  }
+}
