@@ -20,6 +20,12 @@ const ENDPOINTS: Array<[method: string, path: string, body?: unknown]> = [
   ['PATCH', '/meetings/google_meet/abc-defg-hij', { data: { name: 'x' } }],
   ['DELETE', '/meetings/google_meet/abc-defg-hij'],
   ['GET', '/transcripts/google_meet/abc-defg-hij'],
+  ['GET', '/transcripts/google_meet/abc-defg-hij/stream'],
+  ['GET', '/user/webhook'],
+  ['PUT', '/user/webhook', { webhook_url: null }],
+  ['POST', '/user/webhook/rotate-secret'],
+  ['GET', '/user/webhook/deliveries'],
+  ['POST', '/user/webhook/deliveries/9b2f7a38-86d1-4c65-9d65-3f0a3c1d7e11/retry'],
 ];
 
 beforeAll(async () => {
@@ -172,5 +178,30 @@ describe("a second user never sees or touches the first user's meetings", () => 
     });
     expect(alicesTranscript.body.id).toBe(aliceMeetingId);
     expect(alicesTranscript.body.segments).toHaveLength(1);
+  });
+});
+
+// Last: it starts another bot for her, which the queue counts above must not see.
+describe("a second user never sees the first user's webhook", () => {
+  it('her webhook settings and deliveries stay hers', async () => {
+    const set = await api.request('PUT', '/user/webhook', {
+      key: alice.key,
+      json: { webhook_url: 'https://93.184.215.14/alice' },
+    });
+    expect(set.status).toBe(200);
+    await api.request('POST', '/bots', { key: alice.key, json: googleMeetBot('whk-alic-eee') });
+    const hers = await api.request('GET', '/user/webhook/deliveries', { key: alice.key });
+    expect(hers.body.deliveries).toHaveLength(1);
+
+    const bobs = await api.request('GET', '/user/webhook', { key: bob.key });
+    expect(bobs.body.webhook_url).toBeNull();
+    expect(bobs.body.webhook_secret).not.toBe(set.body.webhook_secret);
+    const list = await api.request('GET', '/user/webhook/deliveries', { key: bob.key });
+    expect(list.body).toEqual({ deliveries: [] });
+    const retry = await api.request('POST', `/user/webhook/deliveries/${hers.body.deliveries[0].id}/retry`, {
+      key: bob.key,
+    });
+    expect(retry.status).toBe(404);
+    expect(retry.body).toEqual({ error: 'Delivery not found' });
   });
 });

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { checkWebhookUrl, isNonPublicAddress } from '../../../shared/webhooks/address-policy.js';
+
+const strict = { allowPrivateAddresses: false, allowHttp: false };
+
+describe('non-public addresses', () => {
+  it.each([
+    '127.0.0.1',
+    '127.255.0.9',
+    '10.0.0.1',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.10.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '[::1]',
+    'not-an-address',
+  ])('%s is refused', (address) => {
+    expect(isNonPublicAddress(address)).toBe(true);
+  });
+
+  it.each(['8.8.8.8', '93.184.215.14', '172.32.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])(
+    '%s is public',
+    (address) => {
+      expect(isNonPublicAddress(address)).toBe(false);
+    },
+  );
+});
+
+describe('checkWebhookUrl', () => {
+  it('takes a public https URL and normalises it', async () => {
+    const check = await checkWebhookUrl('HTTPS://93.184.215.14:8443/a/b?c=d', strict);
+    expect(check).toEqual({ ok: true, url: new URL('https://93.184.215.14:8443/a/b?c=d') });
+  });
+
+  it('refuses http unless allowed, and private addresses unless allowed', async () => {
+    expect(await checkWebhookUrl('http://93.184.215.14/', strict)).toEqual({
+      ok: false,
+      reason: 'must be an https URL',
+    });
+    expect((await checkWebhookUrl('http://93.184.215.14/', { ...strict, allowHttp: true })).ok).toBe(true);
+    expect((await checkWebhookUrl('https://127.0.0.1/', strict)).ok).toBe(false);
+    expect((await checkWebhookUrl('https://127.0.0.1/', { ...strict, allowPrivateAddresses: true })).ok).toBe(
+      true,
+    );
+  });
+
+  it('resolves names: localhost is loopback, an unknown name is refused', async () => {
+    const local = await checkWebhookUrl('https://localhost/hook', strict);
+    expect(local.ok).toBe(false);
+    expect(!local.ok && local.reason).toMatch(
+      /^localhost \((127\.0\.0\.1|::1)\) is a private, loopback or link-local/,
+    );
+    const unknown = await checkWebhookUrl('https://no-such-host.invalid/hook', strict);
+    expect(unknown).toEqual({ ok: false, reason: 'host no-such-host.invalid could not be resolved' });
+  });
+
+  it('refuses credentials and fragments', async () => {
+    expect((await checkWebhookUrl('https://a:b@93.184.215.14/', strict)).ok).toBe(false);
+    expect((await checkWebhookUrl('https://93.184.215.14/#x', strict)).ok).toBe(false);
+  });
+});
