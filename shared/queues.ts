@@ -48,7 +48,11 @@ export const reconfigureBotPayload = z.object({
 });
 export type ReconfigureBotPayload = z.infer<typeof reconfigureBotPayload>;
 
-export const deliverWebhookPayload = z.object({ deliveryId: z.uuid() });
+export const deliverWebhookPayload = z.object({
+  deliveryId: z.uuid(),
+  /** When the delivery's retry window opened (ms since epoch): a manual retry is a new job. */
+  windowStartedAt: z.number().int().nonnegative(),
+});
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
 
 /** The name of the worker's backoff strategy for webhook retries (see worker/webhooks/retry-schedule.ts). */
@@ -92,7 +96,7 @@ export const JobOptions = {
     // delivery row (not the job) says whether it went out. Failed jobs stay for Bull Board.
     removeOnComplete: true,
     removeOnFail: keepFinishedJobs.removeOnFail,
-    jobId: `delivery-${payload.deliveryId}`,
+    jobId: `delivery-${payload.deliveryId}-${payload.windowStartedAt}`,
     // The retry window (WEBHOOK_RETRY_WINDOW_SECONDS) decides when to give up, not a count.
     attempts: 100_000,
     backoff: { type: WEBHOOK_BACKOFF },

@@ -211,7 +211,7 @@ export async function hasEarlierPending(db: Db, delivery: Pick<DeliveryRecord, '
 export async function pendingHeads(
   db: Db,
   meetingIds?: readonly number[],
-): Promise<Array<{ id: string; meetingId: number }>> {
+): Promise<Array<{ id: string; meetingId: number; windowStartedAt: Date }>> {
   if (meetingIds?.length === 0) return [];
   const query = db('webhook_deliveries')
     .distinctOn('meeting_id')
@@ -220,10 +220,14 @@ export async function pendingHeads(
       { column: 'meeting_id', order: 'asc' },
       { column: 'seq', order: 'asc' },
     ])
-    .select('id', 'meeting_id');
+    .select('id', 'meeting_id', 'window_started_at');
   if (meetingIds) query.whereIn('meeting_id', meetingIds);
-  const rows: Array<{ id: string; meeting_id: number }> = await query;
-  return rows.map((row) => ({ id: row.id, meetingId: row.meeting_id }));
+  const rows: Array<{ id: string; meeting_id: number; window_started_at: Date }> = await query;
+  return rows.map((row) => ({
+    id: row.id,
+    meetingId: row.meeting_id,
+    windowStartedAt: row.window_started_at,
+  }));
 }
 
 /** The secret that signs a delivery now: the bot's own if it was given one, else the user's. */

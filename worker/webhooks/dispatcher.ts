@@ -20,7 +20,7 @@ export class WebhookDispatcher {
     if (heads.length === 0) return 0;
     await this.queue.addBulk(
       heads.map((head) => {
-        const data = { deliveryId: head.id };
+        const data = { deliveryId: head.id, windowStartedAt: head.windowStartedAt.getTime() };
         return { name: JobNames.deliverWebhook, data, opts: JobOptions[JobNames.deliverWebhook](data) };
       }),
     );
