@@ -4,6 +4,10 @@ import { listApiKeys, revokeApiKey } from '../shared/db/api-keys.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { createKnex } from '../shared/db/knex.js';
 import { findUserByEmail, updateUser } from '../shared/db/users.js';
+import { type UserWebhookSettings, userWebhookSettings } from '../shared/db/user-webhooks.js';
+import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
+import { webhookSettingsRequest } from '../api/routes/user/schema.js';
+import { configureUserWebhook } from '../api/services/webhooks.js';
 
 const USAGE = `Usage:
   keys create --email EMAIL [--name NAME] [--key-name NAME] [--max-bots N] [--quiet]
@@ -12,6 +16,8 @@ const USAGE = `Usage:
       Lists the user's keys (prefixes only).
   keys revoke --id KEY_ID
       Revokes a key.
+  keys webhook --email EMAIL [--url URL | --off] [--secret SECRET] [--partial-segments true|false]
+      Shows the user's webhook settings (with their signing secret), or changes them first.
 `;
 
 const { values, positionals } = parseArgs({
@@ -22,6 +28,10 @@ const { values, positionals } = parseArgs({
     'key-name': { type: 'string' },
     'max-bots': { type: 'string' },
     id: { type: 'string' },
+    url: { type: 'string' },
+    off: { type: 'boolean', default: false },
+    secret: { type: 'string' },
+    'partial-segments': { type: 'string' },
     quiet: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -82,6 +92,32 @@ try {
     const key = await revokeApiKey(db, id);
     if (!key) fail(`no key with id ${id}`);
     process.stdout.write(`revoked key ${key.id} (${key.prefix}…)\n`);
+  } else if (command === 'webhook') {
+    if (!values.email) fail('--email EMAIL is required');
+    const user = await findUserByEmail(db, values.email);
+    if (!user) fail(`no user with email ${values.email}`);
+    if (values.url !== undefined && values.off) fail('give --url or --off, not both');
+    const partial = values['partial-segments'];
+    if (partial !== undefined && partial !== 'true' && partial !== 'false')
+      fail('--partial-segments must be true or false');
+    const current = await userWebhookSettings(db, user.id);
+    // Without --url or --off the endpoint stays as it is.
+    const parsed = webhookSettingsRequest.safeParse({
+      webhook_url: values.off ? null : (values.url ?? current?.url ?? null),
+      webhook_secret: values.secret,
+      webhook_partial_segments: partial === undefined ? undefined : partial === 'true',
+    });
+    if (!parsed.success) fail(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n'));
+    let settings: UserWebhookSettings | undefined;
+    try {
+      settings = await configureUserWebhook(db, webhookPolicyOf(config), user.id, parsed.data);
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error));
+    }
+    process.stdout.write(
+      `webhook_url: ${settings?.url ?? '(none)'}\nwebhook_secret: ${settings?.secret}\n` +
+        `webhook_partial_segments: ${settings?.partialSegments}\n`,
+    );
   } else {
     fail(`unknown command: ${command}`);
   }
