@@ -9,6 +9,7 @@ import { createSimulator } from '../../simulator/server.js';
 import { listTransitions, type TransitionRecord } from '../../shared/db/meeting-transitions.js';
 import { Labels } from '../../worker/runtime/bot-runtime.js';
 import { startTestApi, type TestApi, type TestUser } from './api.js';
+import { TEST_WEBHOOK_ENV } from './webhook-service.js';
 import { TEST_REDIS_URL } from './env.js';
 
 const execFileAsync = promisify(execFile);
@@ -68,7 +69,7 @@ export async function startStack(options: { workerEnv?: Record<string, string> }
   await ensureBotImage();
   const sim = await createSimulator({ host: '127.0.0.1', port: 0 });
   const simulatorOrigin = new URL(sim.url).origin;
-  const api = await startTestApi({ env: { EXTRA_MEETING_ORIGINS: simulatorOrigin } });
+  const api = await startTestApi({ env: { EXTRA_MEETING_ORIGINS: simulatorOrigin, ...TEST_WEBHOOK_ENV } });
   const user = await api.createUser({ maxConcurrentBots: 100 });
   const simulator = new SimulatorClient(sim.url);
   const docker = new Docker();
@@ -91,6 +92,7 @@ export async function startStack(options: { workerEnv?: Record<string, string> }
         BOT_STOP_GRACE_SECONDS: '20',
         BOT_SLOTS: '4',
         LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
+        ...TEST_WEBHOOK_ENV,
         ...options.workerEnv,
         ...env,
       },

@@ -1,15 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature, WebhookHeaders } from '../../../shared/webhooks/signature.js';
 import { openSse, type SseClient } from '../../support/sse.js';
 import { startStack, type Stack, type WorkerProcess } from '../../support/stack.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 let stack: Stack;
 let worker: WorkerProcess;
+const receiver = new WebhookReceiver();
+const WEBHOOK_SECRET = 'full-path-secret-0123456789';
 
 beforeAll(async () => {
   stack = await startStack();
   worker = stack.startWorker('full-path-w1');
+  await receiver.start();
 });
-afterAll(() => stack?.close());
+afterAll(async () => {
+  await stack?.close();
+  await receiver.close();
+});
 
 const SCRIPT = [
   {
@@ -28,11 +36,14 @@ describe.each(['google_meet', 'teams'] as const)(
   '%s: REST call to transcript, through a real container',
   (platform) => {
     it('passes requested → joining → awaiting_admission → active, serves segments while active, and stops cleanly', async () => {
-      const { meetingId, nativeId } = await stack.createMeetingAndBot({
-        platform,
-        admission: { policy: 'after', delaySeconds: 3 },
-        participants: SCRIPT,
-      });
+      const { meetingId, nativeId } = await stack.createMeetingAndBot(
+        {
+          platform,
+          admission: { policy: 'after', delaySeconds: 3 },
+          participants: SCRIPT,
+        },
+        { webhook_url: receiver.url, webhook_secret: WEBHOOK_SECRET },
+      );
 
       // A live client follows the meeting from the start, as a user's app would.
       const live: SseClient = await openSse(
@@ -111,6 +122,39 @@ describe.each(['google_meet', 'teams'] as const)(
         transcript.segments.map((s: Segment) => s.text).sort(),
       );
       expect(live.events.at(-1)?.event).toBe('end');
+
+      // The bot's webhook got every status change in order and every final segment, all signed.
+      const deliveries = () =>
+        receiver.received.filter((request) => request.json.data.meeting.id === meetingId);
+      const statusesOf = () =>
+        deliveries()
+          .filter((request) => request.json.type === 'meeting.status_changed')
+          .map((request) => request.json.data.status);
+      await expect.poll(statusesOf, { timeout: 30_000 }).toEqual(statuses);
+      const hooked = new Map<string, string>();
+      await expect
+        .poll(
+          () => {
+            for (const request of deliveries())
+              if (request.json.type === 'transcript.segments')
+                for (const segment of request.json.data.segments)
+                  hooked.set(segment.segment_id, segment.text);
+            return [...hooked.values()].sort();
+          },
+          { timeout: 30_000 },
+        )
+        .toEqual(transcript.segments.map((s: Segment) => s.text).sort());
+      for (const request of deliveries()) {
+        expect(request.answered).toBe(200);
+        expect(
+          verifyWebhookSignature({
+            secret: WEBHOOK_SECRET,
+            body: request.body,
+            timestamp: request.headers[WebhookHeaders.timestamp.toLowerCase()] as string,
+            signature: request.headers[WebhookHeaders.signature.toLowerCase()] as string,
+          }),
+        ).toBe(true);
+      }
     });
   },
 );
