@@ -1,4 +1,8 @@
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   generateWebhookSecret,
@@ -55,5 +59,26 @@ describe('webhook signatures', () => {
     const a = generateWebhookSecret();
     expect(a).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(generateWebhookSecret()).not.toBe(a);
+  });
+});
+
+describe("the README's verification snippet", () => {
+  it('accepts what the service signs and refuses a tampered body', async () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const snippet = /```js\n([\s\S]*?function verifyMeetbotWebhook[\s\S]*?)```/.exec(readme)?.[1];
+    expect(snippet, 'a js block defining verifyMeetbotWebhook').toBeDefined();
+    const dir = mkdtempSync(join(tmpdir(), 'readme-snippet-'));
+    const file = join(dir, 'verify.mjs');
+    writeFileSync(file, `${snippet}\nexport { verifyMeetbotWebhook };\n`);
+    const { verifyMeetbotWebhook } = await import(pathToFileURL(file).href);
+
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'x-webhook-timestamp': String(timestamp),
+      'x-webhook-signature': signWebhook(secret, timestamp, body),
+    };
+    expect(verifyMeetbotWebhook(secret, body, headers)).toBe(true);
+    expect(verifyMeetbotWebhook(secret, `${body}x`, headers)).toBe(false);
+    expect(verifyMeetbotWebhook('whsec_wrong', body, headers)).toBe(false);
   });
 });
