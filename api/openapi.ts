@@ -235,6 +235,30 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
           },
         },
       },
+      '/transcripts/{platform}/{native_meeting_id}/stream': {
+        get: {
+          summary:
+            'Follow the transcript live (Server-Sent Events): status history and current segments, then every committed change, then `end`',
+          parameters: [
+            ...meetingRef,
+            {
+              name: 'Last-Event-ID',
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              description: 'Resume after this event: only what changed since is sent',
+            },
+          ],
+          responses: {
+            200: {
+              description: 'Events `status`, `segment` and `end`; `: keep-alive` comments every 15 s',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            ...common,
+            404: error('`Meeting not found`'),
+          },
+        },
+      },
       '/user/webhook': {
         get: {
           summary: 'Your webhook endpoint, options and signing secret (the secret is created on first use)',

@@ -154,6 +154,12 @@ describe('operator endpoints', () => {
         '/meetings/{id}/events',
         '/meetings/{platform}/{native_meeting_id}',
         '/transcripts/{platform}/{native_meeting_id}',
+        '/transcripts/{platform}/{native_meeting_id}/stream',
+        '/user/webhook',
+        '/user/webhook/rotate-secret',
+        '/user/webhook/deliveries',
+        '/user/webhook/deliveries/{id}/retry',
+        '/admin/users/{id}/webhook',
       ]),
     );
     const meeting = document.body.components.schemas.Meeting;
@@ -169,6 +175,9 @@ describe('operator endpoints', () => {
         'start_time',
         'status',
       ].sort(),
+    );
+    expect(Object.keys(document.body.components.schemas.CreateBotRequest.properties)).toEqual(
+      expect.arrayContaining(['webhook_url', 'webhook_secret', 'webhook_partial_segments']),
     );
     expect(document.body.components.schemas.CreateBotRequest.properties.platform.enum).toEqual([
       'google_meet',
