@@ -1,97 +1,25 @@
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STREAM_FIELD, botEventsStream, botSegmentsStream } from '../../../shared/contract/streams.js';
-import { claimLaunch } from '../../../shared/db/meetings.js';
-import { createLogger } from '../../../shared/logger.js';
-import { Ingester } from '../../../worker/ingest/ingester.js';
-import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
-import { createTestRedis } from '../../support/redis.js';
+import { startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { FakeBots } from '../../support/fake-bot.js';
 import { openSse, type SseEvent } from '../../support/sse.js';
 
 let api: TestApi;
 let replica: TestApi;
 let user: TestUser;
-let redis: Redis;
-let ingester: Ingester;
-const connections: Redis[] = [];
+// The real ingester, as a worker runs it: it commits, then announces the change.
+let bots: FakeBots;
 
 beforeAll(async () => {
   api = await startTestApi();
   replica = await startTestApi({ replicaOf: api });
   user = await api.createUser();
-  redis = createTestRedis();
-  const [eventsRedis, segmentsRedis] = [createTestRedis(), createTestRedis()];
-  connections.push(redis, eventsRedis, segmentsRedis);
-  // The real ingester, as a worker runs it: it commits, then announces the change.
-  ingester = new Ingester({
-    db: api.database.db,
-    eventsRedis,
-    segmentsRedis,
-    publisher: redis,
-    prefix: api.prefix,
-    consumerName: 'stream-test',
-    log: createLogger('stream-test', 'silent'),
-  });
-  ingester.start();
+  bots = new FakeBots(api);
 });
 afterAll(async () => {
-  await ingester.stop();
-  for (const connection of connections) connection.disconnect();
+  await bots.close();
   await replica.close();
   await api.close();
 });
-
-async function startMeeting(nativeId: string): Promise<{ meetingId: number; sessionId: string }> {
-  const created = await api.request('POST', '/bots', { key: user.key, json: googleMeetBot(nativeId) });
-  const sessionId = `session-${nativeId}`;
-  await claimLaunch(api.database.db, created.body.id, { sessionId, workerId: 'stream-test' });
-  return { meetingId: created.body.id, sessionId };
-}
-
-let seq = 0;
-async function botEvent(
-  meetingId: number,
-  sessionId: string,
-  status: string,
-  extra: Record<string, unknown> = {},
-) {
-  seq += 1;
-  await redis.xadd(
-    botEventsStream(api.prefix),
-    '*',
-    STREAM_FIELD,
-    JSON.stringify({ meetingId, sessionId, status, at: new Date().toISOString(), seq, ...extra }),
-  );
-}
-
-async function botSegment(
-  meetingId: number,
-  sessionId: string,
-  segmentId: string,
-  start: number,
-  text: string,
-  final = true,
-) {
-  const base = Date.UTC(2026, 10, 22, 9);
-  await redis.xadd(
-    botSegmentsStream(api.prefix),
-    '*',
-    STREAM_FIELD,
-    JSON.stringify({
-      meetingId,
-      sessionId,
-      segmentId,
-      start,
-      end: start + 1,
-      text,
-      speaker: 'Ann',
-      language: 'en',
-      absoluteStartTime: new Date(base + start * 1000).toISOString(),
-      absoluteEndTime: new Date(base + (start + 1) * 1000).toISOString(),
-      final,
-    }),
-  );
-}
 
 const texts = (events: SseEvent[]) => events.filter((e) => e.event === 'segment').map((e) => e.data.text);
 
@@ -117,9 +45,9 @@ describe('GET /transcripts/{platform}/{id}/stream', () => {
   });
 
   it('sends the current transcript, then segments and status changes as they are committed, then ends', async () => {
-    const { meetingId, sessionId } = await startMeeting('str-eame-ndd');
-    await botEvent(meetingId, sessionId, 'active');
-    await botSegment(meetingId, sessionId, 's1', 1, 'already said');
+    const { meetingId, sessionId } = await bots.startMeeting(user, 'str-eame-ndd');
+    await bots.event(meetingId, sessionId, 'active');
+    await bots.segment(meetingId, sessionId, { id: 's1', start: 1, text: 'already said' });
     await expect
       .poll(
         async () =>
@@ -136,12 +64,21 @@ describe('GET /transcripts/{platform}/{id}/stream', () => {
       (events) => texts(events).includes('already said') && events.some((e) => e.data.status === 'active'),
     );
 
-    await botSegment(meetingId, sessionId, 's2', 3, 'said while watching', false);
+    await bots.segment(meetingId, sessionId, {
+      id: 's2',
+      start: 3,
+      text: 'said while watching',
+      final: false,
+    });
     await client.waitFor((events) => texts(events).includes('said while watching'));
-    await botSegment(meetingId, sessionId, 's2', 3, 'said while watching, then corrected');
+    await bots.segment(meetingId, sessionId, {
+      id: 's2',
+      start: 3,
+      text: 'said while watching, then corrected',
+    });
     await client.waitFor((events) => texts(events).includes('said while watching, then corrected'));
 
-    await botEvent(meetingId, sessionId, 'completed', { reason: 'meeting_ended' });
+    await bots.event(meetingId, sessionId, 'completed', { reason: 'meeting_ended' });
     await client.waitFor((events) =>
       events.some((e) => e.event === 'status' && e.data.status === 'completed'),
     );
@@ -159,20 +96,20 @@ describe('GET /transcripts/{platform}/{id}/stream', () => {
   });
 
   it('resumes from Last-Event-ID without missing anything, on another API replica', async () => {
-    const { meetingId, sessionId } = await startMeeting('res-umes-trm');
-    await botEvent(meetingId, sessionId, 'active');
+    const { meetingId, sessionId } = await bots.startMeeting(user, 'res-umes-trm');
+    await bots.event(meetingId, sessionId, 'active');
     const first = await openSse(`${api.baseUrl}/transcripts/google_meet/res-umes-trm/stream`, {
       'X-API-Key': user.key,
     });
-    await botSegment(meetingId, sessionId, 'a', 1, 'first words');
+    await bots.segment(meetingId, sessionId, { id: 'a', start: 1, text: 'first words' });
     await first.waitFor((events) => texts(events).includes('first words'));
     const lastId = first.events.at(-1)?.id;
     expect(lastId).toMatch(/^\d+-\d+$/);
     first.close();
 
     // While nobody listens: more words and a correction of the first ones.
-    await botSegment(meetingId, sessionId, 'b', 2, 'said while disconnected');
-    await botSegment(meetingId, sessionId, 'a', 1, 'first words, corrected');
+    await bots.segment(meetingId, sessionId, { id: 'b', start: 2, text: 'said while disconnected' });
+    await bots.segment(meetingId, sessionId, { id: 'a', start: 1, text: 'first words, corrected' });
     await expect
       .poll(async () =>
         (
@@ -193,24 +130,24 @@ describe('GET /transcripts/{platform}/{id}/stream', () => {
     expect(resumed.events.filter((e) => e.event === 'status')).toEqual([]);
 
     // Live updates reach this replica too (announced through Redis, not process memory).
-    await botSegment(meetingId, sessionId, 'c', 4, 'live on the replica');
+    await bots.segment(meetingId, sessionId, { id: 'c', start: 4, text: 'live on the replica' });
     await resumed.waitFor((events) => texts(events).includes('live on the replica'));
 
-    await botEvent(meetingId, sessionId, 'completed', { reason: 'stopped' });
+    await bots.event(meetingId, sessionId, 'completed', { reason: 'stopped' });
     await resumed.ended;
     const rest = await api.request('GET', '/transcripts/google_meet/res-umes-trm', { key: user.key });
     expect(transcriptFrom([...first.events, ...resumed.events])).toEqual(rest.body.segments);
   });
 
   it('two API replicas serve the same stream', async () => {
-    const { meetingId, sessionId } = await startMeeting('two-repl-ica');
-    await botEvent(meetingId, sessionId, 'active');
+    const { meetingId, sessionId } = await bots.startMeeting(user, 'two-repl-ica');
+    await bots.event(meetingId, sessionId, 'active');
     const clients = await Promise.all(
       [api, replica].map((instance) =>
         openSse(`${instance.baseUrl}/transcripts/google_meet/two-repl-ica/stream`, { 'X-API-Key': user.key }),
       ),
     );
-    await botSegment(meetingId, sessionId, 'x', 1, 'heard by both');
+    await bots.segment(meetingId, sessionId, { id: 'x', start: 1, text: 'heard by both' });
     await Promise.all(
       clients.map((client) => client.waitFor((events) => texts(events).includes('heard by both'))),
     );
