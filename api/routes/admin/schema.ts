@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTimestamp } from '../common-schema.js';
 
 const email = z.email({ error: 'must be an email address' }).max(320);
 
@@ -10,7 +11,7 @@ export const userSchema = z
     image_url: z.string().nullable(),
     max_concurrent_bots: z.number().int(),
     data: z.record(z.string(), z.unknown()),
-    created_at: z.iso.datetime(),
+    created_at: isoTimestamp,
   })
   .meta({ id: 'User' });
 
@@ -20,9 +21,9 @@ export const apiKeySummarySchema = z
     user_id: z.number().int(),
     name: z.string().nullable(),
     prefix: z.string().describe('The first characters of the key, to tell keys apart.'),
-    created_at: z.iso.datetime(),
-    last_used_at: z.iso.datetime().nullable(),
-    revoked_at: z.iso.datetime().nullable(),
+    created_at: isoTimestamp,
+    last_used_at: isoTimestamp.nullable(),
+    revoked_at: isoTimestamp.nullable(),
   })
   .meta({ id: 'ApiKeySummary' });
 

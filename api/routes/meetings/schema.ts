@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { isoTimestamp } from '../common-schema.js';
 import { MEETING_STATUSES } from '../../../shared/domain/meeting-status.js';
 import { PLATFORMS } from '../../../shared/domain/platforms.js';
-
-const isoTimestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
 export const meetingDataSchema = z
   .object({
@@ -122,7 +121,7 @@ export const deletedMeetingsSchema = z
 
 export const meetingEventSchema = z
   .object({
-    at: z.iso.datetime(),
+    at: isoTimestamp,
     from: z.enum(MEETING_STATUSES).nullable(),
     to: z.enum(MEETING_STATUSES),
     source: z

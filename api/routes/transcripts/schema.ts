@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { isoTimestamp } from '../common-schema.js';
 import { MEETING_STATUSES } from '../../../shared/domain/meeting-status.js';
 import { PLATFORMS } from '../../../shared/domain/platforms.js';
-
-const isoTimestamp = z.iso.datetime();
 
 export const segmentSchema = z
   .object({

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { isoTimestamp } from '../common-schema.js';
 import { DELIVERY_STATUSES } from '../../../shared/db/webhook-deliveries.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../shared/webhooks/events.js';
-
-const isoTimestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
 export const webhookUrl = z
   .string({ error: 'must be a string' })
