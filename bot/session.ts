@@ -1,3 +1,4 @@
+import { unreachablePageDetail } from './unreachable-page.js';
 import type { BotConfig, TranscriptionConfig } from '../shared/contract/bot-config.js';
 import type { BotCommand } from '../shared/contract/commands.js';
 import type { Logger } from '../shared/logger.js';
@@ -163,6 +164,8 @@ export class BotSession {
       await this.driver.open(this.config.meetingUrl);
     } catch (error) {
       if (end.outcome) return end.outcome;
+      const unreachable = unreachablePageDetail(error);
+      if (unreachable) return { status: 'failed', reason: 'meeting_unreachable', detail: unreachable };
       throw error;
     }
     await this.deps.outbox.event({ status: 'joining' });

@@ -14,6 +14,7 @@ export const FAILED_REASONS = [
   'admission_denied',
   'admission_timeout',
   'meeting_not_found',
+  'meeting_unreachable',
   'blocked',
   'sign_in_required',
   'invalid_config',

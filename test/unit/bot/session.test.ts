@@ -19,11 +19,13 @@ class ScriptedDriver implements PlatformDriver {
   readonly actions: string[] = [];
   private looks = 0;
   private pressed = false;
+  openError: Error | null = null;
 
   constructor(private readonly script: (look: number, pressed: boolean) => Observation) {}
 
   async open(url: string): Promise<void> {
     this.actions.push(`open ${url}`);
+    if (this.openError) throw this.openError;
   }
   async prepareStep(): Promise<string | null> {
     if (this.pressed) return null;
@@ -243,6 +245,28 @@ describe('BotSession', () => {
     expect(await session.run()).toEqual({ status: 'failed', reason: 'engine_error', detail: 'no model' });
     expect(statuses()).toEqual([]);
     expect(page().opened).toBe(false);
+  });
+
+  it('fails with meeting_unreachable when the meeting page cannot be loaded, and closes the page', async () => {
+    const driver = new ScriptedDriver(screens({ kind: 'lobby' }));
+    driver.openError = new Error(
+      'page.goto: net::ERR_NAME_NOT_RESOLVED at https://meet.google.com/abc-defg-hij\nCall log: ...',
+    );
+    const { session, statuses, page } = setUp(driver);
+    expect(await session.run()).toEqual({
+      status: 'failed',
+      reason: 'meeting_unreachable',
+      detail: 'the meeting page could not be loaded (ERR_NAME_NOT_RESOLVED)',
+    });
+    expect(statuses()).toEqual([]);
+    expect(page().closed).toBe(true);
+  });
+
+  it('still treats any other error while opening the page as a crash', async () => {
+    const driver = new ScriptedDriver(screens({ kind: 'lobby' }));
+    driver.openError = new TypeError('cannot read properties of undefined');
+    const { session } = setUp(driver);
+    await expect(session.run()).rejects.toThrow('cannot read properties of undefined');
   });
 
   it('ends with what the page reports as fatal (a sign-in redirect)', async () => {
