@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,6 +234,31 @@ describe('the bot process', () => {
     expect(detail).toContain('platform');
     expect(detail).toContain('meetingUrl');
     expect(detail).toContain('botName');
+  });
+
+  it('fails with meeting_unreachable when nothing answers at the meeting URL', async () => {
+    // A loopback port that was just free: nothing listens, the connection is refused.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as AddressInfo;
+        server.close(() => resolve(free));
+      });
+    });
+    const bot = startBot(
+      {
+        platform: 'google_meet',
+        meetingUrl: `http://127.0.0.1:${port}/abc-defg-hij`,
+        extraAllowedOrigins: [`http://127.0.0.1:${port}`],
+      },
+      prefix,
+      simulator.url,
+    );
+    expect(await bot.exited).toBe(1);
+    const events = await botEvents(redis, prefix, bot.config.sessionId);
+    expect(statusTrail(events)).toEqual(['failed:meeting_unreachable']);
+    expect(events.at(-1)).toMatchObject({
+      detail: 'the meeting page could not be loaded (ERR_CONNECTION_REFUSED)',
+    });
   });
 
   it('refuses a meeting URL outside the allowed hosts before opening it', async () => {
