@@ -311,7 +311,7 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
       '/user/webhook/deliveries/{id}/retry': {
         post: {
           summary:
-            'Send a failed delivery again, with a fresh retry window, in its place in the meeting order',
+            "Send a failed delivery again, with a fresh retry window, ahead of any of the meeting's deliveries still pending",
           parameters: [
             { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
           ],

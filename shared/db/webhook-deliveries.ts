@@ -275,7 +275,7 @@ export async function recordFailedAttempt(
     });
 }
 
-/** A failed delivery goes out again (in its place in the meeting's order) with a fresh retry window. */
+/** A failed delivery goes out again (ahead of the meeting's deliveries still pending, as it is older) with a fresh retry window. */
 export async function requeueFailedDelivery(
   db: Db,
   userId: number,
