@@ -88,7 +88,7 @@ export async function guardNavigation(
     }
     log.warn({ url: event.request.url, verdict }, 'refused a navigation');
     cdp
-      .send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' })
+      .send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' })
       .catch(() => {});
     onRefused(verdict, event.request.url);
   });

@@ -42,7 +42,7 @@ describe('navigation guard', () => {
     );
   });
 
-  /** A refused navigation leaves Chromium's error page committing; a new one may be interrupted by it once. */
+  /** A refused navigation is aborted (no error page), but it may still be settling: a new one is retried once. */
   async function gotoAfterRefusal(url: string): Promise<void> {
     await session.page.waitForTimeout(300);
     try {
