@@ -114,6 +114,42 @@ describe.each(PLATFORMS)('the bot on %s', (platform) => {
     expect(final.bot.leaveReason).toBe('leave_button');
   });
 
+  it('leaves on its own when nobody has spoken for its silence limit', async () => {
+    const { meeting, bot } = await run(
+      { admission: { policy: 'open' }, participants: [ALICE] },
+      { automaticLeave: { silenceSeconds: 4 } },
+    );
+    await waitForStatus(redis, prefix, bot, 'active');
+    const { code, trail } = await finish(bot);
+    expect(trail).toEqual(['joining', 'awaiting_admission', 'active', 'completed:silence']);
+    expect(code).toBe(0);
+    expect((await client.getMeeting(meeting.id)).bot.leaveReason).toBe('leave_button');
+  });
+
+  it('leaves on its own at its maximum duration even while people talk', async () => {
+    const { meeting, bot } = await run(
+      {
+        admission: { policy: 'open' },
+        participants: [
+          {
+            ...ALICE,
+            voice: 'slt',
+            utterances: [
+              { at: 1, text: 'we keep talking' },
+              { at: 4, text: 'and talking' },
+            ],
+          },
+        ],
+      },
+      { automaticLeave: { maxDurationSeconds: 5, silenceSeconds: 60 } },
+    );
+    await waitForStatus(redis, prefix, bot, 'active');
+    const { code, trail } = await finish(bot);
+    expect(trail).toEqual(['joining', 'awaiting_admission', 'active', 'completed:max_duration']);
+    expect(code).toBe(0);
+    expect((await client.getMeeting(meeting.id)).bot.leaveReason).toBe('leave_button');
+  });
+
   it('reports a denial', async () => {
     const { meeting, bot } = await run({
       admission: { policy: 'deny', delaySeconds: 2 },
