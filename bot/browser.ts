@@ -87,9 +87,7 @@ export async function guardNavigation(
       return;
     }
     log.warn({ url: event.request.url, verdict }, 'refused a navigation');
-    cdp
-      .send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' })
-      .catch(() => {});
+    cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' }).catch(() => {});
     onRefused(verdict, event.request.url);
   });
   await cdp.send('Fetch.enable', {
