@@ -28,6 +28,7 @@ import {
   deliverySchema,
   webhookSettingsRequest,
   webhookSettingsSchema,
+  webhookTestResultSchema,
 } from './routes/user/schema.js';
 
 export const errorSchema = z
@@ -56,6 +57,7 @@ const documented = [
   createTokenRequest,
   webhookSettingsRequest,
   webhookSettingsSchema,
+  webhookTestResultSchema,
   deliverySchema,
   deliveryListSchema,
   errorSchema,
@@ -281,6 +283,17 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
         post: {
           summary: 'Replace your signing secret with a new random one',
           responses: { 200: { description: 'Settings', ...json(webhookSettingsSchema) }, ...common },
+        },
+      },
+      '/user/webhook/test': {
+        post: {
+          summary:
+            'Send a signed `webhook.test` event to your endpoint now and report its answer (not stored, not retried)',
+          responses: {
+            200: { description: 'What the endpoint answered', ...json(webhookTestResultSchema) },
+            ...common,
+            409: error('No webhook_url is set'),
+          },
         },
       },
       '/user/webhook/deliveries': {

@@ -116,6 +116,13 @@ export const configSchema = z
         message: 'is required when TRANSCRIPTION_ENGINE=openai',
       });
     }
+    if (config.WEBHOOK_RETRY_MAX_DELAY_MS < config.WEBHOOK_RETRY_BASE_MS) {
+      context.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_RETRY_MAX_DELAY_MS'],
+        message: 'must be at least WEBHOOK_RETRY_BASE_MS',
+      });
+    }
     if (config.TRANSCRIPTION_ENGINE === 'whisperlive' && !config.WHISPERLIVE_URL) {
       context.addIssue({
         code: 'custom',

@@ -1,10 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { DeliveryRecord } from '../../shared/db/webhook-deliveries.js';
 import type { Knex } from '../../shared/db/knex.js';
-import { type UserWebhookSettings, updateUserWebhook } from '../../shared/db/user-webhooks.js';
-import { BadRequestError } from '../../shared/errors.js';
+import {
+  type UserWebhookSettings,
+  updateUserWebhook,
+  userWebhookSettings,
+} from '../../shared/db/user-webhooks.js';
+import type { DeliveryRecord } from '../../shared/db/webhook-deliveries.js';
+import { BadRequestError, ConflictError, SpecErrors, UnauthorizedError } from '../../shared/errors.js';
+import { WEBHOOK_TEST_EVENT } from '../../shared/webhooks/events.js';
+import { sendWebhook } from '../../shared/webhooks/send-webhook.js';
 import { checkWebhookUrl, type WebhookAddressPolicy } from '../../shared/webhooks/address-policy.js';
-import type { deliverySchema, WebhookSettingsRequest, webhookSettingsSchema } from '../routes/user/schema.js';
+import type {
+  deliverySchema,
+  WebhookSettingsRequest,
+  webhookSettingsSchema,
+  webhookTestResultSchema,
+} from '../routes/user/schema.js';
 
 /** Refuses an endpoint the operator's policy doesn't allow, naming the field and the reason. */
 export async function assertWebhookUrlAllowed(
@@ -33,6 +45,41 @@ export async function configureUserWebhook(
     secret: request.webhook_secret,
     partialSegments: request.webhook_partial_segments,
   });
+}
+
+export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
+
+/**
+ * Sends one signed `webhook.test` event to the user's endpoint right away and reports what it
+ * answered, so a receiver and its signature check can be tried before a real meeting.
+ */
+export async function sendTestWebhook(
+  db: Knex,
+  options: { policy: WebhookAddressPolicy; timeoutMs: number },
+  userId: number,
+): Promise<WebhookTestResult> {
+  const settings = await userWebhookSettings(db, userId);
+  if (!settings) throw new UnauthorizedError(SpecErrors.unauthorized);
+  if (!settings.url) throw new ConflictError('No webhook_url is set; set one with PUT /user/webhook');
+  const id = randomUUID();
+  const body = JSON.stringify({
+    id,
+    type: WEBHOOK_TEST_EVENT,
+    created_at: new Date().toISOString(),
+    data: { message: 'A test event from Meetbot: your endpoint and signature check work.' },
+  });
+  const result = await sendWebhook(
+    { url: settings.url, id, type: WEBHOOK_TEST_EVENT, body, secret: settings.secret },
+    options,
+  );
+  return {
+    id,
+    type: WEBHOOK_TEST_EVENT,
+    webhook_url: settings.url,
+    delivered: result.ok,
+    status_code: result.statusCode,
+    error: result.ok ? null : result.error,
+  };
 }
 
 export function webhookSettingsJson(settings: UserWebhookSettings): z.infer<typeof webhookSettingsSchema> {

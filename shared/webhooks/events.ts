@@ -5,6 +5,8 @@ import { type SegmentJson, segmentJson } from '../transcript-json.js';
 
 export const WEBHOOK_EVENT_TYPES = ['meeting.status_changed', 'transcript.segments'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** Sent on request only (POST /user/webhook/test), never stored or retried. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 export interface WebhookMeetingRef {
   id: number;

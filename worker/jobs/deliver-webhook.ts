@@ -10,13 +10,11 @@ import type { DeliverWebhookPayload } from '../../shared/queues.js';
 import { webhookBody } from '../../shared/webhooks/events.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { isLastAttempt, retryDelayMs } from '../webhooks/retry-schedule.js';
-import { sendWebhook } from '../webhooks/send-webhook.js';
+import { sendWebhook } from '../../shared/webhooks/send-webhook.js';
 import type { WebhookDeps } from '../webhooks/webhook-deps.js';
 import { webhookPolicyOf } from '../../shared/webhooks/address-policy.js';
 
 export type DeliveryOutcome = 'delivered' | 'not_pending' | 'waiting_for_earlier';
-
-const USER_AGENT = 'meetbot-webhooks/1';
 
 /**
  * Sends one delivery, if it is still pending and its meeting's turn is its own. Success or giving up
@@ -43,7 +41,6 @@ export async function deliverWebhook(
         {
           policy: webhookPolicyOf(deps.config),
           timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
-          userAgent: USER_AGENT,
         },
       )
     : ({ ok: false, statusCode: null, error: 'no signing secret is set', permanent: true } as const);

@@ -11,7 +11,12 @@ import { ConflictError, NotFoundError, SpecErrors, UnauthorizedError } from '../
 import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
-import { configureUserWebhook, deliveryJson, webhookSettingsJson } from '../../services/webhooks.js';
+import {
+  configureUserWebhook,
+  deliveryJson,
+  sendTestWebhook,
+  webhookSettingsJson,
+} from '../../services/webhooks.js';
 import { deliveryIdParams, listDeliveriesQuery, webhookSettingsRequest } from './schema.js';
 
 export interface UserRouterDeps {
@@ -19,6 +24,7 @@ export interface UserRouterDeps {
   requireUser: Middleware<AppState>;
   jsonBody: Middleware<AppState>;
   webhookPolicy: WebhookAddressPolicy;
+  webhookTimeoutMs: number;
   /** Wakes the workers' webhook dispatchers (a retried delivery is due). */
   announce: (meetingIds: number[]) => Promise<void>;
 }
@@ -44,6 +50,14 @@ export function userRouter(deps: UserRouterDeps): Router<AppState> {
 
   router.post('/user/webhook/rotate-secret', deps.requireUser, async (ctx) => {
     ctx.body = settingsOf(await rotateUserWebhookSecret(deps.db, requireAuth(ctx).user.id));
+  });
+
+  router.post('/user/webhook/test', deps.requireUser, async (ctx) => {
+    ctx.body = await sendTestWebhook(
+      deps.db,
+      { policy: deps.webhookPolicy, timeoutMs: deps.webhookTimeoutMs },
+      requireAuth(ctx).user.id,
+    );
   });
 
   router.get('/user/webhook/deliveries', deps.requireUser, async (ctx) => {

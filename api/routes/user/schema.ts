@@ -40,6 +40,17 @@ export const webhookSettingsSchema = z
   })
   .meta({ id: 'WebhookSettings' });
 
+export const webhookTestResultSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.literal('webhook.test'),
+    webhook_url: z.string(),
+    delivered: z.boolean().describe('true when the endpoint answered 2xx'),
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookTestResult' });
+
 export const deliverySchema = z
   .object({
     id: z.uuid().describe('The event id, also sent as X-Webhook-Id and `id` in the body'),

@@ -157,6 +157,7 @@ describe('operator endpoints', () => {
         '/transcripts/{platform}/{native_meeting_id}/stream',
         '/user/webhook',
         '/user/webhook/rotate-secret',
+        '/user/webhook/test',
         '/user/webhook/deliveries',
         '/user/webhook/deliveries/{id}/retry',
         '/admin/users/{id}/webhook',

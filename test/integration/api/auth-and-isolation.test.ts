@@ -24,6 +24,7 @@ const ENDPOINTS: Array<[method: string, path: string, body?: unknown]> = [
   ['GET', '/user/webhook'],
   ['PUT', '/user/webhook', { webhook_url: null }],
   ['POST', '/user/webhook/rotate-secret'],
+  ['POST', '/user/webhook/test'],
   ['GET', '/user/webhook/deliveries'],
   ['POST', '/user/webhook/deliveries/9b2f7a38-86d1-4c65-9d65-3f0a3c1d7e11/retry'],
 ];

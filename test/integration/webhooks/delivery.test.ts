@@ -227,4 +227,42 @@ describe('webhook deliveries', () => {
       .poll(() => statusChanges(endpoint.received).map((c) => c.status), { timeout: 10_000 })
       .toEqual(['requested', 'failed']);
   });
+
+  it('POST /user/webhook/test sends one signed webhook.test event now and reports the answer', async () => {
+    const endpoint = await receiver();
+    const user = await api.createUser();
+    const none = await api.request('POST', '/user/webhook/test', { key: user.key });
+    expect(none.status).toBe(409);
+    expect(none.body).toEqual({ error: 'No webhook_url is set; set one with PUT /user/webhook' });
+
+    const settings = await api.request('PUT', '/user/webhook', {
+      key: user.key,
+      json: { webhook_url: endpoint.url },
+    });
+    const ok = await api.request('POST', '/user/webhook/test', { key: user.key });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({
+      id: expect.any(String),
+      type: 'webhook.test',
+      webhook_url: endpoint.url,
+      delivered: true,
+      status_code: 200,
+      error: null,
+    });
+    const [sent] = endpoint.received;
+    expect(sent!.json).toMatchObject({ id: ok.body.id, type: 'webhook.test' });
+    expect(header(sent!, WebhookHeaders.id)).toBe(ok.body.id);
+    expect(signatureIsValid(sent!, settings.body.webhook_secret)).toBe(true);
+
+    endpoint.respond = () => 503;
+    const refused = await api.request('POST', '/user/webhook/test', { key: user.key });
+    expect(refused.body).toMatchObject({
+      delivered: false,
+      status_code: 503,
+      error: 'HTTP 503: receiver says no',
+    });
+    // Test events are not deliveries: nothing stored, nothing retried.
+    const deliveries = await api.request('GET', '/user/webhook/deliveries', { key: user.key });
+    expect(deliveries.body.deliveries).toEqual([]);
+  });
 });

@@ -48,4 +48,14 @@ describe('parseConfig', () => {
     expect(problems).toMatch(/^ADMIN_API_KEY: /m);
     expect(problems).toMatch(/^EXTRA_MEETING_ORIGINS\.0: /m);
   });
+
+  it('checks the webhook retry settings against each other', () => {
+    expect(() => parseConfig({ WEBHOOK_RETRY_BASE_MS: '5000', WEBHOOK_RETRY_MAX_DELAY_MS: '1000' })).toThrow(
+      /WEBHOOK_RETRY_MAX_DELAY_MS: must be at least WEBHOOK_RETRY_BASE_MS/,
+    );
+    const config = parseConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
+    expect(config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES).toBe(true);
+    expect(config.WEBHOOK_ALLOW_HTTP).toBe(false);
+    expect(config.WEBHOOK_RETRY_WINDOW_SECONDS).toBe(86_400);
+  });
 });

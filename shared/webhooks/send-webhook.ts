@@ -6,8 +6,8 @@ import {
   WebhookAddressError,
   guardedLookup,
   isNonPublicAddress,
-} from '../../shared/webhooks/address-policy.js';
-import { signWebhook, WebhookHeaders } from '../../shared/webhooks/signature.js';
+} from './address-policy.js';
+import { signWebhook, WebhookHeaders } from './signature.js';
 
 export interface WebhookRequest {
   url: string;
@@ -28,6 +28,7 @@ export type SendResult =
     };
 
 const RESPONSE_EXCERPT_BYTES = 512;
+const USER_AGENT = 'meetbot-webhooks/1';
 
 /**
  * One POST of a signed delivery. A 2xx answer is success; anything else (redirects are not followed),
@@ -35,7 +36,7 @@ const RESPONSE_EXCERPT_BYTES = 512;
  */
 export function sendWebhook(
   webhook: WebhookRequest,
-  options: { policy: WebhookAddressPolicy; timeoutMs: number; userAgent: string },
+  options: { policy: WebhookAddressPolicy; timeoutMs: number },
 ): Promise<SendResult> {
   const url = new URL(webhook.url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -59,7 +60,7 @@ export function sendWebhook(
   const headers = {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(webhook.body),
-    'User-Agent': options.userAgent,
+    'User-Agent': USER_AGENT,
     [WebhookHeaders.id]: webhook.id,
     [WebhookHeaders.type]: webhook.type,
     [WebhookHeaders.timestamp]: String(timestamp),
