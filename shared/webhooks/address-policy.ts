@@ -103,7 +103,11 @@ export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; reason: stri
  * Whether a webhook URL may be used under the policy. The host is resolved and every address it
  * has must be public (unless allowed), so a name pointing at an internal service is refused too.
  */
-export async function checkWebhookUrl(raw: string, policy: WebhookAddressPolicy): Promise<WebhookUrlCheck> {
+export async function checkWebhookUrl(
+  raw: string,
+  policy: WebhookAddressPolicy,
+  resolve: (hostname: string) => Promise<LookupAddress[]> = resolveAll,
+): Promise<WebhookUrlCheck> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -123,7 +127,7 @@ export async function checkWebhookUrl(raw: string, policy: WebhookAddressPolicy)
   }
   let addresses: LookupAddress[];
   try {
-    addresses = await resolveAll(host);
+    addresses = await resolve(host);
   } catch {
     return { ok: false, reason: `host ${host} could not be resolved` };
   }

@@ -57,14 +57,39 @@ describe('checkWebhookUrl', () => {
     );
   });
 
-  it('resolves names: localhost is loopback, an unknown name is refused', async () => {
+  it('resolves names: localhost is loopback (from /etc/hosts, no network)', async () => {
     const local = await checkWebhookUrl('https://localhost/hook', strict);
     expect(local.ok).toBe(false);
     expect(!local.ok && local.reason).toMatch(
       /^localhost \((127\.0\.0\.1|::1)\) is a private, loopback or link-local/,
     );
-    const unknown = await checkWebhookUrl('https://no-such-host.invalid/hook', strict);
-    expect(unknown).toEqual({ ok: false, reason: 'host no-such-host.invalid could not be resolved' });
+  });
+
+  // A stand-in resolver: tests never send DNS queries off the machine.
+  const resolver = (answers: Record<string, string[]>) => async (hostname: string) => {
+    const addresses = answers[hostname];
+    if (!addresses)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+
+  it('refuses a name that resolves to any non-public address, or to nothing', async () => {
+    const dns = resolver({
+      'hooks.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+      'mixed.example.com': ['93.184.215.14', '10.0.0.7'],
+      'metadata.example.com': ['169.254.169.254'],
+    });
+    expect((await checkWebhookUrl('https://hooks.example.com/x', strict, dns)).ok).toBe(true);
+    expect(await checkWebhookUrl('https://mixed.example.com/x', strict, dns)).toEqual({
+      ok: false,
+      reason:
+        'mixed.example.com (10.0.0.7) is a private, loopback or link-local address; such webhook endpoints are refused',
+    });
+    expect((await checkWebhookUrl('https://metadata.example.com/x', strict, dns)).ok).toBe(false);
+    expect(await checkWebhookUrl('https://no-such-host.example.com/x', strict, dns)).toEqual({
+      ok: false,
+      reason: 'host no-such-host.example.com could not be resolved',
+    });
   });
 
   it('refuses credentials and fragments', async () => {
