@@ -17,6 +17,7 @@ import type {
   webhookSettingsSchema,
   webhookTestResultSchema,
 } from '../routes/user/schema.js';
+import { isoOrNull } from '../routes/timestamps.js';
 
 /** Refuses an endpoint the operator's policy doesn't allow, naming the field and the reason. */
 export async function assertWebhookUrlAllowed(
@@ -90,8 +91,6 @@ export function webhookSettingsJson(settings: UserWebhookSettings): z.infer<type
   };
 }
 
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
-
 export function deliveryJson(delivery: DeliveryRecord): z.infer<typeof deliverySchema> {
   return {
     id: delivery.id,
@@ -100,11 +99,11 @@ export function deliveryJson(delivery: DeliveryRecord): z.infer<typeof deliveryS
     url: delivery.url,
     status: delivery.status,
     attempts: delivery.attempts,
-    last_attempt_at: iso(delivery.lastAttemptAt),
+    last_attempt_at: isoOrNull(delivery.lastAttemptAt),
     last_status_code: delivery.lastStatusCode,
     last_error: delivery.lastError,
     created_at: delivery.createdAt.toISOString(),
-    delivered_at: iso(delivery.deliveredAt),
-    failed_at: iso(delivery.failedAt),
+    delivered_at: isoOrNull(delivery.deliveredAt),
+    failed_at: isoOrNull(delivery.failedAt),
   };
 }

@@ -27,6 +27,7 @@ import {
   updateUserRequest,
   type userSchema,
 } from './schema.js';
+import { isoOrNull } from '../timestamps.js';
 
 export interface AdminRouterDeps {
   db: Knex;
@@ -36,8 +37,6 @@ export interface AdminRouterDeps {
   defaultMaxConcurrentBots: number;
   webhookPolicy: WebhookAddressPolicy;
 }
-
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 export function userJson(user: UserRecord): z.infer<typeof userSchema> {
   return {
@@ -58,8 +57,8 @@ export function apiKeyJson(key: ApiKeyRecord): z.infer<typeof apiKeySummarySchem
     name: key.name,
     prefix: key.prefix,
     created_at: key.createdAt.toISOString(),
-    last_used_at: iso(key.lastUsedAt),
-    revoked_at: iso(key.revokedAt),
+    last_used_at: isoOrNull(key.lastUsedAt),
+    revoked_at: isoOrNull(key.revokedAt),
   };
 }
 

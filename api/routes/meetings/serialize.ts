@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import type { MeetingRecord } from '../../../shared/db/meetings.js';
 import type { meetingSchema, updatedMeetingSchema } from './schema.js';
-
-const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
+import { isoOrNull } from '../timestamps.js';
 
 export function meetingJson(meeting: MeetingRecord): z.infer<typeof meetingSchema> {
   return {
@@ -10,8 +9,8 @@ export function meetingJson(meeting: MeetingRecord): z.infer<typeof meetingSchem
     platform: meeting.platform,
     native_meeting_id: meeting.nativeMeetingId,
     status: meeting.status,
-    start_time: iso(meeting.startTime),
-    end_time: iso(meeting.endTime),
+    start_time: isoOrNull(meeting.startTime),
+    end_time: isoOrNull(meeting.endTime),
     bot_container_id: meeting.botContainerId,
     data: meeting.data,
     created_at: meeting.createdAt.toISOString(),

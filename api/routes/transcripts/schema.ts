@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../common-schema.js';
+import { isoTimestamp } from '../timestamps.js';
 import { MEETING_STATUSES } from '../../../shared/domain/meeting-status.js';
 import { PLATFORMS } from '../../../shared/domain/platforms.js';
 

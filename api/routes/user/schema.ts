@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../common-schema.js';
+import { isoTimestamp } from '../timestamps.js';
 import { DELIVERY_STATUSES } from '../../../shared/db/webhook-deliveries.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../shared/webhooks/events.js';
 
