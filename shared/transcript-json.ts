@@ -27,3 +27,13 @@ export function segmentJson(segment: SegmentRecord): SegmentJson {
     created_at: segment.createdAt.toISOString(),
   };
 }
+
+/** A segment as live consumers get it (stream, webhooks): a copy with the same id replaces the earlier one. */
+export interface LiveSegmentJson extends SegmentJson {
+  segment_id: string;
+  final: boolean;
+}
+
+export function liveSegmentJson(segment: SegmentRecord): LiveSegmentJson {
+  return { segment_id: segment.segmentId, final: segment.final, ...segmentJson(segment) };
+}

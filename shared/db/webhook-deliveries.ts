@@ -1,10 +1,6 @@
 import type { Platform } from '../domain/platforms.js';
-import {
-  type StatusChangedData,
-  type TranscriptSegmentsData,
-  type WebhookEventType,
-  webhookSegmentJson,
-} from '../webhooks/events.js';
+import type { StatusChangedData, TranscriptSegmentsData, WebhookEventType } from '../webhooks/events.js';
+import { liveSegmentJson } from '../transcript-json.js';
 import type { Db } from './knex.js';
 import type { TransitionRecord } from './meeting-transitions.js';
 import type { SegmentRecord } from './segments.js';
@@ -165,7 +161,7 @@ export async function recordSegmentDeliveries(db: Db, written: readonly SegmentR
     const ordered = [...segments].sort((a, b) => a.start - b.start || a.changeSeq - b.changeSeq);
     const payload: TranscriptSegmentsData = {
       meeting: meetingRef(target),
-      segments: ordered.map(webhookSegmentJson),
+      segments: ordered.map(liveSegmentJson),
     };
     return { target, eventType: 'transcript.segments' as const, payload };
   });

@@ -1,7 +1,6 @@
-import type { SegmentRecord } from '../db/segments.js';
 import type { MeetingStatus } from '../domain/meeting-status.js';
 import type { Platform } from '../domain/platforms.js';
-import { type SegmentJson, segmentJson } from '../transcript-json.js';
+import type { LiveSegmentJson } from '../transcript-json.js';
 
 export const WEBHOOK_EVENT_TYPES = ['meeting.status_changed', 'transcript.segments'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -25,15 +24,9 @@ export interface StatusChangedData {
   changed_at: string;
 }
 
-export interface WebhookSegmentJson extends SegmentJson {
-  /** Stable per segment: a mutable segment that changes is sent again with the same id. */
-  segment_id: string;
-  final: boolean;
-}
-
 export interface TranscriptSegmentsData {
   meeting: WebhookMeetingRef;
-  segments: WebhookSegmentJson[];
+  segments: LiveSegmentJson[];
 }
 
 /** The JSON body of one delivery: the same bytes on every retry. */
@@ -42,10 +35,6 @@ export interface WebhookEnvelope {
   type: WebhookEventType;
   created_at: string;
   data: StatusChangedData | TranscriptSegmentsData;
-}
-
-export function webhookSegmentJson(segment: SegmentRecord): WebhookSegmentJson {
-  return { segment_id: segment.segmentId, final: segment.final, ...segmentJson(segment) };
 }
 
 export function webhookBody(delivery: {

@@ -11,7 +11,7 @@ import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
 import { latestMeeting } from '../../services/meetings.js';
 import { meetingRefParams } from '../path-params.js';
-import { segmentJson } from '../../../shared/transcript-json.js';
+import { liveSegmentJson } from '../../../shared/transcript-json.js';
 
 export interface StreamOptions {
   /** Re-read Postgres this often even without an announcement (a lost one only delays an update). */
@@ -99,7 +99,7 @@ export function transcriptStreamRouter(deps: {
         const segments = await listSegmentsChangedSince(deps.db, meeting.id, cursor.segment);
         for (const segment of segments) {
           cursor.segment = segment.changeSeq;
-          send('segment', { segment_id: segment.segmentId, final: segment.final, ...segmentJson(segment) });
+          send('segment', liveSegmentJson(segment));
         }
         const transitions = await listTransitionsSince(deps.db, meeting.id, cursor.transition);
         for (const transition of transitions) {
