@@ -21,12 +21,22 @@ interface WebhookColumns {
   webhook_partial_segments: boolean;
 }
 
+const COLUMNS = ['webhook_url', 'webhook_secret', 'webhook_partial_segments'] as const;
+
+function toSettings(row: Omit<WebhookColumns, 'id'>): UserWebhookSettings {
+  return { url: row.webhook_url, secret: row.webhook_secret!, partialSegments: row.webhook_partial_segments };
+}
+
 /**
  * The user's webhook settings, creating their signing secret on first use (inside the caller's
- * transaction when there is one). Undefined when the user doesn't exist.
+ * transaction when there is one); a plain read once it exists. Undefined when the user doesn't exist.
  */
 export async function userWebhookSettings(db: Db, userId: number): Promise<UserWebhookSettings | undefined> {
-  return updateUserWebhook(db, userId, {});
+  const row = await db<WebhookColumns>('users')
+    .where({ id: userId })
+    .first(...COLUMNS);
+  if (!row) return undefined;
+  return row.webhook_secret ? toSettings(row) : updateUserWebhook(db, userId, {});
 }
 
 export async function updateUserWebhook(
@@ -39,12 +49,8 @@ export async function updateUserWebhook(
   };
   if (change.url !== undefined) update.webhook_url = change.url;
   if (change.partialSegments !== undefined) update.webhook_partial_segments = change.partialSegments;
-  const [row] = await db<WebhookColumns>('users')
-    .where({ id: userId })
-    .update(update)
-    .returning(['webhook_url', 'webhook_secret', 'webhook_partial_segments']);
-  if (!row) return undefined;
-  return { url: row.webhook_url, secret: row.webhook_secret!, partialSegments: row.webhook_partial_segments };
+  const [row] = await db<WebhookColumns>('users').where({ id: userId }).update(update).returning(COLUMNS);
+  return row && toSettings(row);
 }
 
 /** Replaces the user's signing secret with a new random one. */
