@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { verifyWebhookSignature, WebhookHeaders } from '../../shared/webhooks/signature.js';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -51,4 +52,20 @@ export class WebhookReceiver {
   async close(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
+}
+
+/** A request header by its name in any case (Node lower-cases them). */
+export function headerOf(request: ReceivedWebhook, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** What a receiver checks: the signature over the timestamp and the raw body, with this secret. */
+export function hasValidSignature(request: ReceivedWebhook, secret: string): boolean {
+  return verifyWebhookSignature({
+    secret,
+    body: request.body,
+    timestamp: headerOf(request, WebhookHeaders.timestamp),
+    signature: headerOf(request, WebhookHeaders.signature),
+  });
 }

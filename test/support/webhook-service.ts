@@ -1,8 +1,10 @@
 import type { Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { WebhookService } from '../../worker/webhooks/webhook-service.js';
-import type { TestApi } from './api.js';
+import { startTestApi, type TestApi } from './api.js';
+import { FakeBots } from './fake-bot.js';
 import { createTestRedis } from './redis.js';
+import { WebhookReceiver } from './webhook-receiver.js';
 
 /** Private test endpoints over plain http, fast retries: what the webhook tests run with. */
 export const TEST_WEBHOOK_ENV = {
@@ -38,6 +40,42 @@ export async function startWebhookService(
     async close() {
       await service.stop();
       workerConnection.disconnect();
+    },
+  };
+}
+
+export interface WebhookWorld {
+  api: TestApi;
+  bots: FakeBots;
+  webhooks: Awaited<ReturnType<typeof startWebhookService>>;
+  /** A started receiver on 127.0.0.1, closed with the world. */
+  receiver(): Promise<WebhookReceiver>;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything a webhook test needs: the API (accepting the private test endpoints), bots writing
+ * through the real ingester, and the worker's delivery with `workerOverrides` on top of its config.
+ */
+export async function startWebhookWorld(workerOverrides: Partial<Config> = {}): Promise<WebhookWorld> {
+  const api = await startTestApi({ env: TEST_WEBHOOK_ENV });
+  const bots = new FakeBots(api);
+  const webhooks = await startWebhookService(api, workerOverrides);
+  const receivers: WebhookReceiver[] = [];
+  return {
+    api,
+    bots,
+    webhooks,
+    async receiver() {
+      const started = await new WebhookReceiver().start();
+      receivers.push(started);
+      return started;
+    },
+    async close() {
+      await webhooks.close();
+      await bots.close();
+      for (const receiver of receivers) await receiver.close();
+      await api.close();
     },
   };
 }

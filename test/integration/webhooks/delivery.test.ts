@@ -1,45 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transitionMeeting } from '../../../shared/db/meetings.js';
-import { verifyWebhookSignature, WebhookHeaders } from '../../../shared/webhooks/signature.js';
-import { startTestApi, type TestApi, type TestUser } from '../../support/api.js';
-import { FakeBots } from '../../support/fake-bot.js';
-import { type ReceivedWebhook, WebhookReceiver } from '../../support/webhook-receiver.js';
-import { startWebhookService, TEST_WEBHOOK_ENV } from '../../support/webhook-service.js';
+import { WebhookHeaders } from '../../../shared/webhooks/signature.js';
+import type { TestApi, TestUser } from '../../support/api.js';
+import type { FakeBots } from '../../support/fake-bot.js';
+import { hasValidSignature, headerOf, type ReceivedWebhook } from '../../support/webhook-receiver.js';
+import { startWebhookWorld, type WebhookWorld } from '../../support/webhook-service.js';
 
+let world: WebhookWorld;
 let api: TestApi;
 let bots: FakeBots;
-let webhooks: Awaited<ReturnType<typeof startWebhookService>>;
-const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  api = await startTestApi({ env: TEST_WEBHOOK_ENV });
-  bots = new FakeBots(api);
-  webhooks = await startWebhookService(api);
+  world = await startWebhookWorld();
+  ({ api, bots } = world);
 });
-afterAll(async () => {
-  await webhooks.close();
-  await bots.close();
-  for (const receiver of receivers) await receiver.close();
-  await api.close();
-});
+afterAll(() => world.close());
 
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await new WebhookReceiver().start();
-  receivers.push(started);
-  return started;
-}
-
-const header = (request: { headers: Record<string, unknown> }, name: string) =>
-  request.headers[name.toLowerCase()] as string | undefined;
-
-function signatureIsValid(request: { headers: Record<string, unknown>; body: string }, secret: string) {
-  return verifyWebhookSignature({
-    secret,
-    body: request.body,
-    timestamp: header(request, WebhookHeaders.timestamp),
-    signature: header(request, WebhookHeaders.signature),
-  });
-}
+const receiver = () => world.receiver();
 
 const statusChanges = (requests: ReceivedWebhook[]) =>
   requests.filter((request) => request.json.type === 'meeting.status_changed').map((r) => r.json.data);
@@ -90,8 +67,8 @@ describe('webhook deliveries', () => {
     await expect.poll(() => statusChanges(endpoint.received).length, { timeout: 20_000 }).toBe(5);
     // Nothing more is coming: the segments went out in their place, before the meeting ended.
     const requests = endpoint.received;
-    expect(requests.every((request) => signatureIsValid(request, secret))).toBe(true);
-    expect(requests.some((request) => signatureIsValid(request, 'whsec_some-other-secret-123'))).toBe(false);
+    expect(requests.every((request) => hasValidSignature(request, secret))).toBe(true);
+    expect(requests.some((request) => hasValidSignature(request, 'whsec_some-other-secret-123'))).toBe(false);
 
     const changes = statusChanges(requests);
     expect(changes.map((change) => change.status)).toEqual(LIFECYCLE);
@@ -110,9 +87,9 @@ describe('webhook deliveries', () => {
     const ids = requests.map((request) => request.json.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const request of requests) {
-      expect(header(request, WebhookHeaders.id)).toBe(request.json.id);
-      expect(header(request, WebhookHeaders.type)).toBe(request.json.type);
-      expect(header(request, 'content-type')).toBe('application/json');
+      expect(headerOf(request, WebhookHeaders.id)).toBe(request.json.id);
+      expect(headerOf(request, WebhookHeaders.type)).toBe(request.json.type);
+      expect(headerOf(request, 'content-type')).toBe('application/json');
     }
 
     // Final segments only (the mutable copy of s1 was not sent), between `active` and `completed`.
@@ -168,7 +145,7 @@ describe('webhook deliveries', () => {
     const accepted = endpoint.accepted();
     const ids = accepted.map((request) => request.json.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(accepted.every((request) => signatureIsValid(request, secret))).toBe(true);
+    expect(accepted.every((request) => hasValidSignature(request, secret))).toBe(true);
     expect(statusChanges(accepted).map((change) => change.status)).toEqual(LIFECYCLE);
 
     const deliveries = await api.request('GET', `/user/webhook/deliveries?meeting_id=${meetingId}`, {
@@ -222,7 +199,7 @@ describe('webhook deliveries', () => {
     await transitionMeeting(api.database.db, meetingId, { to: 'failed', source: 'test', reason: 'quiet' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(endpoint.received.length).toBe(countBefore);
-    await webhooks.service.sweep();
+    await world.webhooks.service.sweep();
     await expect
       .poll(() => statusChanges(endpoint.received).map((c) => c.status), { timeout: 10_000 })
       .toEqual(['requested', 'failed']);
@@ -251,8 +228,8 @@ describe('webhook deliveries', () => {
     });
     const [sent] = endpoint.received;
     expect(sent!.json).toMatchObject({ id: ok.body.id, type: 'webhook.test' });
-    expect(header(sent!, WebhookHeaders.id)).toBe(ok.body.id);
-    expect(signatureIsValid(sent!, settings.body.webhook_secret)).toBe(true);
+    expect(headerOf(sent!, WebhookHeaders.id)).toBe(ok.body.id);
+    expect(hasValidSignature(sent!, settings.body.webhook_secret)).toBe(true);
 
     endpoint.respond = () => 503;
     const refused = await api.request('POST', '/user/webhook/test', { key: user.key });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, googleMeetBot, startTestApi, type TestApi } from '../../support/api.js';
-import { FakeBots } from '../../support/fake-bot.js';
-import { WebhookReceiver } from '../../support/webhook-receiver.js';
-import { startWebhookService, TEST_WEBHOOK_ENV } from '../../support/webhook-service.js';
+import type { FakeBots } from '../../support/fake-bot.js';
+import type { WebhookReceiver } from '../../support/webhook-receiver.js';
+import { startWebhookWorld, type WebhookWorld } from '../../support/webhook-service.js';
 
 describe('webhook endpoints refused by default', () => {
   let api: TestApi;
@@ -187,25 +187,19 @@ describe('webhook endpoints refused by default', () => {
 });
 
 describe('deliveries that keep failing', () => {
+  let world: WebhookWorld;
   let api: TestApi;
   let bots: FakeBots;
-  let webhooks: Awaited<ReturnType<typeof startWebhookService>>;
-  const endpoint = new WebhookReceiver();
+  let endpoint: WebhookReceiver;
 
   beforeAll(async () => {
     // The API accepts private endpoints (to register the test receivers); the worker's own policy
     // is checked again when it connects.
-    api = await startTestApi({ env: TEST_WEBHOOK_ENV });
-    bots = new FakeBots(api);
-    webhooks = await startWebhookService(api, { WEBHOOK_RETRY_WINDOW_SECONDS: 2 });
-    await endpoint.start();
+    world = await startWebhookWorld({ WEBHOOK_RETRY_WINDOW_SECONDS: 2 });
+    ({ api, bots } = world);
+    endpoint = await world.receiver();
   });
-  afterAll(async () => {
-    await webhooks.close();
-    await bots.close();
-    await endpoint.close();
-    await api.close();
-  });
+  afterAll(() => world.close());
 
   it('are given up after the retry window, shown as failed, let later events go, and can be retried', async () => {
     let down = true;
@@ -255,23 +249,17 @@ describe('deliveries that keep failing', () => {
 });
 
 describe('the worker checks the address again when it connects', () => {
+  let world: WebhookWorld;
   let api: TestApi;
   let bots: FakeBots;
-  let webhooks: Awaited<ReturnType<typeof startWebhookService>>;
-  const endpoint = new WebhookReceiver();
+  let endpoint: WebhookReceiver;
 
   beforeAll(async () => {
-    api = await startTestApi({ env: TEST_WEBHOOK_ENV });
-    bots = new FakeBots(api);
-    webhooks = await startWebhookService(api, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: false });
-    await endpoint.start();
+    world = await startWebhookWorld({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: false });
+    ({ api, bots } = world);
+    endpoint = await world.receiver();
   });
-  afterAll(async () => {
-    await webhooks.close();
-    await bots.close();
-    await endpoint.close();
-    await api.close();
-  });
+  afterAll(() => world.close());
 
   it('refuses a name that resolves to a loopback address without sending anything', async () => {
     const user = await api.createUser();
