@@ -168,4 +168,17 @@ export function teamsBot(nativeMeetingId = '123456789012', extra: Record<string,
   };
 }
 
+/** The spec's meeting object: exactly these members. */
+export const MEETING_FIELDS = [
+  'bot_container_id',
+  'created_at',
+  'data',
+  'end_time',
+  'id',
+  'native_meeting_id',
+  'platform',
+  'start_time',
+  'status',
+] as const;
+
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, startTestApi, type TestApi } from '../../support/api.js';
+import { ADMIN_KEY, MEETING_FIELDS, startTestApi, type TestApi } from '../../support/api.js';
 
 let api: TestApi;
 
@@ -164,19 +164,7 @@ describe('operator endpoints', () => {
       ]),
     );
     const meeting = document.body.components.schemas.Meeting;
-    expect(Object.keys(meeting.properties).sort()).toEqual(
-      [
-        'bot_container_id',
-        'created_at',
-        'data',
-        'end_time',
-        'id',
-        'native_meeting_id',
-        'platform',
-        'start_time',
-        'status',
-      ].sort(),
-    );
+    expect(Object.keys(meeting.properties).sort()).toEqual([...MEETING_FIELDS].sort());
     expect(Object.keys(document.body.components.schemas.CreateBotRequest.properties)).toEqual(
       expect.arrayContaining(['webhook_url', 'webhook_secret', 'webhook_partial_segments']),
     );

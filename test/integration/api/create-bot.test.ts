@@ -4,6 +4,7 @@ import { JobNames } from '../../../shared/queues.js';
 import {
   googleMeetBot,
   ISO_UTC,
+  MEETING_FIELDS,
   startTestApi,
   teamsBot,
   type TestApi,
@@ -38,19 +39,7 @@ describe('POST /bots', () => {
       json: googleMeetBot(id, { language: 'en' }),
     });
     expect(response.status).toBe(201);
-    expect(Object.keys(response.body).sort()).toEqual(
-      [
-        'bot_container_id',
-        'created_at',
-        'data',
-        'end_time',
-        'id',
-        'native_meeting_id',
-        'platform',
-        'start_time',
-        'status',
-      ].sort(),
-    );
+    expect(Object.keys(response.body).sort()).toEqual([...MEETING_FIELDS].sort());
     expect(response.body).toMatchObject({
       platform: 'google_meet',
       native_meeting_id: id,
