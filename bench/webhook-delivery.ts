@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { transitionMeeting } from '../shared/db/meetings.js';
 import { upsertSegments } from '../shared/db/segments.js';
-import { recordSegmentDeliveries } from '../shared/db/webhook-deliveries.js';
+import { findWebhookTargets, recordSegmentDeliveries } from '../shared/db/webhook-deliveries.js';
 import { announceMeetingChanges } from '../shared/meeting-changes.js';
 import { startTestApi } from '../test/support/api.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
@@ -77,7 +77,7 @@ try {
               final: true,
             },
           ]);
-          await recordSegmentDeliveries(trx, written);
+          await recordSegmentDeliveries(trx, written, await findWebhookTargets(trx, [meetingId]));
         });
         await announce([meetingId]);
       }

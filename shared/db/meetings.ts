@@ -344,12 +344,6 @@ export async function recordBotContainer(
   return row && toRecord(row);
 }
 
-export async function findMeetingsByIds(db: Db, meetingIds: readonly number[]): Promise<MeetingRecord[]> {
-  if (meetingIds.length === 0) return [];
-  const rows = await db<MeetingRow>('meetings').whereIn('id', meetingIds);
-  return rows.map(toRecord);
-}
-
 /** Meetings still `requested` that no worker claimed since before `olderThan`. */
 export async function listUnclaimedRequestedBefore(db: Db, olderThan: Date): Promise<MeetingRecord[]> {
   const rows = await db<MeetingRow>('meetings')

@@ -67,17 +67,27 @@ function toRecord(row: DeliveryRow): DeliveryRecord {
   };
 }
 
-/** Where a meeting's events go: the bot's own endpoint if it has one, else its user's. */
-interface WebhookTarget {
+/** Where a meeting's events go: the bot's own endpoint if it has one, else its user's (null: nowhere). */
+export interface WebhookTarget {
   meetingId: number;
   userId: number;
   platform: Platform;
   nativeMeetingId: string;
-  url: string;
+  url: string | null;
   partialSegments: boolean;
 }
 
-async function webhookTargets(db: Db, meetingIds: readonly number[]): Promise<Map<number, WebhookTarget>> {
+type HookedTarget = WebhookTarget & { url: string };
+
+function isHooked(target: WebhookTarget | undefined): target is HookedTarget {
+  return typeof target?.url === 'string';
+}
+
+/** The webhook target of each of these meetings that exists (one query, meetings joined to users). */
+export async function findWebhookTargets(
+  db: Db,
+  meetingIds: readonly number[],
+): Promise<Map<number, WebhookTarget>> {
   if (meetingIds.length === 0) return new Map();
   const rows: Array<{
     id: number;
@@ -101,20 +111,19 @@ async function webhookTargets(db: Db, meetingIds: readonly number[]): Promise<Ma
       'u.webhook_url as user_webhook_url',
       'u.webhook_partial_segments as user_partial',
     );
-  const targets = new Map<number, WebhookTarget>();
-  for (const row of rows) {
-    const url = row.meeting_webhook_url ?? row.user_webhook_url;
-    if (!url) continue;
-    targets.set(row.id, {
-      meetingId: row.id,
-      userId: row.user_id,
-      platform: row.platform,
-      nativeMeetingId: row.native_meeting_id,
-      url,
-      partialSegments: row.meeting_webhook_url ? row.meeting_partial : row.user_partial,
-    });
-  }
-  return targets;
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        meetingId: row.id,
+        userId: row.user_id,
+        platform: row.platform,
+        nativeMeetingId: row.native_meeting_id,
+        url: row.meeting_webhook_url ?? row.user_webhook_url,
+        partialSegments: row.meeting_webhook_url ? row.meeting_partial : row.user_partial,
+      },
+    ]),
+  );
 }
 
 const meetingRef = (target: WebhookTarget) => ({
@@ -128,8 +137,8 @@ const meetingRef = (target: WebhookTarget) => ({
  * Call it in the transaction that recorded the transition: the event exists iff the change does.
  */
 export async function recordStatusChangeDelivery(db: Db, transition: TransitionRecord): Promise<void> {
-  const target = (await webhookTargets(db, [transition.meetingId])).get(transition.meetingId);
-  if (!target) return;
+  const target = (await findWebhookTargets(db, [transition.meetingId])).get(transition.meetingId);
+  if (!isHooked(target)) return;
   const payload: StatusChangedData = {
     meeting: meetingRef(target),
     status: transition.to,
@@ -144,20 +153,23 @@ export async function recordStatusChangeDelivery(db: Db, transition: TransitionR
 
 /**
  * Queues one `transcript.segments` delivery per meeting for segments just written: final ones, and
- * mutable ones too where the endpoint asked for them. Call it in the transaction that wrote them.
+ * mutable ones too where the endpoint asked for them. Call it in the transaction that wrote them,
+ * with the meetings' targets (findWebhookTargets).
  */
-export async function recordSegmentDeliveries(db: Db, written: readonly SegmentRecord[]): Promise<number> {
-  const targets = await webhookTargets(db, [...new Set(written.map((segment) => segment.meetingId))]);
-  const batches = new Map<number, SegmentRecord[]>();
+export async function recordSegmentDeliveries(
+  db: Db,
+  written: readonly SegmentRecord[],
+  targets: ReadonlyMap<number, WebhookTarget>,
+): Promise<number> {
+  const batches = new Map<number, { target: HookedTarget; segments: SegmentRecord[] }>();
   for (const segment of written) {
     const target = targets.get(segment.meetingId);
-    if (!target || !(segment.final || target.partialSegments)) continue;
-    const batch = batches.get(segment.meetingId) ?? [];
-    batch.push(segment);
+    if (!isHooked(target) || !(segment.final || target.partialSegments)) continue;
+    const batch = batches.get(segment.meetingId) ?? { target, segments: [] };
+    batch.segments.push(segment);
     batches.set(segment.meetingId, batch);
   }
-  const deliveries = [...batches].map(([meetingId, segments]) => {
-    const target = targets.get(meetingId)!;
+  const deliveries = [...batches.values()].map(({ target, segments }) => {
     const ordered = [...segments].sort((a, b) => a.start - b.start || a.changeSeq - b.changeSeq);
     const payload: TranscriptSegmentsData = {
       meeting: meetingRef(target),
@@ -172,7 +184,7 @@ export async function recordSegmentDeliveries(db: Db, written: readonly SegmentR
 async function insertDeliveries(
   db: Db,
   deliveries: Array<{
-    target: WebhookTarget;
+    target: HookedTarget;
     eventType: WebhookEventType;
     payload: StatusChangedData | TranscriptSegmentsData;
   }>,

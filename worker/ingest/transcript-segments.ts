@@ -1,8 +1,7 @@
 import { transcriptSegmentMessage, type TranscriptSegmentMessage } from '../../shared/contract/events.js';
 import type { Knex } from '../../shared/db/knex.js';
-import { findMeetingsByIds } from '../../shared/db/meetings.js';
 import { type SegmentUpsert, upsertSegments } from '../../shared/db/segments.js';
-import { recordSegmentDeliveries } from '../../shared/db/webhook-deliveries.js';
+import { findWebhookTargets, recordSegmentDeliveries } from '../../shared/db/webhook-deliveries.js';
 import type { Logger } from '../../shared/logger.js';
 import { parseStreamJson } from './parse-message.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
@@ -26,10 +25,11 @@ export function transcriptSegmentHandler(
       else deadLetters.push({ id: message.id, reason: parsed.reason });
     }
     const meetingIds = [...new Set(valid.map(({ segment }) => segment.meetingId))];
-    const known = new Set((await findMeetingsByIds(db, meetingIds)).map((meeting) => meeting.id));
+    // One read tells which meetings exist and where their webhooks go.
+    const targets = await findWebhookTargets(db, meetingIds);
     const rows: SegmentUpsert[] = [];
     for (const { id, segment } of valid) {
-      if (!known.has(segment.meetingId)) {
+      if (!targets.has(segment.meetingId)) {
         deadLetters.push({ id, reason: `meeting ${segment.meetingId} not found` });
         continue;
       }
@@ -49,7 +49,7 @@ export function transcriptSegmentHandler(
     // The segments and the webhook deliveries that report them commit together.
     const { written, deliveries } = await db.transaction(async (trx) => {
       const changed = await upsertSegments(trx, rows);
-      return { written: changed, deliveries: await recordSegmentDeliveries(trx, changed) };
+      return { written: changed, deliveries: await recordSegmentDeliveries(trx, changed, targets) };
     });
     log.debug({ received: messages.length, written: written.length, deliveries }, 'segments ingested');
     await announce(written.map((segment) => segment.meetingId));
