@@ -1,10 +1,10 @@
 import type { Router } from '@koa/router';
 import type { Queue } from 'bullmq';
 import Koa from 'koa';
-import type { BotJobs } from '../shared/bot-jobs.js';
-import type { Config } from '../shared/config.js';
-import type { Knex } from '../shared/db/knex.js';
-import type { Logger } from '../shared/logger.js';
+import type { BotJobs } from '../shared/bots/jobs.js';
+import type { Config } from '../shared/infra/config.js';
+import type { Knex } from '../shared/infra/knex.js';
+import type { Logger } from '../shared/infra/logger.js';
 import { bullBoard } from './bull-board.js';
 import type { AppState } from './context.js';
 import { requireAdmin, requireUser } from './middleware/auth.js';
@@ -21,7 +21,7 @@ import { transcriptsRouter } from './routes/transcripts/index.js';
 import { userRouter } from './routes/user/index.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { type StreamOptions, transcriptStreamRouter } from './routes/transcripts/stream.js';
-import type { MeetingChangeListener } from '../shared/meeting-changes.js';
+import type { MeetingChangeListener } from '../shared/meetings/changes.js';
 
 export interface AppDeps {
   config: Config;

@@ -1,7 +1,7 @@
 import type { RouterContext } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import type { AuthenticatedKey } from '../shared/db/api-keys.js';
-import type { Logger } from '../shared/logger.js';
+import type { AuthenticatedKey } from '../shared/accounts/keys-store.js';
+import type { Logger } from '../shared/infra/logger.js';
 
 export interface AppState {
   requestId: string;

@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { bullBotJobs } from '../shared/bot-jobs.js';
-import { loadConfigOrExit } from '../shared/config.js';
-import { createKnex } from '../shared/db/knex.js';
-import { createLogger } from '../shared/logger.js';
-import { createBotQueues, createWebhookQueue } from '../shared/queues.js';
-import { announceMeetingChanges, MeetingChangeListener } from '../shared/meeting-changes.js';
-import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/redis.js';
-import { Shutdown } from '../shared/shutdown.js';
+import { bullBotJobs } from '../shared/bots/jobs.js';
+import { loadConfigOrExit } from '../shared/infra/config.js';
+import { createKnex } from '../shared/infra/knex.js';
+import { createLogger } from '../shared/infra/logger.js';
+import { createBotQueues, createWebhookQueue } from '../shared/contract/jobs.js';
+import { announceMeetingChanges, MeetingChangeListener } from '../shared/meetings/changes.js';
+import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/infra/redis.js';
+import { Shutdown } from '../shared/infra/shutdown.js';
 import { createApp } from './app.js';
 
 const config = loadConfigOrExit();

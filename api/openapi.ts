@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../shared/domain/platforms.js';
+import { PLATFORMS } from '../shared/meetings/platforms.js';
 import {
   userDetailSchema,
   userSchema,

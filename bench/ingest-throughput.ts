@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { STREAM_FIELD, botSegmentsStream } from '../shared/contract/streams.js';
-import { claimLaunch, insertMeeting } from '../shared/db/meetings.js';
-import { insertUser } from '../shared/db/users.js';
-import { createLogger } from '../shared/logger.js';
+import { claimLaunch, insertMeeting } from '../shared/meetings/store.js';
+import { insertUser } from '../shared/accounts/users-store.js';
+import { createLogger } from '../shared/infra/logger.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../test/support/redis.js';
 import { Ingester } from '../worker/ingest/ingester.js';

@@ -7,10 +7,10 @@
  *   npx tsx bench/webhook-delivery.ts [--meetings 100] [--segments 20] [--backlog]
  */
 import { parseArgs } from 'node:util';
-import { transitionMeeting } from '../shared/db/meetings.js';
-import { upsertSegments } from '../shared/db/segments.js';
-import { findWebhookTargets, recordSegmentDeliveries } from '../shared/db/webhook-deliveries.js';
-import { announceMeetingChanges } from '../shared/meeting-changes.js';
+import { transitionMeeting } from '../shared/meetings/store.js';
+import { upsertSegments } from '../shared/transcripts/store.js';
+import { findWebhookTargets, recordSegmentDeliveries } from '../shared/webhooks/outbox.js';
+import { announceMeetingChanges } from '../shared/meetings/changes.js';
 import { startTestApi } from '../test/support/api.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { startWebhookService, TEST_WEBHOOK_ENV } from '../test/support/webhook-service.js';

@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../shared/infra/logger.js';
 import type { NavigationPolicy, NavigationVerdict } from './navigation-policy.js';
 
 export interface BrowserOptions {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../shared/infra/logger.js';
 import { type BotCommand, botCommand } from '../shared/contract/commands.js';
 import { STREAM_FIELD } from '../shared/contract/streams.js';
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../shared/infra/logger.js';
 import {
   type CompletedReason,
   type FailedReason,

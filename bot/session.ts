@@ -1,7 +1,7 @@
 import { unreachablePageDetail } from './unreachable-page.js';
 import type { BotConfig, TranscriptionConfig } from '../shared/contract/bot-config.js';
 import type { BotCommand } from '../shared/contract/commands.js';
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../shared/infra/logger.js';
 import { AdmissionTracker } from './admission.js';
 import { type MeetingPage, type MeetingPageFactory, openChromiumMeetingPage } from './meeting-page.js';
 import type { EndSignal, Outcome } from './end-signal.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../shared/infra/logger.js';
 import type { EngineSegment } from './engines/engine.js';
 import type { EventSink } from './outbox.js';
 import type { SpeakerTimeline } from './speakers.js';

@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
-import { findOrCreateUser, issueApiKey } from '../shared/accounts.js';
-import { listApiKeys, revokeApiKey } from '../shared/db/api-keys.js';
-import { loadConfigOrExit } from '../shared/config.js';
-import { createKnex } from '../shared/db/knex.js';
-import { findUserByEmail, updateUser } from '../shared/db/users.js';
-import { type UserWebhookSettings, userWebhookSettings } from '../shared/db/user-webhooks.js';
+import { findOrCreateUser, issueApiKey } from '../shared/accounts/service.js';
+import { listApiKeys, revokeApiKey } from '../shared/accounts/keys-store.js';
+import { loadConfigOrExit } from '../shared/infra/config.js';
+import { createKnex } from '../shared/infra/knex.js';
+import { findUserByEmail, updateUser } from '../shared/accounts/users-store.js';
+import { type UserWebhookSettings, userWebhookSettings } from '../shared/webhooks/settings-store.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { webhookSettingsRequest } from '../api/routes/user/schema.js';
-import { configureUserWebhook } from '../api/services/webhooks.js';
+import { configureUserWebhook } from '../shared/webhooks/service.js';
 
 const USAGE = `Usage:
   keys create --email EMAIL [--name NAME] [--key-name NAME] [--max-bots N] [--quiet]

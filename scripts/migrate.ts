@@ -1,6 +1,6 @@
-import { loadConfigOrExit } from '../shared/config.js';
-import { createKnex } from '../shared/db/knex.js';
-import { ensureDatabaseExists, migrateToLatest, rollbackAll } from '../shared/db/migrate.js';
+import { loadConfigOrExit } from '../shared/infra/config.js';
+import { createKnex } from '../shared/infra/knex.js';
+import { ensureDatabaseExists, migrateToLatest, rollbackAll } from '../shared/infra/migrate.js';
 
 /** `db:migrate` creates the database if needed and applies every pending migration; `--rollback-all` undoes them. */
 const config = loadConfigOrExit();

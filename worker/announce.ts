@@ -1,4 +1,4 @@
-import { announceMeetingChanges } from '../shared/meeting-changes.js';
+import { announceMeetingChanges } from '../shared/meetings/changes.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /** Tells live streams that these meetings changed (after the commit). Never fails the caller. */

@@ -1,9 +1,9 @@
 import Docker from 'dockerode';
-import { loadConfigOrExit } from '../shared/config.js';
-import { createKnex } from '../shared/db/knex.js';
-import { createLogger } from '../shared/logger.js';
-import { createWorkerRedis } from '../shared/redis.js';
-import { Shutdown } from '../shared/shutdown.js';
+import { loadConfigOrExit } from '../shared/infra/config.js';
+import { createKnex } from '../shared/infra/knex.js';
+import { createLogger } from '../shared/infra/logger.js';
+import { createWorkerRedis } from '../shared/infra/redis.js';
+import { Shutdown } from '../shared/infra/shutdown.js';
 import { BotFleet } from './bot-fleet.js';
 import { Ingester } from './ingest/ingester.js';
 import { createControlWorker, createLaunchWorker } from './queue-workers.js';
@@ -12,7 +12,7 @@ import { Labels } from './runtime/bot-runtime.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { DockerRuntime } from './runtime/docker-runtime.js';
 import { handleBotExit } from './runtime/exit-handler.js';
-import { WebhookService } from './webhooks/webhook-service.js';
+import { WebhookService } from './webhook-deliveries.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 const config = loadConfigOrExit();

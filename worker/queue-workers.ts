@@ -11,14 +11,14 @@ import {
   stopBotPayload,
   WEBHOOK_BACKOFF,
   WEBHOOK_QUEUE,
-} from '../shared/queues.js';
-import { deliverWebhook } from './jobs/deliver-webhook.js';
+} from '../shared/contract/jobs.js';
+import { deliverWebhook } from '../shared/webhooks/delivery.js';
 import { launchBot } from './jobs/launch-bot.js';
 import { reconfigureBot } from './jobs/reconfigure-bot.js';
 import { stopBot } from './jobs/stop-bot.js';
-import type { WebhookDispatcher } from './webhooks/dispatcher.js';
-import { retryDelayMs } from './webhooks/retry-schedule.js';
-import type { WebhookDeps } from './webhooks/webhook-deps.js';
+import type { WebhookDispatcher } from '../shared/webhooks/dispatcher.js';
+import { retryDelayMs } from '../shared/webhooks/retry-schedule.js';
+import type { WebhookDeps } from '../shared/webhooks/deps.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /** Payloads are validated again when dequeued: a job that can never run fails at once, without retries. */

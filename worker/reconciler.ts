@@ -3,8 +3,8 @@ import {
   listLiveMeetingsOfWorker,
   listUnclaimedRequestedBefore,
   transitionMeeting,
-} from '../shared/db/meetings.js';
-import { isTerminal } from '../shared/domain/meeting-status.js';
+} from '../shared/meetings/store.js';
+import { isTerminal } from '../shared/meetings/status.js';
 import { announce } from './announce.js';
 import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { Config } from '../shared/config.js';
-import type { Knex } from '../shared/db/knex.js';
-import type { Logger } from '../shared/logger.js';
+import type { Config } from '../shared/infra/config.js';
+import type { Knex } from '../shared/infra/knex.js';
+import type { Logger } from '../shared/infra/logger.js';
 import type { BotFleet } from './bot-fleet.js';
 import type { BotRuntime } from './runtime/bot-runtime.js';
 

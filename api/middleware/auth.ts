@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { hashApiKey } from '../../shared/api-keys.js';
-import { findActiveKeyByHash, touchApiKey } from '../../shared/db/api-keys.js';
-import type { Knex } from '../../shared/db/knex.js';
-import { AppError, SpecErrors, UnauthorizedError } from '../../shared/errors.js';
+import { hashApiKey } from '../../shared/accounts/api-keys.js';
+import { findActiveKeyByHash, touchApiKey } from '../../shared/accounts/keys-store.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import { AppError, SpecErrors, UnauthorizedError } from '../../shared/infra/errors.js';
 import type { AppState } from '../context.js';
 
 const MAX_KEY_LENGTH = 256;

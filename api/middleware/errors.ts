@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError } from '../../shared/errors.js';
+import { AppError } from '../../shared/infra/errors.js';
 import type { AppState } from '../context.js';
 
 interface HttpLikeError {

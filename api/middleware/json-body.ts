@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { BadRequestError, PayloadTooLargeError } from '../../shared/errors.js';
+import { BadRequestError, PayloadTooLargeError } from '../../shared/infra/errors.js';
 import type { AppState } from '../context.js';
 
 export interface JsonBodyOptions {

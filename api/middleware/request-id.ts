@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../../shared/logger.js';
+import type { Logger } from '../../shared/infra/logger.js';
 import type { AppState } from '../context.js';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{1,128}$/;

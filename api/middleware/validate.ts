@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BadRequestError } from '../../shared/errors.js';
+import { BadRequestError } from '../../shared/infra/errors.js';
 
 /**
  * Parses input with a zod schema; on failure throws a 400 whose message names the first offending

@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { withTimeout } from '../../shared/async.js';
+import { withTimeout } from '../../shared/infra/async.js';
 import type { AppState } from '../context.js';
 
 export type ReadinessCheck = () => Promise<void>;

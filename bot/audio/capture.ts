@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { Logger } from '../../shared/logger.js';
+import type { Logger } from '../../shared/infra/logger.js';
 import {
   AUDIO_BINDING,
   CAPTURE_CHUNK_SAMPLES,

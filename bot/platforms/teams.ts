@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { Logger } from '../../shared/logger.js';
+import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
 import { clickButton, clickFirstVisible, readEvidence, sleep, waitUntilOut } from './page-actions.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRANSCRIPTION_TASKS } from '../domain/meeting-status.js';
+import { TRANSCRIPTION_TASKS } from '../meetings/status.js';
 
 export const leaveCommand = z.object({
   type: z.literal('leave'),

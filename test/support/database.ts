@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createKnex, type Knex } from '../../shared/db/knex.js';
-import { migrateToLatest } from '../../shared/db/migrate.js';
+import { createKnex, type Knex } from '../../shared/infra/knex.js';
+import { migrateToLatest } from '../../shared/infra/migrate.js';
 import { TEST_POSTGRES_URL } from './env.js';
 
 export interface TestDatabase {

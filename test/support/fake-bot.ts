@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { botEventsStream, botSegmentsStream, STREAM_FIELD } from '../../shared/contract/streams.js';
-import { claimLaunch } from '../../shared/db/meetings.js';
-import { createLogger } from '../../shared/logger.js';
+import { claimLaunch } from '../../shared/meetings/store.js';
+import { createLogger } from '../../shared/infra/logger.js';
 import { Ingester } from '../../worker/ingest/ingester.js';
 import { googleMeetBot, type TestApi, type TestUser } from './api.js';
 import { createTestRedis } from './redis.js';

@@ -1,6 +1,6 @@
-import type { Knex } from '../../shared/db/knex.js';
-import { transitionMeeting } from '../../shared/db/meetings.js';
-import type { MeetingStatus } from '../../shared/domain/meeting-status.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import { transitionMeeting } from '../../shared/meetings/store.js';
+import type { MeetingStatus } from '../../shared/meetings/status.js';
 
 const PATH: MeetingStatus[] = ['joining', 'awaiting_admission', 'active'];
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { type CreateMeetingInput, SimulatorClient } from '../../simulator/client.js';
 import { createSimulator } from '../../simulator/server.js';
-import { listTransitions, type TransitionRecord } from '../../shared/db/meeting-transitions.js';
+import { listTransitions, type TransitionRecord } from '../../shared/meetings/transitions-store.js';
 import { Labels } from '../../worker/runtime/bot-runtime.js';
 import { startTestApi, type TestApi, type TestUser } from './api.js';
 import { TEST_WEBHOOK_ENV } from './webhook-service.js';

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { botDeadLetterStream, botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
-import type { Knex } from '../../shared/db/knex.js';
-import type { Logger } from '../../shared/logger.js';
-import { announceMeetingChanges } from '../../shared/meeting-changes.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { announceMeetingChanges } from '../../shared/meetings/changes.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
 import { StreamConsumer } from './stream-consumer.js';
 import { transcriptSegmentHandler } from './transcript-segments.js';

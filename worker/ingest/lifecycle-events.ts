@@ -1,8 +1,8 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
-import type { Knex } from '../../shared/db/knex.js';
-import { findMeetingById, transitionMeeting } from '../../shared/db/meetings.js';
-import type { Logger } from '../../shared/logger.js';
-import { parseStreamJson } from './parse-message.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import { findMeetingById, transitionMeeting } from '../../shared/meetings/store.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**

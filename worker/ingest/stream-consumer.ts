@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { STREAM_FIELD } from '../../shared/contract/streams.js';
-import type { Logger } from '../../shared/logger.js';
+import type { Logger } from '../../shared/infra/logger.js';
 
 export interface StreamMessage {
   id: string;

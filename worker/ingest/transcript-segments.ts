@@ -1,9 +1,9 @@
 import { transcriptSegmentMessage, type TranscriptSegmentMessage } from '../../shared/contract/events.js';
-import type { Knex } from '../../shared/db/knex.js';
-import { type SegmentUpsert, upsertSegments } from '../../shared/db/segments.js';
-import { findWebhookTargets, recordSegmentDeliveries } from '../../shared/db/webhook-deliveries.js';
-import type { Logger } from '../../shared/logger.js';
-import { parseStreamJson } from './parse-message.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import { type SegmentUpsert, upsertSegments } from '../../shared/transcripts/store.js';
+import { findWebhookTargets, recordSegmentDeliveries } from '../../shared/webhooks/outbox.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**

@@ -4,8 +4,8 @@ import {
   findMeetingById,
   recordBotContainer,
   transitionMeeting,
-} from '../../shared/db/meetings.js';
-import type { LaunchBotPayload } from '../../shared/queues.js';
+} from '../../shared/meetings/store.js';
+import type { LaunchBotPayload } from '../../shared/contract/jobs.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
 import { announce } from '../announce.js';
 import type { WorkerDeps } from '../worker-deps.js';

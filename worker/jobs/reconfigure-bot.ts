@@ -1,5 +1,5 @@
-import type { ReconfigureBotPayload } from '../../shared/queues.js';
-import { sendBotCommand } from '../bot-commands.js';
+import type { ReconfigureBotPayload } from '../../shared/contract/jobs.js';
+import { sendBotCommand } from '../../shared/contract/command-channel.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
 /** Passes new settings to the running bot through its command stream. */

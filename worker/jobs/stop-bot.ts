@@ -1,5 +1,5 @@
-import type { StopBotPayload } from '../../shared/queues.js';
-import { sendBotCommand } from '../bot-commands.js';
+import type { StopBotPayload } from '../../shared/contract/jobs.js';
+import { sendBotCommand } from '../../shared/contract/command-channel.js';
 import { Labels } from '../runtime/bot-runtime.js';
 import { deploymentLabels } from '../runtime/bot-launch-spec.js';
 import type { WorkerDeps } from '../worker-deps.js';

@@ -3,8 +3,8 @@ import {
   type BotConfigInput,
   type TranscriptionConfig,
 } from '../../shared/contract/bot-config.js';
-import type { Config } from '../../shared/config.js';
-import type { MeetingRecord } from '../../shared/db/meetings.js';
+import type { Config } from '../../shared/infra/config.js';
+import type { MeetingRecord } from '../../shared/meetings/store.js';
 import { type BotContainerSpec, Labels } from './bot-runtime.js';
 
 export function transcriptionConfigFrom(config: Config): TranscriptionConfig {

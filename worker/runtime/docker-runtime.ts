@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import type { Logger } from '../../shared/logger.js';
+import type { Logger } from '../../shared/infra/logger.js';
 import type { BotContainerInfo, BotContainerSpec, BotRuntime } from './bot-runtime.js';
 
 const NOT_FOUND = 404;

@@ -1,9 +1,9 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
 import { botEventsStream, STREAM_FIELD } from '../../shared/contract/streams.js';
-import { findMeetingById, transitionMeeting } from '../../shared/db/meetings.js';
-import { isTerminal } from '../../shared/domain/meeting-status.js';
+import { findMeetingById, transitionMeeting } from '../../shared/meetings/store.js';
+import { isTerminal } from '../../shared/meetings/status.js';
 import { announce } from '../announce.js';
-import { parseStreamJson } from '../ingest/parse-message.js';
+import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { WorkerDeps } from '../worker-deps.js';
 import { Labels } from './bot-runtime.js';
 

@@ -1,21 +1,21 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
-import { findOrCreateUser, issueApiKey } from '../../../shared/accounts.js';
-import { type ApiKeyRecord, listApiKeys, revokeApiKey } from '../../../shared/db/api-keys.js';
-import type { Knex } from '../../../shared/db/knex.js';
+import { findOrCreateUser, issueApiKey } from '../../../shared/accounts/service.js';
+import { type ApiKeyRecord, listApiKeys, revokeApiKey } from '../../../shared/accounts/keys-store.js';
+import type { Knex } from '../../../shared/infra/knex.js';
 import {
   findUserByEmail,
   findUserById,
   listUsers,
   type UserRecord,
   updateUser,
-} from '../../../shared/db/users.js';
-import { BadRequestError, NotFoundError } from '../../../shared/errors.js';
+} from '../../../shared/accounts/users-store.js';
+import { BadRequestError, NotFoundError } from '../../../shared/infra/errors.js';
 import type { AppState } from '../../context.js';
-import { userWebhookSettings } from '../../../shared/db/user-webhooks.js';
+import { userWebhookSettings } from '../../../shared/webhooks/settings-store.js';
 import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
-import { configureUserWebhook, webhookSettingsJson } from '../../services/webhooks.js';
+import { configureUserWebhook, webhookSettingsJson } from '../../../shared/webhooks/service.js';
 import { webhookSettingsRequest } from '../user/schema.js';
 import { parseInput } from '../../middleware/validate.js';
 import {
@@ -27,7 +27,7 @@ import {
   updateUserRequest,
   type userSchema,
 } from './schema.js';
-import { isoOrNull } from '../timestamps.js';
+import { isoOrNull } from '../../../shared/infra/timestamps.js';
 
 export interface AdminRouterDeps {
   db: Knex;

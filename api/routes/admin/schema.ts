@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../timestamps.js';
+import { isoTimestamp } from '../../../shared/infra/timestamps.js';
 
 const email = z.email({ error: 'must be an email address' }).max(320);
 

@@ -2,9 +2,15 @@ import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppState } from '../../context.js';
 import { requireAuth } from '../../context.js';
-import { createBot, reconfigureBot, runningBots, stopBot, type BotServiceDeps } from '../../services/bots.js';
+import {
+  createBot,
+  reconfigureBot,
+  runningBots,
+  stopBot,
+  type BotServiceDeps,
+} from '../../../shared/bots/service.js';
 import { parseInput } from '../../middleware/validate.js';
-import { meetingJson } from '../meetings/serialize.js';
+import { meetingJson } from '../../../shared/meetings/serialize.js';
 import { meetingRefParams } from '../path-params.js';
 import { createBotRequest, updateBotConfigRequest } from './schema.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TRANSCRIPTION_TASKS } from '../../../shared/domain/meeting-status.js';
-import { PLATFORMS } from '../../../shared/domain/platforms.js';
+import { TRANSCRIPTION_TASKS } from '../../../shared/meetings/status.js';
+import { PLATFORMS } from '../../../shared/meetings/platforms.js';
 import { webhookPartialSegments, webhookSecret, webhookUrl } from '../user/schema.js';
 
 export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;

@@ -1,14 +1,14 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Knex } from '../../../shared/db/knex.js';
-import { listMeetings } from '../../../shared/db/meetings.js';
-import { listTransitions } from '../../../shared/db/meeting-transitions.js';
+import type { Knex } from '../../../shared/infra/knex.js';
+import { listMeetings } from '../../../shared/meetings/store.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
-import { deleteMeetingData, getMeeting, updateMeetingData } from '../../services/meetings.js';
+import { deleteMeetingData, getMeeting, updateMeetingData } from '../../../shared/meetings/service.js';
 import { meetingRefParams } from '../path-params.js';
 import { listMeetingsQuery, meetingIdParams, updateMeetingDataRequest } from './schema.js';
-import { meetingJson, updatedMeetingJson } from './serialize.js';
+import { meetingJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
 
 export interface MeetingsRouterDeps {
   db: Knex;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../timestamps.js';
-import { MEETING_STATUSES } from '../../../shared/domain/meeting-status.js';
-import { PLATFORMS } from '../../../shared/domain/platforms.js';
+import { isoTimestamp } from '../../../shared/infra/timestamps.js';
+import { MEETING_STATUSES } from '../../../shared/meetings/status.js';
+import { PLATFORMS } from '../../../shared/meetings/platforms.js';
 
 export const meetingDataSchema = z
   .object({

@@ -1,10 +1,10 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Knex } from '../../../shared/db/knex.js';
-import { segmentJson } from '../../../shared/transcript-json.js';
+import type { Knex } from '../../../shared/infra/knex.js';
+import { segmentJson } from '../../../shared/transcripts/serialize.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
-import { transcriptOf } from '../../services/meetings.js';
+import { transcriptOf } from '../../../shared/meetings/service.js';
 import { meetingRefParams } from '../path-params.js';
 
 export function transcriptsRouter(deps: { db: Knex; requireUser: Middleware<AppState> }): Router<AppState> {

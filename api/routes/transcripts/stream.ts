@@ -1,17 +1,17 @@
 import { PassThrough } from 'node:stream';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Knex } from '../../../shared/db/knex.js';
-import { findMeetingById } from '../../../shared/db/meetings.js';
-import { listTransitionsSince } from '../../../shared/db/meeting-transitions.js';
-import { listSegmentsChangedSince } from '../../../shared/db/segments.js';
-import { isTerminal } from '../../../shared/domain/meeting-status.js';
-import type { MeetingChangeListener } from '../../../shared/meeting-changes.js';
+import type { Knex } from '../../../shared/infra/knex.js';
+import { findMeetingById } from '../../../shared/meetings/store.js';
+import { listTransitionsSince } from '../../../shared/meetings/transitions-store.js';
+import { listSegmentsChangedSince } from '../../../shared/transcripts/store.js';
+import { isTerminal } from '../../../shared/meetings/status.js';
+import type { MeetingChangeListener } from '../../../shared/meetings/changes.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
-import { latestMeeting } from '../../services/meetings.js';
+import { latestMeeting } from '../../../shared/meetings/service.js';
 import { meetingRefParams } from '../path-params.js';
-import { liveSegmentJson } from '../../../shared/transcript-json.js';
+import { liveSegmentJson } from '../../../shared/transcripts/serialize.js';
 
 export interface StreamOptions {
   /** Re-read Postgres this often even without an announcement (a lost one only delays an update). */

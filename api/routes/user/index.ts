@@ -1,13 +1,13 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Knex } from '../../../shared/db/knex.js';
-import { rotateUserWebhookSecret, userWebhookSettings } from '../../../shared/db/user-webhooks.js';
+import type { Knex } from '../../../shared/infra/knex.js';
+import { rotateUserWebhookSecret, userWebhookSettings } from '../../../shared/webhooks/settings-store.js';
 import {
   findUserDelivery,
   listUserDeliveries,
   requeueFailedDelivery,
-} from '../../../shared/db/webhook-deliveries.js';
-import { ConflictError, NotFoundError, SpecErrors, UnauthorizedError } from '../../../shared/errors.js';
+} from '../../../shared/webhooks/outbox.js';
+import { ConflictError, NotFoundError, SpecErrors, UnauthorizedError } from '../../../shared/infra/errors.js';
 import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
@@ -16,7 +16,7 @@ import {
   deliveryJson,
   sendTestWebhook,
   webhookSettingsJson,
-} from '../../services/webhooks.js';
+} from '../../../shared/webhooks/service.js';
 import { deliveryIdParams, listDeliveriesQuery, webhookSettingsRequest } from './schema.js';
 
 export interface UserRouterDeps {

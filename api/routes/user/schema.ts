@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../timestamps.js';
-import { DELIVERY_STATUSES } from '../../../shared/db/webhook-deliveries.js';
-import { WEBHOOK_EVENT_TYPES } from '../../../shared/webhooks/events.js';
+import { isoTimestamp } from '../../../shared/infra/timestamps.js';
+import { DELIVERY_STATUSES } from '../../../shared/webhooks/outbox.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../shared/webhooks/payloads.js';
 
 export const webhookUrl = z
   .string({ error: 'must be a string' })

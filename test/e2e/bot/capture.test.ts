@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AudioCapture } from '../../../bot/audio/capture.js';
 import { type BrowserSession, launchBrowser } from '../../../bot/browser.js';
-import { createLogger } from '../../../shared/logger.js';
+import { createLogger } from '../../../shared/infra/logger.js';
 
 const FIXTURE = readFileSync(new URL('../../fixtures/bot/audio-page.html', import.meta.url), 'utf8');
 const RATE = 16_000;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserSession, guardNavigation, launchBrowser } from '../../../bot/browser.js';
 import { createNavigationPolicy } from '../../../bot/navigation-policy.js';
-import { createLogger } from '../../../shared/logger.js';
+import { createLogger } from '../../../shared/infra/logger.js';
 
 /** Pages that try to take the bot elsewhere: a redirect, a script navigation, a popup, a frame. */
 const PAGES: Record<string, string> = {

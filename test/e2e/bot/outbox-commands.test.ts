@@ -10,7 +10,7 @@ import {
   botSegmentsStream,
   STREAM_FIELD,
 } from '../../../shared/contract/streams.js';
-import { createLogger } from '../../../shared/logger.js';
+import { createLogger } from '../../../shared/infra/logger.js';
 import { TEST_REDIS_URL } from '../../support/env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 

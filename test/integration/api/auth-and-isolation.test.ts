@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transitionMeeting } from '../../../shared/db/meetings.js';
-import { upsertSegments } from '../../../shared/db/segments.js';
-import { revokeApiKey } from '../../../shared/db/api-keys.js';
+import { transitionMeeting } from '../../../shared/meetings/store.js';
+import { upsertSegments } from '../../../shared/transcripts/store.js';
+import { revokeApiKey } from '../../../shared/accounts/keys-store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 
 let api: TestApi;

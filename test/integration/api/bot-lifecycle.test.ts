@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTransitions } from '../../../shared/db/meeting-transitions.js';
-import { transitionMeeting } from '../../../shared/db/meetings.js';
-import { JobNames } from '../../../shared/queues.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
+import { transitionMeeting } from '../../../shared/meetings/store.js';
+import { JobNames } from '../../../shared/contract/jobs.js';
 import {
   googleMeetBot,
   ISO_UTC,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTransitions } from '../../../shared/db/meeting-transitions.js';
-import { JobNames } from '../../../shared/queues.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
+import { JobNames } from '../../../shared/contract/jobs.js';
 import {
   googleMeetBot,
   ISO_UTC,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transitionMeeting } from '../../../shared/db/meetings.js';
-import { type SegmentUpsert, upsertSegments } from '../../../shared/db/segments.js';
+import { transitionMeeting } from '../../../shared/meetings/store.js';
+import { type SegmentUpsert, upsertSegments } from '../../../shared/transcripts/store.js';
 import {
   googleMeetBot,
   ISO_UTC,

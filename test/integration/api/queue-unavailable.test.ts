@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTransitions } from '../../../shared/db/meeting-transitions.js';
-import { bullBotJobs } from '../../../shared/bot-jobs.js';
-import { createBotQueues } from '../../../shared/queues.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
+import { bullBotJobs } from '../../../shared/bots/jobs.js';
+import { createBotQueues } from '../../../shared/contract/jobs.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { advanceMeeting } from '../../support/meetings.js';
 

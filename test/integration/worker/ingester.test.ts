@@ -7,11 +7,11 @@ import {
   botEventsStream,
   botSegmentsStream,
 } from '../../../shared/contract/streams.js';
-import { createKnex } from '../../../shared/db/knex.js';
-import { claimLaunch, findMeetingById, insertMeeting } from '../../../shared/db/meetings.js';
-import { listTransitions } from '../../../shared/db/meeting-transitions.js';
-import { insertUser } from '../../../shared/db/users.js';
-import { createLogger } from '../../../shared/logger.js';
+import { createKnex } from '../../../shared/infra/knex.js';
+import { claimLaunch, findMeetingById, insertMeeting } from '../../../shared/meetings/store.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
+import { insertUser } from '../../../shared/accounts/users-store.js';
+import { createLogger } from '../../../shared/infra/logger.js';
 import { INGEST_GROUP, Ingester } from '../../../worker/ingest/ingester.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';

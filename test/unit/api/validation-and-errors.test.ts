@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { errorBodies } from '../../../api/middleware/errors.js';
 import { parseInput } from '../../../api/middleware/validate.js';
 import { createBotRequest } from '../../../api/routes/bots/schema.js';
-import { resolveCreateBot } from '../../../api/services/bots.js';
-import { BadRequestError, NotFoundError } from '../../../shared/errors.js';
-import { splitMergePatch } from '../../../shared/db/users.js';
-import { generateApiKey, hashApiKey } from '../../../shared/api-keys.js';
-import { createLogger } from '../../../shared/logger.js';
+import { resolveCreateBot } from '../../../shared/bots/service.js';
+import { BadRequestError, NotFoundError } from '../../../shared/infra/errors.js';
+import { splitMergePatch } from '../../../shared/accounts/users-store.js';
+import { generateApiKey, hashApiKey } from '../../../shared/accounts/api-keys.js';
+import { createLogger } from '../../../shared/infra/logger.js';
 
 describe('parseInput', () => {
   const schema = z.object({

@@ -7,7 +7,7 @@ import type { Observation, PlatformDriver, Screen } from '../../../bot/platforms
 import { BotSession, type EngineFactory } from '../../../bot/session.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
 import type { TranscriptSegmentMessage } from '../../../shared/contract/events.js';
-import { createLogger } from '../../../shared/logger.js';
+import { createLogger } from '../../../shared/infra/logger.js';
 
 const log = createLogger('bot-session-test', 'silent');
 const FAST = { prejoinMs: 5, lobbyMs: 5, callMs: 5 };

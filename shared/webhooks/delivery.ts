@@ -5,14 +5,14 @@ import {
   markDelivered,
   recordFailedAttempt,
   signingSecretFor,
-} from '../../shared/db/webhook-deliveries.js';
-import type { DeliverWebhookPayload } from '../../shared/queues.js';
-import { webhookBody } from '../../shared/webhooks/events.js';
-import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
-import { isLastAttempt, retryDelayMs } from '../webhooks/retry-schedule.js';
-import { sendWebhook } from '../../shared/webhooks/send-webhook.js';
-import type { WebhookDeps } from '../webhooks/webhook-deps.js';
-import { webhookPolicyOf } from '../../shared/webhooks/address-policy.js';
+} from './outbox.js';
+import type { DeliverWebhookPayload } from '../contract/jobs.js';
+import { webhookBody } from './payloads.js';
+import type { WebhookDispatcher } from './dispatcher.js';
+import { isLastAttempt, retryDelayMs } from './retry-schedule.js';
+import { sendWebhook } from './sender.js';
+import type { WebhookDeps } from './deps.js';
+import { webhookPolicyOf } from './address-policy.js';
 
 export type DeliveryOutcome = 'delivered' | 'not_pending' | 'waiting_for_earlier';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { MeetingRecord } from '../../../shared/db/meetings.js';
-import type { meetingSchema, updatedMeetingSchema } from './schema.js';
-import { isoOrNull } from '../timestamps.js';
+import type { MeetingRecord } from './store.js';
+import type { meetingSchema, updatedMeetingSchema } from '../../api/routes/meetings/schema.js';
+import { isoOrNull } from '../infra/timestamps.js';
 
 export function meetingJson(meeting: MeetingRecord): z.infer<typeof meetingSchema> {
   return {

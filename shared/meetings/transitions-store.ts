@@ -1,6 +1,6 @@
-import type { MeetingStatus } from '../domain/meeting-status.js';
-import type { Db } from './knex.js';
-import { recordStatusChangeDelivery } from './webhook-deliveries.js';
+import type { MeetingStatus } from './status.js';
+import type { Db } from '../infra/knex.js';
+import { recordStatusChangeDelivery } from '../webhooks/outbox.js';
 
 export interface TransitionRecord {
   id: number;

@@ -1,5 +1,5 @@
-import type { AuthenticatedKey } from '../../shared/db/api-keys.js';
-import type { Knex } from '../../shared/db/knex.js';
+import type { AuthenticatedKey } from '../accounts/keys-store.js';
+import type { Knex } from '../infra/knex.js';
 import {
   deleteMeetings,
   findLatestMeeting,
@@ -7,11 +7,11 @@ import {
   listUserMeetingsFor,
   type MeetingRecord,
   mergeMeetingData,
-} from '../../shared/db/meetings.js';
-import { type SegmentRecord, listSegments } from '../../shared/db/segments.js';
-import { isTerminal } from '../../shared/domain/meeting-status.js';
-import type { Platform } from '../../shared/domain/platforms.js';
-import { ConflictError, NotFoundError, SpecErrors } from '../../shared/errors.js';
+} from './store.js';
+import { type SegmentRecord, listSegments } from '../transcripts/store.js';
+import { isTerminal } from './status.js';
+import type { Platform } from './platforms.js';
+import { ConflictError, NotFoundError, SpecErrors } from '../infra/errors.js';
 
 /** Meeting ids are Postgres `integer`s; a larger number names no meeting. */
 const MAX_MEETING_ID = 2_147_483_647;

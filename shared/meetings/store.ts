@@ -4,11 +4,11 @@ import {
   type MeetingStatus,
   NON_TERMINAL_STATUSES,
   type TranscriptionTask,
-} from '../domain/meeting-status.js';
-import type { Platform } from '../domain/platforms.js';
-import type { Db } from './knex.js';
-import { recordTransition } from './meeting-transitions.js';
-import { splitMergePatch } from './users.js';
+} from './status.js';
+import type { Platform } from './platforms.js';
+import type { Db } from '../infra/knex.js';
+import { recordTransition } from './transitions-store.js';
+import { splitMergePatch } from '../accounts/users-store.js';
 
 export interface MeetingRecord {
   id: number;

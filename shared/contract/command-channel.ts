@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { BotCommand } from '../shared/contract/commands.js';
-import { STREAM_FIELD, botCommandsStream } from '../shared/contract/streams.js';
+import type { BotCommand } from './commands.js';
+import { STREAM_FIELD, botCommandsStream } from './streams.js';
 
 /** A meeting's command stream outlives its bot by this long, then Redis drops it. */
 const COMMAND_STREAM_TTL_SECONDS = 7 * 24 * 3600;

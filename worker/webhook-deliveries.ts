@@ -1,10 +1,10 @@
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { MeetingChangeListener } from '../../shared/meeting-changes.js';
-import { createWebhookQueue } from '../../shared/queues.js';
-import { createWebhookWorker } from '../queue-workers.js';
-import { WebhookDispatcher } from './dispatcher.js';
-import type { WebhookDeps } from './webhook-deps.js';
+import { MeetingChangeListener } from '../shared/meetings/changes.js';
+import { createWebhookQueue } from '../shared/contract/jobs.js';
+import { createWebhookWorker } from './queue-workers.js';
+import { WebhookDispatcher } from '../shared/webhooks/dispatcher.js';
+import type { WebhookDeps } from '../shared/webhooks/deps.js';
 
 /** How soon after an announcement the dispatcher looks for new deliveries (coalesces bursts). */
 const KICK_DEBOUNCE_MS = 25;

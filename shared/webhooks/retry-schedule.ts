@@ -1,4 +1,4 @@
-import type { Config } from '../../shared/config.js';
+import type { Config } from '../infra/config.js';
 
 export type RetrySettings = Pick<
   Config,

@@ -1,4 +1,4 @@
-import type { SegmentRecord } from './db/segments.js';
+import type { SegmentRecord } from './store.js';
 
 export const UNKNOWN_SPEAKER = 'Unknown speaker';
 export const UNKNOWN_LANGUAGE = 'und';

@@ -1,7 +1,7 @@
 import { generateApiKey } from './api-keys.js';
-import { type ApiKeyRecord, insertApiKey } from './db/api-keys.js';
-import type { Db, Knex } from './db/knex.js';
-import { findUserByEmail, insertUser, type NewUser, type UserRecord } from './db/users.js';
+import { type ApiKeyRecord, insertApiKey } from './keys-store.js';
+import type { Db, Knex } from '../infra/knex.js';
+import { findUserByEmail, insertUser, type NewUser, type UserRecord } from './users-store.js';
 
 /**
  * Account operations shared by the admin API and the `keys` CLI, so both issue keys the same way.

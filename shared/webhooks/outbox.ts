@@ -1,9 +1,9 @@
-import type { Platform } from '../domain/platforms.js';
-import type { StatusChangedData, TranscriptSegmentsData, WebhookEventType } from '../webhooks/events.js';
-import { liveSegmentJson } from '../transcript-json.js';
-import type { Db } from './knex.js';
-import type { TransitionRecord } from './meeting-transitions.js';
-import type { SegmentRecord } from './segments.js';
+import type { Platform } from '../meetings/platforms.js';
+import type { StatusChangedData, TranscriptSegmentsData, WebhookEventType } from './payloads.js';
+import { liveSegmentJson } from '../transcripts/serialize.js';
+import type { Db } from '../infra/knex.js';
+import type { TransitionRecord } from '../meetings/transitions-store.js';
+import type { SegmentRecord } from '../transcripts/store.js';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

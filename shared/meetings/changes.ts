@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from './logger.js';
+import type { Logger } from '../infra/logger.js';
 
 /**
  * Wake-up calls for live streams: writers announce "meeting N changed" after their Postgres commit;

@@ -1,5 +1,5 @@
-import type { Db } from './knex.js';
-import type { UserRecord } from './users.js';
+import type { Db } from '../infra/knex.js';
+import type { UserRecord } from './users-store.js';
 
 export interface ApiKeyRecord {
   id: number;

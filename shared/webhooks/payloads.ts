@@ -1,6 +1,6 @@
-import type { MeetingStatus } from '../domain/meeting-status.js';
-import type { Platform } from '../domain/platforms.js';
-import type { LiveSegmentJson } from '../transcript-json.js';
+import type { MeetingStatus } from '../meetings/status.js';
+import type { Platform } from '../meetings/platforms.js';
+import type { LiveSegmentJson } from '../transcripts/serialize.js';
 
 export const WEBHOOK_EVENT_TYPES = ['meeting.status_changed', 'transcript.segments'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -1,4 +1,4 @@
-import type { Db } from './knex.js';
+import type { Db } from '../infra/knex.js';
 
 export interface SegmentRecord {
   meetingId: number;

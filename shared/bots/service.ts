@@ -1,6 +1,6 @@
-import type { BotJobs } from '../../shared/bot-jobs.js';
-import type { AuthenticatedKey } from '../../shared/db/api-keys.js';
-import type { Knex } from '../../shared/db/knex.js';
+import type { BotJobs } from './jobs.js';
+import type { AuthenticatedKey } from '../accounts/keys-store.js';
+import type { Knex } from '../infra/knex.js';
 import {
   countLiveMeetings,
   findLiveMeeting,
@@ -9,15 +9,15 @@ import {
   type MeetingRecord,
   transitionMeeting,
   updateBotSettings,
-} from '../../shared/db/meetings.js';
-import { recordTransition } from '../../shared/db/meeting-transitions.js';
-import { lockUserForUpdate } from '../../shared/db/users.js';
+} from '../meetings/store.js';
+import { recordTransition } from '../meetings/transitions-store.js';
+import { lockUserForUpdate } from '../accounts/users-store.js';
 import {
   checkMeetingUrl,
   defaultMeetingUrl,
   isValidNativeMeetingId,
   type Platform,
-} from '../../shared/domain/platforms.js';
+} from '../meetings/platforms.js';
 import {
   BadRequestError,
   ConflictError,
@@ -26,12 +26,12 @@ import {
   SpecErrors,
   TooManyRequestsError,
   UnauthorizedError,
-} from '../../shared/errors.js';
-import type { Logger } from '../../shared/logger.js';
-import { userWebhookSettings } from '../../shared/db/user-webhooks.js';
-import type { WebhookAddressPolicy } from '../../shared/webhooks/address-policy.js';
-import { assertWebhookUrlAllowed } from './webhooks.js';
-import type { CreateBotRequest, UpdateBotConfigRequest } from '../routes/bots/schema.js';
+} from '../infra/errors.js';
+import type { Logger } from '../infra/logger.js';
+import { userWebhookSettings } from '../webhooks/settings-store.js';
+import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
+import { assertWebhookUrlAllowed } from '../webhooks/service.js';
+import type { CreateBotRequest, UpdateBotConfigRequest } from '../../api/routes/bots/schema.js';
 
 export interface BotServiceDeps {
   db: Knex;

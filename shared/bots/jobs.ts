@@ -1,4 +1,4 @@
-import { withTimeout } from './async.js';
+import { withTimeout } from '../infra/async.js';
 import {
   JobNames,
   JobOptions,
@@ -6,7 +6,7 @@ import {
   type LaunchBotPayload,
   type ReconfigureBotPayload,
   type StopBotPayload,
-} from './queues.js';
+} from '../contract/jobs.js';
 
 /** What the API asks of the workers. An interface so unit tests can pass a fake. */
 export interface BotJobs {

@@ -1,23 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { Knex } from '../../shared/db/knex.js';
-import {
-  type UserWebhookSettings,
-  updateUserWebhook,
-  userWebhookSettings,
-} from '../../shared/db/user-webhooks.js';
-import type { DeliveryRecord } from '../../shared/db/webhook-deliveries.js';
-import { BadRequestError, ConflictError, SpecErrors, UnauthorizedError } from '../../shared/errors.js';
-import { WEBHOOK_TEST_EVENT } from '../../shared/webhooks/events.js';
-import { sendWebhook } from '../../shared/webhooks/send-webhook.js';
-import { checkWebhookUrl, type WebhookAddressPolicy } from '../../shared/webhooks/address-policy.js';
+import type { Knex } from '../infra/knex.js';
+import { type UserWebhookSettings, updateUserWebhook, userWebhookSettings } from './settings-store.js';
+import type { DeliveryRecord } from './outbox.js';
+import { BadRequestError, ConflictError, SpecErrors, UnauthorizedError } from '../infra/errors.js';
+import { WEBHOOK_TEST_EVENT } from './payloads.js';
+import { sendWebhook } from './sender.js';
+import { checkWebhookUrl, type WebhookAddressPolicy } from './address-policy.js';
 import type {
   deliverySchema,
   WebhookSettingsRequest,
   webhookSettingsSchema,
   webhookTestResultSchema,
-} from '../routes/user/schema.js';
-import { isoOrNull } from '../routes/timestamps.js';
+} from '../../api/routes/user/schema.js';
+import { isoOrNull } from '../infra/timestamps.js';
 
 /** Refuses an endpoint the operator's policy doesn't allow, naming the field and the reason. */
 export async function assertWebhookUrlAllowed(

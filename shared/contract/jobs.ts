@@ -1,8 +1,8 @@
 import { type JobsOptions, Queue, type QueueOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { TRANSCRIPTION_TASKS } from './domain/meeting-status.js';
-import { PLATFORMS } from './domain/platforms.js';
+import { TRANSCRIPTION_TASKS } from '../meetings/status.js';
+import { PLATFORMS } from '../meetings/platforms.js';
 
 /**
  * Launches wait for a free bot slot on some worker; stop and reconfigure must never wait behind them,

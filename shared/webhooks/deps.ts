@@ -1,6 +1,6 @@
-import type { Config } from '../../shared/config.js';
-import type { Knex } from '../../shared/db/knex.js';
-import type { Logger } from '../../shared/logger.js';
+import type { Config } from '../infra/config.js';
+import type { Knex } from '../infra/knex.js';
+import type { Logger } from '../infra/logger.js';
 
 /** What webhook delivery needs: no Docker, no bot slots. */
 export interface WebhookDeps {
