@@ -21,7 +21,7 @@ import { transcriptsRouter } from './routes/transcripts/index.js';
 import { userRouter } from './routes/user/index.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { type StreamOptions, transcriptStreamRouter } from './routes/transcripts/stream.js';
-import type { MeetingChangeListener } from '../shared/meetings/changes.js';
+import type { AnnounceChanges, MeetingChangeListener } from '../shared/meetings/changes.js';
 
 export interface AppDeps {
   config: Config;
@@ -34,7 +34,7 @@ export interface AppDeps {
   /** Wakes live transcript streams when a meeting changes (Redis pub/sub). */
   changes: MeetingChangeListener;
   /** Announces committed changes to the live streams of every API replica. */
-  announce: (meetingIds: number[]) => Promise<void>;
+  announce: AnnounceChanges;
   streamOptions?: StreamOptions;
 }
 

@@ -4,7 +4,7 @@ import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
 import { createBotQueues, createWebhookQueue } from '../shared/contract/jobs.js';
-import { announceMeetingChanges, MeetingChangeListener } from '../shared/meetings/changes.js';
+import { meetingAnnouncer, MeetingChangeListener } from '../shared/meetings/changes.js';
 import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
 import { createApp } from './app.js';
@@ -29,10 +29,7 @@ const changes = new MeetingChangeListener(subscriber, config.QUEUE_PREFIX, logge
 
 const app = createApp({
   changes,
-  announce: (meetingIds) =>
-    announceMeetingChanges(redis, config.QUEUE_PREFIX, meetingIds).catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not announce meeting changes'),
-    ),
+  announce: meetingAnnouncer(redis, config.QUEUE_PREFIX, logger),
   config,
   db,
   jobs: bullBotJobs(queues),

@@ -7,9 +7,10 @@
  *   npx tsx bench/webhook-delivery.ts [--meetings 100] [--segments 20] [--backlog]
  */
 import { parseArgs } from 'node:util';
-import { transitionMeeting } from '../shared/meetings/store.js';
+import { transitionMeeting } from '../shared/meetings/transitions.js';
 import { upsertSegments } from '../shared/transcripts/store.js';
-import { findWebhookTargets, recordSegmentDeliveries } from '../shared/webhooks/outbox.js';
+import { recordSegmentEvents } from '../shared/webhooks/record-events.js';
+import { findWebhookTargets } from '../shared/webhooks/targets.js';
 import { announceMeetingChanges } from '../shared/meetings/changes.js';
 import { startTestApi } from '../test/support/api.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
@@ -77,7 +78,7 @@ try {
               final: true,
             },
           ]);
-          await recordSegmentDeliveries(trx, written, await findWebhookTargets(trx, [meetingId]));
+          await recordSegmentEvents(trx, written, await findWebhookTargets(trx, [meetingId]));
         });
         await announce([meetingId]);
       }

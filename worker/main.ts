@@ -4,6 +4,7 @@ import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
 import { createWorkerRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
+import { meetingAnnouncer } from '../shared/meetings/changes.js';
 import { BotFleet } from './bot-fleet.js';
 import { Ingester } from './ingest/ingester.js';
 import { createControlWorker, createLaunchWorker } from './queue-workers.js';
@@ -25,7 +26,8 @@ const segmentsRedis = createWorkerRedis(config.REDIS_URL, log);
 const webhookSubscriber = createWorkerRedis(config.REDIS_URL, log);
 const runtime = new DockerRuntime(new Docker(), log);
 const fleet = new BotFleet(config.BOT_SLOTS);
-const deps: WorkerDeps = { config, db, redis, runtime, fleet, log };
+const announce = meetingAnnouncer(redis, config.QUEUE_PREFIX, log);
+const deps: WorkerDeps = { config, db, redis, runtime, fleet, log, announce };
 
 const onExit = (containerId: string) => {
   handleBotExit(deps, containerId).catch((error: unknown) =>

@@ -1,11 +1,10 @@
+import { transitionMeeting } from '../shared/meetings/transitions.js';
 import {
   findMeetingById,
   listLiveMeetingsOfWorker,
   listUnclaimedRequestedBefore,
-  transitionMeeting,
 } from '../shared/meetings/store.js';
 import { isTerminal } from '../shared/meetings/status.js';
-import { announce } from './announce.js';
 import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { handleBotExit } from './runtime/exit-handler.js';
@@ -53,7 +52,7 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
     });
     if (moved) {
       report.failedMissingContainers += 1;
-      await announce(deps, [meeting.id]);
+      await deps.announce([meeting.id]);
     }
   }
 
@@ -70,7 +69,7 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
     });
     if (moved) {
       report.failedUnclaimed += 1;
-      await announce(deps, [meeting.id]);
+      await deps.announce([meeting.id]);
     }
   }
   return report;

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../shared/infra/config.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
+import type { AnnounceChanges } from '../shared/meetings/changes.js';
 import type { BotFleet } from './bot-fleet.js';
 import type { BotRuntime } from './runtime/bot-runtime.js';
 
@@ -14,4 +15,6 @@ export interface WorkerDeps {
   runtime: BotRuntime;
   fleet: BotFleet;
   log: Logger;
+  /** Tells live streams and webhook dispatchers what changed, after the commit; never throws. */
+  announce: AnnounceChanges;
 }

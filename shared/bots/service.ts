@@ -1,3 +1,5 @@
+import type { AnnounceChanges } from '../meetings/changes.js';
+import { recordStatusChange, transitionMeeting } from '../meetings/transitions.js';
 import type { BotJobs } from './jobs.js';
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import type { Knex } from '../infra/knex.js';
@@ -7,10 +9,8 @@ import {
   insertMeeting,
   listLiveMeetings,
   type MeetingRecord,
-  transitionMeeting,
   updateBotSettings,
 } from '../meetings/store.js';
-import { recordTransition } from '../meetings/transitions-store.js';
 import { lockUserForUpdate } from '../accounts/users-store.js';
 import {
   checkMeetingUrl,
@@ -40,7 +40,7 @@ export interface BotServiceDeps {
   defaultBotName: string;
   extraMeetingOrigins: readonly string[];
   /** Tells live streams and webhook dispatchers a meeting changed; must not throw. */
-  announce: (meetingIds: number[]) => Promise<void>;
+  announce: AnnounceChanges;
   webhookPolicy: WebhookAddressPolicy;
 }
 
@@ -124,7 +124,7 @@ export async function createBot(
       });
       // Without a secret of its own the bot's deliveries are signed with the user's: make sure one exists.
       if (webhookUrl && !request.webhook_secret) await userWebhookSettings(trx, user.id);
-      await recordTransition(trx, {
+      await recordStatusChange(trx, {
         meetingId: created.id,
         from: null,
         to: 'requested',

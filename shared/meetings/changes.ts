@@ -10,6 +10,20 @@ export function meetingChangesChannel(prefix: string): string {
   return `${prefix}:meeting-changes`;
 }
 
+/** Tells every listener these meetings changed; resolves even when Redis is unreachable (it logs instead). */
+export type AnnounceChanges = (meetingIds: Iterable<number>) => Promise<void>;
+
+/** The announcer writers use after their commit: a lost announcement must never fail the write it reports. */
+export function meetingAnnouncer(redis: Redis, prefix: string, log: Logger): AnnounceChanges {
+  return async (meetingIds) => {
+    try {
+      await announceMeetingChanges(redis, prefix, meetingIds);
+    } catch (error) {
+      log.warn({ err: error }, 'could not announce meeting changes');
+    }
+  };
+}
+
 export async function announceMeetingChanges(
   redis: Redis,
   prefix: string,

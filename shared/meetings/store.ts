@@ -7,7 +7,6 @@ import {
 } from './status.js';
 import type { Platform } from './platforms.js';
 import type { Db } from '../infra/knex.js';
-import { recordTransition } from './transitions-store.js';
 import { splitMergePatch } from '../accounts/users-store.js';
 
 export interface MeetingRecord {
@@ -191,57 +190,39 @@ export async function listMeetings(
   return rows.map(toRecord);
 }
 
-export interface TransitionRequest {
+export interface StatusMove {
   to: MeetingStatus;
-  source: string;
-  reason?: string | null | undefined;
-  /** Human-readable context (exit code, last log lines) kept beside the machine-readable reason. */
-  detail?: string | null | undefined;
-  /** Optional extra columns to set in the same update (e.g. the container id when the bot starts). */
+  /** Optional extra column to set in the same update (the container id when the bot starts). */
   botContainerId?: string | null | undefined;
 }
 
-export interface TransitionResult {
-  meeting: MeetingRecord;
-  from: MeetingStatus;
-}
-
 /**
- * Moves a meeting forward with a conditional update (only from an allowed predecessor), so two
- * writers can never race it into an impossible state, and records the transition in the same
- * transaction. Returns undefined when the move is not allowed from the current status.
+ * The conditional update behind every status change: moves the meeting only from an allowed
+ * predecessor, so two writers can never race it into an impossible state. Undefined when the move
+ * is not allowed from the current status. Use transitionMeeting (transitions.ts), which also
+ * records the change; this must run inside its transaction.
  */
-export async function transitionMeeting(
+export async function moveMeetingStatus(
   db: Db,
   meetingId: number,
-  request: TransitionRequest,
-): Promise<TransitionResult | undefined> {
-  if (!db.isTransaction) return db.transaction((trx) => transitionMeeting(trx, meetingId, request));
-  const terminal = isTerminal(request.to);
+  move: StatusMove,
+): Promise<{ meeting: MeetingRecord; from: MeetingStatus } | undefined> {
   const previous = await db<MeetingRow>('meetings')
     .where({ id: meetingId })
-    .whereIn('status', allowedPredecessors(request.to))
+    .whereIn('status', allowedPredecessors(move.to))
     .forUpdate()
     .first('status');
   if (!previous) return undefined;
 
-  const update: Record<string, unknown> = { status: request.to, updated_at: db.fn.now() };
-  if (request.to === 'active') update.start_time = db.raw('coalesce(start_time, now())');
-  if (terminal) {
+  const update: Record<string, unknown> = { status: move.to, updated_at: db.fn.now() };
+  if (move.to === 'active') update.start_time = db.raw('coalesce(start_time, now())');
+  if (isTerminal(move.to)) {
     update.end_time = db.raw('coalesce(end_time, now())');
     update.bot_container_id = null;
-  } else if (request.botContainerId !== undefined) {
-    update.bot_container_id = request.botContainerId;
+  } else if (move.botContainerId !== undefined) {
+    update.bot_container_id = move.botContainerId;
   }
   const [row] = await db<MeetingRow>('meetings').where({ id: meetingId }).update(update).returning('*');
-  await recordTransition(db, {
-    meetingId,
-    from: previous.status,
-    to: request.to,
-    source: request.source,
-    reason: request.reason ?? null,
-    detail: request.detail ?? null,
-  });
   return { meeting: toRecord(row!), from: previous.status };
 }
 

@@ -1,6 +1,5 @@
 import type { MeetingStatus } from './status.js';
 import type { Db } from '../infra/knex.js';
-import { recordStatusChangeDelivery } from '../webhooks/outbox.js';
 
 export interface TransitionRecord {
   id: number;
@@ -24,11 +23,8 @@ interface TransitionRow {
   created_at: Date;
 }
 
-/**
- * Records a status change and, in the same transaction, the webhook delivery that reports it (if
- * the meeting has a webhook): callers must pass a transaction.
- */
-export async function recordTransition(
+/** Stores one status change; recordStatusChange (transitions.ts) is what callers use. */
+export async function insertTransition(
   db: Db,
   transition: {
     meetingId: number;
@@ -49,9 +45,7 @@ export async function recordTransition(
       detail: transition.detail ?? null,
     })
     .returning('*');
-  const record = toTransitionRecord(row!);
-  await recordStatusChangeDelivery(db, record);
-  return record;
+  return toTransitionRecord(row!);
 }
 
 export async function listTransitions(db: Db, meetingId: number): Promise<TransitionRecord[]> {

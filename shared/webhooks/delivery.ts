@@ -1,11 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
-import {
-  findDelivery,
-  hasEarlierPending,
-  markDelivered,
-  recordFailedAttempt,
-  signingSecretFor,
-} from './outbox.js';
+import { findDelivery, hasEarlierPending, markDelivered, recordFailedAttempt } from './outbox.js';
+import { signingSecretFor } from './targets.js';
 import type { DeliverWebhookPayload } from '../contract/jobs.js';
 import { webhookBody } from './payloads.js';
 import type { WebhookDispatcher } from './dispatcher.js';

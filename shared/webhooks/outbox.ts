@@ -1,9 +1,11 @@
-import type { Platform } from '../meetings/platforms.js';
-import type { StatusChangedData, TranscriptSegmentsData, WebhookEventType } from './payloads.js';
-import { liveSegmentJson } from '../transcripts/serialize.js';
 import type { Db } from '../infra/knex.js';
-import type { TransitionRecord } from '../meetings/transitions-store.js';
-import type { SegmentRecord } from '../transcripts/store.js';
+import type { WebhookEventType, WebhookEventData } from './payloads.js';
+
+/**
+ * The webhook outbox: one row per event to deliver, written in the transaction of the change it
+ * reports, then sent in order per meeting by the workers. Storage only: what goes in a payload is
+ * decided by record-events.ts.
+ */
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -14,7 +16,7 @@ export interface DeliveryRecord {
   userId: number;
   meetingId: number;
   eventType: WebhookEventType;
-  payload: StatusChangedData | TranscriptSegmentsData;
+  payload: WebhookEventData;
   url: string;
   status: DeliveryStatus;
   attempts: number;
@@ -33,7 +35,7 @@ interface DeliveryRow {
   user_id: number;
   meeting_id: number;
   event_type: WebhookEventType;
-  payload: StatusChangedData | TranscriptSegmentsData;
+  payload: WebhookEventData;
   url: string;
   status: DeliveryStatus;
   attempts: number;
@@ -67,136 +69,23 @@ function toRecord(row: DeliveryRow): DeliveryRecord {
   };
 }
 
-/** Where a meeting's events go: the bot's own endpoint if it has one, else its user's (null: nowhere). */
-export interface WebhookTarget {
-  meetingId: number;
+export interface NewDelivery {
   userId: number;
-  platform: Platform;
-  nativeMeetingId: string;
-  url: string | null;
-  partialSegments: boolean;
+  meetingId: number;
+  eventType: WebhookEventType;
+  payload: WebhookEventData;
+  url: string;
 }
 
-type HookedTarget = WebhookTarget & { url: string };
-
-function isHooked(target: WebhookTarget | undefined): target is HookedTarget {
-  return typeof target?.url === 'string';
-}
-
-/** The webhook target of each of these meetings that exists (one query, meetings joined to users). */
-export async function findWebhookTargets(
-  db: Db,
-  meetingIds: readonly number[],
-): Promise<Map<number, WebhookTarget>> {
-  if (meetingIds.length === 0) return new Map();
-  const rows: Array<{
-    id: number;
-    user_id: number;
-    platform: Platform;
-    native_meeting_id: string;
-    meeting_webhook_url: string | null;
-    meeting_partial: boolean;
-    user_webhook_url: string | null;
-    user_partial: boolean;
-  }> = await db('meetings as m')
-    .join('users as u', 'u.id', 'm.user_id')
-    .whereIn('m.id', meetingIds)
-    .select(
-      'm.id',
-      'm.user_id',
-      'm.platform',
-      'm.native_meeting_id',
-      'm.webhook_url as meeting_webhook_url',
-      'm.webhook_partial_segments as meeting_partial',
-      'u.webhook_url as user_webhook_url',
-      'u.webhook_partial_segments as user_partial',
-    );
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        meetingId: row.id,
-        userId: row.user_id,
-        platform: row.platform,
-        nativeMeetingId: row.native_meeting_id,
-        url: row.meeting_webhook_url ?? row.user_webhook_url,
-        partialSegments: row.meeting_webhook_url ? row.meeting_partial : row.user_partial,
-      },
-    ]),
-  );
-}
-
-const meetingRef = (target: WebhookTarget) => ({
-  id: target.meetingId,
-  platform: target.platform,
-  native_meeting_id: target.nativeMeetingId,
-});
-
-/**
- * Queues a `meeting.status_changed` delivery for a recorded transition, if the meeting has a webhook.
- * Call it in the transaction that recorded the transition: the event exists iff the change does.
- */
-export async function recordStatusChangeDelivery(db: Db, transition: TransitionRecord): Promise<void> {
-  const target = (await findWebhookTargets(db, [transition.meetingId])).get(transition.meetingId);
-  if (!isHooked(target)) return;
-  const payload: StatusChangedData = {
-    meeting: meetingRef(target),
-    status: transition.to,
-    previous_status: transition.from,
-    reason: transition.reason,
-    detail: transition.detail,
-    source: transition.source,
-    changed_at: transition.createdAt.toISOString(),
-  };
-  await insertDeliveries(db, [{ target, eventType: 'meeting.status_changed', payload }]);
-}
-
-/**
- * Queues one `transcript.segments` delivery per meeting for segments just written: final ones, and
- * mutable ones too where the endpoint asked for them. Call it in the transaction that wrote them,
- * with the meetings' targets (findWebhookTargets).
- */
-export async function recordSegmentDeliveries(
-  db: Db,
-  written: readonly SegmentRecord[],
-  targets: ReadonlyMap<number, WebhookTarget>,
-): Promise<number> {
-  const batches = new Map<number, { target: HookedTarget; segments: SegmentRecord[] }>();
-  for (const segment of written) {
-    const target = targets.get(segment.meetingId);
-    if (!isHooked(target) || !(segment.final || target.partialSegments)) continue;
-    const batch = batches.get(segment.meetingId) ?? { target, segments: [] };
-    batch.segments.push(segment);
-    batches.set(segment.meetingId, batch);
-  }
-  const deliveries = [...batches.values()].map(({ target, segments }) => {
-    const ordered = [...segments].sort((a, b) => a.start - b.start || a.changeSeq - b.changeSeq);
-    const payload: TranscriptSegmentsData = {
-      meeting: meetingRef(target),
-      segments: ordered.map(liveSegmentJson),
-    };
-    return { target, eventType: 'transcript.segments' as const, payload };
-  });
-  await insertDeliveries(db, deliveries);
-  return deliveries.length;
-}
-
-async function insertDeliveries(
-  db: Db,
-  deliveries: Array<{
-    target: HookedTarget;
-    eventType: WebhookEventType;
-    payload: StatusChangedData | TranscriptSegmentsData;
-  }>,
-): Promise<void> {
+export async function insertDeliveries(db: Db, deliveries: readonly NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   await db('webhook_deliveries').insert(
-    deliveries.map(({ target, eventType, payload }) => ({
-      user_id: target.userId,
-      meeting_id: target.meetingId,
-      event_type: eventType,
-      payload: JSON.stringify(payload),
-      url: target.url,
+    deliveries.map((delivery) => ({
+      user_id: delivery.userId,
+      meeting_id: delivery.meetingId,
+      event_type: delivery.eventType,
+      payload: JSON.stringify(delivery.payload),
+      url: delivery.url,
     })),
   );
 }
@@ -236,15 +125,6 @@ export async function pendingHeads(
     meetingId: row.meeting_id,
     windowStartedAt: row.window_started_at,
   }));
-}
-
-/** The secret that signs a delivery now: the bot's own if it was given one, else the user's. */
-export async function signingSecretFor(db: Db, meetingId: number): Promise<string | null> {
-  const row: { secret: string | null } | undefined = await db('meetings as m')
-    .join('users as u', 'u.id', 'm.user_id')
-    .where('m.id', meetingId)
-    .first(db.raw('coalesce(m.webhook_secret, u.webhook_secret) as secret'));
-  return row?.secret ?? null;
 }
 
 export interface AttemptOutcome {

@@ -1,6 +1,9 @@
 import type { MeetingStatus } from '../meetings/status.js';
 import type { Platform } from '../meetings/platforms.js';
-import type { LiveSegmentJson } from '../transcripts/serialize.js';
+import type { TransitionRecord } from '../meetings/transitions-store.js';
+import { type LiveSegmentJson, liveSegmentJson } from '../transcripts/serialize.js';
+import type { SegmentRecord } from '../transcripts/store.js';
+import type { WebhookTarget } from './targets.js';
 
 export const WEBHOOK_EVENT_TYPES = ['meeting.status_changed', 'transcript.segments'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -29,19 +32,46 @@ export interface TranscriptSegmentsData {
   segments: LiveSegmentJson[];
 }
 
+export type WebhookEventData = StatusChangedData | TranscriptSegmentsData;
+
+function meetingRef(target: WebhookTarget): WebhookMeetingRef {
+  return { id: target.meetingId, platform: target.platform, native_meeting_id: target.nativeMeetingId };
+}
+
+export function statusChangedData(target: WebhookTarget, transition: TransitionRecord): StatusChangedData {
+  return {
+    meeting: meetingRef(target),
+    status: transition.to,
+    previous_status: transition.from,
+    reason: transition.reason,
+    detail: transition.detail,
+    source: transition.source,
+    changed_at: transition.createdAt.toISOString(),
+  };
+}
+
+/** One meeting's segments, in transcript order (then in the order they were written). */
+export function transcriptSegmentsData(
+  target: WebhookTarget,
+  segments: readonly SegmentRecord[],
+): TranscriptSegmentsData {
+  const ordered = [...segments].sort((a, b) => a.start - b.start || a.changeSeq - b.changeSeq);
+  return { meeting: meetingRef(target), segments: ordered.map(liveSegmentJson) };
+}
+
 /** The JSON body of one delivery: the same bytes on every retry. */
 export interface WebhookEnvelope {
   id: string;
   type: WebhookEventType;
   created_at: string;
-  data: StatusChangedData | TranscriptSegmentsData;
+  data: WebhookEventData;
 }
 
 export function webhookBody(delivery: {
   id: string;
   eventType: WebhookEventType;
   createdAt: Date;
-  payload: StatusChangedData | TranscriptSegmentsData;
+  payload: WebhookEventData;
 }): string {
   const envelope: WebhookEnvelope = {
     id: delivery.id,

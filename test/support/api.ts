@@ -6,7 +6,7 @@ import { findOrCreateUser, issueApiKey } from '../../shared/accounts/service.js'
 import { bullBotJobs, type BotJobs } from '../../shared/bots/jobs.js';
 import { parseConfig, type Config } from '../../shared/infra/config.js';
 import { createLogger } from '../../shared/infra/logger.js';
-import { announceMeetingChanges, MeetingChangeListener } from '../../shared/meetings/changes.js';
+import { meetingAnnouncer, MeetingChangeListener } from '../../shared/meetings/changes.js';
 import { type BotQueues, createBotQueues } from '../../shared/contract/jobs.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
@@ -78,7 +78,7 @@ export async function startTestApi(
   const changes = new MeetingChangeListener(createTestRedis(), prefix, logger);
   const app = createApp({
     changes,
-    announce: (meetingIds) => announceMeetingChanges(redis, prefix, meetingIds).catch(() => undefined),
+    announce: meetingAnnouncer(redis, prefix, logger),
     // A poll too slow for any test to pass by: live updates must come from the Redis announcements.
     streamOptions: { pollMs: 60_000, endQuietMs: 1500, heartbeatMs: 15_000 },
     config,

@@ -1,5 +1,5 @@
 import type { Knex } from '../../shared/infra/knex.js';
-import { transitionMeeting } from '../../shared/meetings/store.js';
+import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import type { MeetingStatus } from '../../shared/meetings/status.js';
 
 const PATH: MeetingStatus[] = ['joining', 'awaiting_admission', 'active'];

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { botDeadLetterStream, botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
-import { announceMeetingChanges } from '../../shared/meetings/changes.js';
+import { meetingAnnouncer } from '../../shared/meetings/changes.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
 import { StreamConsumer } from './stream-consumer.js';
 import { transcriptSegmentHandler } from './transcript-segments.js';
@@ -29,10 +29,7 @@ export class Ingester {
   readonly segments: StreamConsumer;
 
   constructor(options: IngesterOptions) {
-    const announce = (meetingIds: Iterable<number>) =>
-      announceMeetingChanges(options.publisher, options.prefix, meetingIds).catch((error: unknown) =>
-        options.log.warn({ err: error }, 'could not announce meeting changes'),
-      );
+    const announce = meetingAnnouncer(options.publisher, options.prefix, options.log);
     const common = {
       group: INGEST_GROUP,
       consumer: options.consumerName,

@@ -1,7 +1,9 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
 import type { Knex } from '../../shared/infra/knex.js';
-import { findMeetingById, transitionMeeting } from '../../shared/meetings/store.js';
+import { findMeetingById } from '../../shared/meetings/store.js';
+import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import type { Logger } from '../../shared/infra/logger.js';
+import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
@@ -10,11 +12,7 @@ import type { BatchHandler, DeadLetter } from './stream-consumer.js';
  * updates: a late or repeated event is a no-op, terminal states are final, and events from
  * another launch session than the meeting's own are ignored.
  */
-export function lifecycleEventHandler(
-  db: Knex,
-  log: Logger,
-  announce: (meetingIds: Iterable<number>) => Promise<unknown>,
-): BatchHandler {
+export function lifecycleEventHandler(db: Knex, log: Logger, announce: AnnounceChanges): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
     const changed = new Set<number>();

@@ -1,39 +1,29 @@
-import { transcriptSegmentMessage, type TranscriptSegmentMessage } from '../../shared/contract/events.js';
-import type { Knex } from '../../shared/infra/knex.js';
-import { type SegmentUpsert, upsertSegments } from '../../shared/transcripts/store.js';
-import { findWebhookTargets, recordSegmentDeliveries } from '../../shared/webhooks/outbox.js';
-import type { Logger } from '../../shared/infra/logger.js';
+import { transcriptSegmentMessage } from '../../shared/contract/events.js';
 import { parseStreamJson } from '../../shared/contract/stream-codec.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import type { AnnounceChanges } from '../../shared/meetings/changes.js';
+import { saveSegments } from '../../shared/transcripts/ingest.js';
+import type { SegmentUpsert } from '../../shared/transcripts/store.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
- * Upserts a batch of segments by (meeting, segment id) in one statement: a mutable segment is
- * updated in place, a repeated message writes nothing (and so reports nothing to webhooks). Segments of a meeting that has ended are
- * kept (a stopped bot flushes its last words while it leaves).
+ * Applies a batch of the bots' segment messages in one statement: a mutable segment is updated in
+ * place, a repeated message writes nothing (and so reports nothing to webhooks).
  */
-export function transcriptSegmentHandler(
-  db: Knex,
-  log: Logger,
-  announce: (meetingIds: Iterable<number>) => Promise<unknown>,
-): BatchHandler {
+export function transcriptSegmentHandler(db: Knex, log: Logger, announce: AnnounceChanges): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
-    const valid: Array<{ id: string; segment: TranscriptSegmentMessage }> = [];
+    const rows: Array<SegmentUpsert & { messageId: string }> = [];
     for (const message of messages) {
       const parsed = parseStreamJson(transcriptSegmentMessage, message.data);
-      if (parsed.ok) valid.push({ id: message.id, segment: parsed.value });
-      else deadLetters.push({ id: message.id, reason: parsed.reason });
-    }
-    const meetingIds = [...new Set(valid.map(({ segment }) => segment.meetingId))];
-    // One read tells which meetings exist and where their webhooks go.
-    const targets = await findWebhookTargets(db, meetingIds);
-    const rows: SegmentUpsert[] = [];
-    for (const { id, segment } of valid) {
-      if (!targets.has(segment.meetingId)) {
-        deadLetters.push({ id, reason: `meeting ${segment.meetingId} not found` });
+      if (!parsed.ok) {
+        deadLetters.push({ id: message.id, reason: parsed.reason });
         continue;
       }
+      const segment = parsed.value;
       rows.push({
+        messageId: message.id,
         meetingId: segment.meetingId,
         segmentId: segment.segmentId,
         start: segment.start,
@@ -46,12 +36,11 @@ export function transcriptSegmentHandler(
         final: segment.final,
       });
     }
-    // The segments and the webhook deliveries that report them commit together.
-    const { written, deliveries } = await db.transaction(async (trx) => {
-      const changed = await upsertSegments(trx, rows);
-      return { written: changed, deliveries: await recordSegmentDeliveries(trx, changed, targets) };
-    });
-    log.debug({ received: messages.length, written: written.length, deliveries }, 'segments ingested');
+    const { written, events, unknownMeeting } = await saveSegments(db, rows);
+    for (const row of unknownMeeting) {
+      deadLetters.push({ id: row.messageId, reason: `meeting ${row.meetingId} not found` });
+    }
+    log.debug({ received: messages.length, written: written.length, events }, 'segments ingested');
     await announce(written.map((segment) => segment.meetingId));
     return deadLetters;
   };

@@ -1,13 +1,8 @@
+import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import { randomUUID } from 'node:crypto';
-import {
-  claimLaunch,
-  findMeetingById,
-  recordBotContainer,
-  transitionMeeting,
-} from '../../shared/meetings/store.js';
+import { claimLaunch, findMeetingById, recordBotContainer } from '../../shared/meetings/store.js';
 import type { LaunchBotPayload } from '../../shared/contract/jobs.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
-import { announce } from '../announce.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
 export type LaunchOutcome =
@@ -40,7 +35,7 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
       reason: 'launch_failed',
       detail: `could not start the bot container: ${(error as Error).message}`.slice(0, 2000),
     });
-    await announce(deps, [meeting.id]);
+    await deps.announce([meeting.id]);
     return { launched: false, reason: 'container did not start' };
   }
 

@@ -1,13 +1,13 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
 import { botEventsStream, STREAM_FIELD } from '../../shared/contract/streams.js';
-import { findMeetingById, transitionMeeting } from '../../shared/meetings/store.js';
+import { findMeetingById } from '../../shared/meetings/store.js';
+import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import { isTerminal } from '../../shared/meetings/status.js';
-import { announce } from '../announce.js';
 import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { WorkerDeps } from '../worker-deps.js';
 import { Labels } from './bot-runtime.js';
 
-export type ExitHandlerDeps = Pick<WorkerDeps, 'db' | 'redis' | 'runtime' | 'fleet' | 'log'> & {
+export type ExitHandlerDeps = Pick<WorkerDeps, 'db' | 'redis' | 'runtime' | 'fleet' | 'log' | 'announce'> & {
   config: Pick<WorkerDeps['config'], 'QUEUE_PREFIX'>;
 };
 
@@ -56,7 +56,7 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
         });
         log.warn({ exitCode: info.exitCode }, 'bot container exited without a final event');
       }
-      await announce(deps, [meetingId]);
+      await deps.announce([meetingId]);
     }
     await deps.runtime.remove(containerId);
   } finally {

@@ -1,3 +1,4 @@
+import type { AnnounceChanges } from '../../../shared/meetings/changes.js';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/infra/knex.js';
@@ -26,7 +27,7 @@ export interface UserRouterDeps {
   webhookPolicy: WebhookAddressPolicy;
   webhookTimeoutMs: number;
   /** Wakes the workers' webhook dispatchers (a retried delivery is due). */
-  announce: (meetingIds: number[]) => Promise<void>;
+  announce: AnnounceChanges;
 }
 
 /** The caller's own settings: their webhook endpoint and its deliveries (Vexa's PUT /user/webhook). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
-import { transitionMeeting } from '../../../shared/meetings/store.js';
+import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { JobNames } from '../../../shared/contract/jobs.js';
 import {
   googleMeetBot,

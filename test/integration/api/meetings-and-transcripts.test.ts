@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transitionMeeting } from '../../../shared/meetings/store.js';
+import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { type SegmentUpsert, upsertSegments } from '../../../shared/transcripts/store.js';
 import {
   googleMeetBot,

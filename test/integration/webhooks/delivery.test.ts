@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transitionMeeting } from '../../../shared/meetings/store.js';
+import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { WebhookHeaders } from '../../../shared/webhooks/signature.js';
 import type { TestApi, TestUser } from '../../support/api.js';
 import type { FakeBots } from '../../support/fake-bot.js';

@@ -1,0 +1,67 @@
+import type { Db } from '../infra/knex.js';
+import { recordStatusChangeEvent } from '../webhooks/record-events.js';
+import type { MeetingStatus } from './status.js';
+import { type MeetingRecord, moveMeetingStatus } from './store.js';
+import { insertTransition, type TransitionRecord } from './transitions-store.js';
+
+export interface TransitionRequest {
+  to: MeetingStatus;
+  source: string;
+  reason?: string | null | undefined;
+  /** Human-readable context (exit code, last log lines) kept beside the machine-readable reason. */
+  detail?: string | null | undefined;
+  /** Optional extra column to set in the same update (the container id when the bot starts). */
+  botContainerId?: string | null | undefined;
+}
+
+export interface TransitionResult {
+  meeting: MeetingRecord;
+  from: MeetingStatus;
+}
+
+/**
+ * Moves a meeting forward (only from an allowed predecessor, so two writers can never race it into
+ * an impossible state) and records the change, all in one transaction. Returns undefined when the
+ * move is not allowed from the current status.
+ */
+export async function transitionMeeting(
+  db: Db,
+  meetingId: number,
+  request: TransitionRequest,
+): Promise<TransitionResult | undefined> {
+  if (!db.isTransaction) return db.transaction((trx) => transitionMeeting(trx, meetingId, request));
+  const moved = await moveMeetingStatus(db, meetingId, {
+    to: request.to,
+    botContainerId: request.botContainerId,
+  });
+  if (!moved) return undefined;
+  await recordStatusChange(db, {
+    meetingId,
+    from: moved.from,
+    to: request.to,
+    source: request.source,
+    reason: request.reason ?? null,
+    detail: request.detail ?? null,
+  });
+  return moved;
+}
+
+/**
+ * Stores a status change with its time, source and reason, and the webhook event that reports it.
+ * Call it in the transaction that changed the meeting's status.
+ */
+export async function recordStatusChange(
+  db: Db,
+  change: {
+    meetingId: number;
+    from: MeetingStatus | null;
+    to: MeetingStatus;
+    source: string;
+    reason: string | null;
+    detail?: string | null | undefined;
+  },
+): Promise<TransitionRecord> {
+  const record = await insertTransition(db, change);
+  await recordStatusChangeEvent(db, record);
+  return record;
+}
