@@ -1,3 +1,4 @@
+import type { BotCommands } from '../shared/contract/command-channel.js';
 import type { Router } from '@koa/router';
 import type { Queue } from 'bullmq';
 import Koa from 'koa';
@@ -27,6 +28,8 @@ export interface AppDeps {
   config: Config;
   db: Knex;
   jobs: BotJobs;
+  /** Reaches running bots through their command streams (reconfigure). */
+  commands: BotCommands;
   logger: Logger;
   /** Queues shown in Bull Board. */
   queues: readonly Queue[];
@@ -56,6 +59,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     botsRouter({
       db,
       jobs: deps.jobs,
+      commands: deps.commands,
       log: deps.logger,
       defaultBotName: config.DEFAULT_BOT_NAME,
       extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,

@@ -1,9 +1,10 @@
+import { redisBotCommands } from '../shared/contract/command-channel.js';
 import type { AddressInfo } from 'node:net';
 import { bullBotJobs } from '../shared/bots/jobs.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
-import { createBotQueues, createWebhookQueue } from '../shared/contract/jobs.js';
+import { createBotQueues, createWebhookQueue } from '../shared/infra/queues.js';
 import { meetingAnnouncer, MeetingChangeListener } from '../shared/meetings/changes.js';
 import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
@@ -33,6 +34,7 @@ const app = createApp({
   config,
   db,
   jobs: bullBotJobs(queues),
+  commands: redisBotCommands(redis, config.QUEUE_PREFIX),
   logger,
   queues: [queues.launch, queues.control, webhookQueue],
   readiness: {

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { transcriptSegmentMessage, type TranscriptSegmentMessage } from '../shared/contract/events.js';
-import { botSegmentsStream, STREAM_FIELD } from '../shared/contract/streams.js';
+import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
+import { botSegmentsStream } from '../shared/contract/streams.js';
 import { SimulatorClient } from '../simulator/client.js';
 import { createSimulator } from '../simulator/server.js';
 import { wordErrorRate } from '../test/support/wer.js';
@@ -168,10 +169,15 @@ while (!done) {
 }
 const exitCode = await exited;
 
+function decodedSegment(fields: string[]): TranscriptSegmentMessage {
+  const decoded = decodeStreamEntry(transcriptSegmentMessage, fields);
+  if (!decoded.ok) throw new Error(decoded.reason);
+  return decoded.value;
+}
 const entries = await redis.xrange(botSegmentsStream(prefix), '-', '+');
 const published = entries.map(([id, fields]) => ({
   at: Number(id.split('-')[0]),
-  segment: transcriptSegmentMessage.parse(JSON.parse(fields[fields.indexOf(STREAM_FIELD) + 1]!)),
+  segment: decodedSegment(fields),
 }));
 const finals = new Map<string, { at: number; segment: TranscriptSegmentMessage }>();
 for (const entry of published) if (entry.segment.final) finals.set(entry.segment.segmentId, entry);

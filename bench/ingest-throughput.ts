@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { STREAM_FIELD, botSegmentsStream } from '../shared/contract/streams.js';
+import { streamFields } from '../shared/contract/stream-codec.js';
+import { botSegmentsStream } from '../shared/contract/streams.js';
 import { claimLaunch, insertMeeting } from '../shared/meetings/store.js';
 import { insertUser } from '../shared/accounts/users-store.js';
 import { createLogger } from '../shared/infra/logger.js';
@@ -61,7 +62,7 @@ try {
   for (let offset = 0; offset < messages.length; offset += 1000) {
     const pipeline = redis.pipeline();
     for (const message of messages.slice(offset, offset + 1000))
-      pipeline.xadd(stream, '*', STREAM_FIELD, JSON.stringify(message));
+      pipeline.xadd(stream, '*', ...streamFields(message));
     await pipeline.exec();
   }
 

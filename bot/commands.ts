@@ -1,7 +1,8 @@
+import { sleep } from '../shared/infra/async.js';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../shared/infra/logger.js';
 import { type BotCommand, botCommand } from '../shared/contract/commands.js';
-import { STREAM_FIELD } from '../shared/contract/streams.js';
+import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
 
 const BLOCK_MS = 2000;
 
@@ -50,27 +51,18 @@ export class CommandReader {
       } catch (error) {
         if (!this.running) return;
         this.log.warn({ err: error }, 'reading commands failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await sleep(1000);
       }
     }
   }
 
   private dispatch(id: string, fields: string[]): void {
-    const index = fields.indexOf(STREAM_FIELD);
-    const raw = index >= 0 && index % 2 === 0 ? fields[index + 1] : undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw ?? '');
-    } catch {
-      this.log.warn({ id }, 'ignoring a command that is not JSON');
+    const decoded = decodeStreamEntry(botCommand, fields);
+    if (!decoded.ok) {
+      this.log.warn({ id, reason: decoded.reason }, 'ignoring an invalid command');
       return;
     }
-    const result = botCommand.safeParse(parsed);
-    if (!result.success) {
-      this.log.warn({ id, issues: result.error.issues }, 'ignoring an invalid command');
-      return;
-    }
-    this.log.info({ id, command: result.data.type }, 'command received');
-    this.onCommand(result.data);
+    this.log.info({ id, command: decoded.value.type }, 'command received');
+    this.onCommand(decoded.value);
   }
 }

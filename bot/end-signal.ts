@@ -1,3 +1,4 @@
+import { waitAtMost } from '../shared/infra/async.js';
 import type { CompletedReason, FailedReason } from '../shared/contract/events.js';
 
 export type Outcome =
@@ -30,9 +31,7 @@ export class EndSignal {
   }
 
   /** Sleeps up to `ms`, returning early when the session is asked to end. */
-  async sleep(ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-    clearTimeout(timer);
+  sleep(ms: number): Promise<void> {
+    return waitAtMost(this.ended, ms);
   }
 }

@@ -1,3 +1,4 @@
+import { waitAtMost } from '../shared/infra/async.js';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { BOT_CONFIG_ENV, type BotConfig, parseBotConfig } from '../shared/contract/bot-config.js';
@@ -26,12 +27,6 @@ function connect(url: string, log: Logger): Redis {
   return redis;
 }
 
-async function withDeadline(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
-
 async function reportInvalidConfig(raw: string | undefined, problem: string, log: Logger): Promise<void> {
   let json: unknown;
   try {
@@ -43,7 +38,7 @@ async function reportInvalidConfig(raw: string | undefined, problem: string, log
   if (!identity.success) return;
   const redis = connect(identity.data.redisUrl, log);
   const outbox = new Outbox(redis, identity.data, log);
-  await withDeadline(
+  await waitAtMost(
     outbox.event({ status: 'failed', reason: 'invalid_config', detail: problem.slice(0, 2000) }),
     FINAL_EVENT_LIMIT_MS,
   );
@@ -86,8 +81,8 @@ async function runBot(config: BotConfig): Promise<number> {
     outcome = { status: 'failed', reason: 'crashed', detail: (error as Error).message?.slice(0, 2000) };
   }
   await reader?.stop();
-  await withDeadline(outbox.event(outcome), FINAL_EVENT_LIMIT_MS);
-  await withDeadline(outbox.drain(), FINAL_EVENT_LIMIT_MS);
+  await waitAtMost(outbox.event(outcome), FINAL_EVENT_LIMIT_MS);
+  await waitAtMost(outbox.drain(), FINAL_EVENT_LIMIT_MS);
   await redis.quit().catch(() => redis.disconnect());
   log.info({ outcome }, 'bot finished');
   return outcome.status === 'completed' ? 0 : 1;

@@ -8,7 +8,8 @@ import {
   type TranscriptSegmentMessage,
   transcriptSegmentMessage,
 } from '../shared/contract/events.js';
-import { botEventsStream, botSegmentsStream, STREAM_FIELD } from '../shared/contract/streams.js';
+import { streamFields } from '../shared/contract/stream-codec.js';
+import { botEventsStream, botSegmentsStream } from '../shared/contract/streams.js';
 
 export type LifecycleStep =
   | { status: 'joining' | 'awaiting_admission' | 'active' }
@@ -71,10 +72,10 @@ export class Outbox {
   }
 
   private append(stream: string, payload: unknown): Promise<void> {
-    const data = JSON.stringify(payload);
+    const fields = streamFields(payload);
     const next = this.tail.then(async () => {
       try {
-        await this.redis.xadd(stream, '*', STREAM_FIELD, data);
+        await this.redis.xadd(stream, '*', ...fields);
       } catch (error) {
         this.failures += 1;
         this.log.error({ err: error, stream }, 'could not append to stream');

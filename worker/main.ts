@@ -1,3 +1,4 @@
+import { redisBotCommands } from '../shared/contract/command-channel.js';
 import Docker from 'dockerode';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
@@ -27,7 +28,8 @@ const webhookSubscriber = createWorkerRedis(config.REDIS_URL, log);
 const runtime = new DockerRuntime(new Docker(), log);
 const fleet = new BotFleet(config.BOT_SLOTS);
 const announce = meetingAnnouncer(redis, config.QUEUE_PREFIX, log);
-const deps: WorkerDeps = { config, db, redis, runtime, fleet, log, announce };
+const commands = redisBotCommands(redis, config.QUEUE_PREFIX);
+const deps: WorkerDeps = { config, db, redis, runtime, fleet, log, announce, commands };
 
 const onExit = (containerId: string) => {
   handleBotExit(deps, containerId).catch((error: unknown) =>

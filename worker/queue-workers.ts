@@ -7,14 +7,12 @@ import {
   JobNames,
   LAUNCH_QUEUE,
   launchBotPayload,
-  reconfigureBotPayload,
   stopBotPayload,
   WEBHOOK_BACKOFF,
   WEBHOOK_QUEUE,
 } from '../shared/contract/jobs.js';
 import { deliverWebhook } from '../shared/webhooks/delivery.js';
 import { launchBot } from './jobs/launch-bot.js';
-import { reconfigureBot } from './jobs/reconfigure-bot.js';
 import { stopBot } from './jobs/stop-bot.js';
 import type { WebhookDispatcher } from '../shared/webhooks/dispatcher.js';
 import { retryDelayMs } from '../shared/webhooks/retry-schedule.js';
@@ -70,7 +68,7 @@ export function createLaunchWorker(deps: WorkerDeps, connection: Redis): Worker 
   return worker;
 }
 
-/** Stop and reconfigure: quick, never gated by slots. */
+/** Stops: quick, never gated by slots. */
 export function createControlWorker(deps: WorkerDeps, connection: Redis): Worker {
   const worker = new Worker(
     CONTROL_QUEUE,
@@ -78,8 +76,6 @@ export function createControlWorker(deps: WorkerDeps, connection: Redis): Worker
       switch (job.name) {
         case JobNames.stopBot:
           return stopBot(deps, payloadOf(stopBotPayload, job));
-        case JobNames.reconfigureBot:
-          return reconfigureBot(deps, payloadOf(reconfigureBotPayload, job));
         default:
           throw new UnrecoverableError(`unknown job ${job.name}`);
       }

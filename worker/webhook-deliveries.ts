@@ -1,7 +1,7 @@
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { MeetingChangeListener } from '../shared/meetings/changes.js';
-import { createWebhookQueue } from '../shared/contract/jobs.js';
+import { createWebhookQueue } from '../shared/infra/queues.js';
 import { createWebhookWorker } from './queue-workers.js';
 import { WebhookDispatcher } from '../shared/webhooks/dispatcher.js';
 import type { WebhookDeps } from '../shared/webhooks/deps.js';

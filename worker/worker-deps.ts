@@ -1,3 +1,4 @@
+import type { BotCommands } from '../shared/contract/command-channel.js';
 import type { Redis } from 'ioredis';
 import type { Config } from '../shared/infra/config.js';
 import type { Knex } from '../shared/infra/knex.js';
@@ -15,6 +16,8 @@ export interface WorkerDeps {
   runtime: BotRuntime;
   fleet: BotFleet;
   log: Logger;
+  /** Reaches running bots through their command streams. */
+  commands: BotCommands;
   /** Tells live streams and webhook dispatchers what changed, after the commit; never throws. */
   announce: AnnounceChanges;
 }

@@ -3,7 +3,8 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
 import { MEET_INTERSTITIAL_BUTTONS, MEET_JOIN_BUTTONS, observeMeet } from './google-meet-screens.js';
-import { clickButton, readEvidence, sleep, waitUntilOut, wakeToolbar } from './page-actions.js';
+import { sleep } from '../../shared/infra/async.js';
+import { clickButton, readEvidence, waitUntilOut, wakeToolbar } from './page-actions.js';
 import { MEET_SPEAKING_SCRIPT } from './speaking-scripts.js';
 
 const MIC_OFF = ['turn off microphone'];

@@ -1,3 +1,4 @@
+import { sleep } from '../../shared/infra/async.js';
 import type { Locator, Page } from 'playwright-core';
 import { COLLECT_EVIDENCE_SCRIPT, type PageEvidence } from './evidence.js';
 
@@ -40,8 +41,6 @@ export async function wakeToolbar(page: Page): Promise<void> {
   const y = Math.round(viewport.height - 120 + (Math.random() * 20 - 10));
   await page.mouse.move(x, y, { steps: 2 }).catch(() => {});
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** After pressing leave: waits (briefly) until the page no longer shows the lobby or the call. */
 export async function waitUntilOut(

@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
-import { clickButton, clickFirstVisible, readEvidence, sleep, waitUntilOut } from './page-actions.js';
+import { sleep } from '../../shared/infra/async.js';
+import { clickButton, clickFirstVisible, readEvidence, waitUntilOut } from './page-actions.js';
 import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
 import {
   observeTeams,

@@ -31,11 +31,14 @@ import type { Logger } from '../infra/logger.js';
 import { userWebhookSettings } from '../webhooks/settings-store.js';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
 import { assertWebhookUrlAllowed } from '../webhooks/service.js';
-import type { CreateBotRequest, UpdateBotConfigRequest } from '../../api/routes/bots/schema.js';
+import type { BotCommands } from '../contract/command-channel.js';
+import type { BotSettingsChange } from '../contract/commands.js';
+import type { TranscriptionTask } from '../meetings/status.js';
 
 export interface BotServiceDeps {
   db: Knex;
   jobs: BotJobs;
+  commands: BotCommands;
   log: Logger;
   defaultBotName: string;
   extraMeetingOrigins: readonly string[];
@@ -44,9 +47,22 @@ export interface BotServiceDeps {
   webhookPolicy: WebhookAddressPolicy;
 }
 
+/** A request to send a bot (POST /bots), as the API validated it. */
+export interface BotRequest {
+  platform: Platform;
+  nativeMeetingId: string;
+  passcode?: string | undefined;
+  meetingUrl?: string | undefined;
+  botName?: string | undefined;
+  language?: string | undefined;
+  task?: TranscriptionTask | undefined;
+  /** The bot's own webhook endpoint, instead of the user's. */
+  webhook?: { url: string; secret?: string | undefined; partialSegments?: boolean | undefined } | undefined;
+}
+
 /** The request's platform rules, in the order a caller would fix them. Pure: no IO. */
 export function resolveCreateBot(
-  request: CreateBotRequest,
+  request: BotRequest,
   options: Pick<BotServiceDeps, 'defaultBotName' | 'extraMeetingOrigins'>,
 ): {
   platform: Platform;
@@ -55,19 +71,14 @@ export function resolveCreateBot(
   passcode: string | null;
   botName: string;
 } {
-  const { platform, native_meeting_id: nativeMeetingId } = request;
+  const { platform, nativeMeetingId } = request;
   if (!isValidNativeMeetingId(platform, nativeMeetingId))
     throw new BadRequestError(SpecErrors.invalidMeetingId);
   if (platform === 'teams' && !request.passcode)
     throw new BadRequestError('passcode: is required for Teams meetings');
   let meetingUrl = defaultMeetingUrl(platform, nativeMeetingId, request.passcode);
-  if (request.meeting_url !== undefined) {
-    const check = checkMeetingUrl(
-      platform,
-      nativeMeetingId,
-      request.meeting_url,
-      options.extraMeetingOrigins,
-    );
+  if (request.meetingUrl !== undefined) {
+    const check = checkMeetingUrl(platform, nativeMeetingId, request.meetingUrl, options.extraMeetingOrigins);
     if (!check.ok) throw new BadRequestError(check.reason);
     meetingUrl = check.url;
   }
@@ -76,7 +87,7 @@ export function resolveCreateBot(
     nativeMeetingId,
     meetingUrl,
     passcode: request.passcode ?? null,
-    botName: request.bot_name ?? options.defaultBotName,
+    botName: request.botName ?? options.defaultBotName,
   };
 }
 
@@ -87,13 +98,13 @@ export function resolveCreateBot(
 export async function createBot(
   deps: BotServiceDeps,
   auth: AuthenticatedKey,
-  request: CreateBotRequest,
+  request: BotRequest,
 ): Promise<MeetingRecord> {
   const resolved = resolveCreateBot(request, deps);
   const webhookUrl =
-    request.webhook_url === undefined
+    request.webhook === undefined
       ? undefined
-      : await assertWebhookUrlAllowed('webhook_url', request.webhook_url, deps.webhookPolicy);
+      : await assertWebhookUrlAllowed('webhook_url', request.webhook.url, deps.webhookPolicy);
   const meeting = await deps.db
     .transaction(async (trx) => {
       const user = await lockUserForUpdate(trx, auth.user.id);
@@ -118,12 +129,12 @@ export async function createBot(
             ? undefined
             : {
                 url: webhookUrl,
-                secret: request.webhook_secret ?? null,
-                partialSegments: request.webhook_partial_segments ?? false,
+                secret: request.webhook?.secret ?? null,
+                partialSegments: request.webhook?.partialSegments ?? false,
               },
       });
       // Without a secret of its own the bot's deliveries are signed with the user's: make sure one exists.
-      if (webhookUrl && !request.webhook_secret) await userWebhookSettings(trx, user.id);
+      if (webhookUrl && !request.webhook?.secret) await userWebhookSettings(trx, user.id);
       await recordStatusChange(trx, {
         meetingId: created.id,
         from: null,
@@ -202,37 +213,28 @@ export async function stopBot(
   return result.meeting;
 }
 
-/** Stores the new settings of an active bot and sends them on to it. */
+/** Stores the new settings of an active bot and sends them to it through its command stream. */
 export async function reconfigureBot(
   deps: BotServiceDeps,
   auth: AuthenticatedKey,
   platform: Platform,
   nativeMeetingId: string,
-  change: UpdateBotConfigRequest,
+  change: BotSettingsChange,
 ): Promise<MeetingRecord> {
   const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
   if (live?.status !== 'active') throw new NotFoundError(SpecErrors.botNotFound);
-  const updated = await updateBotSettings(deps.db, live.id, 'active', {
-    language: change.language,
-    task: change.task,
-    botName: change.bot_name,
-  });
+  const updated = await updateBotSettings(deps.db, live.id, 'active', change);
   if (!updated) throw new NotFoundError(SpecErrors.botNotFound);
   try {
-    await deps.jobs.reconfigure({
-      meetingId: updated.id,
-      userId: updated.userId,
-      platform: updated.platform,
-      nativeMeetingId: updated.nativeMeetingId,
-      ...(change.language !== undefined && { language: change.language }),
-      ...(change.task !== undefined && { task: change.task }),
-      ...(change.bot_name !== undefined && { botName: change.bot_name }),
-      requestedAt: new Date().toISOString(),
+    await deps.commands.send(updated.id, {
+      type: 'reconfigure',
+      ...change,
+      issuedAt: new Date().toISOString(),
     });
   } catch (error) {
-    deps.log.error({ err: error, meetingId: updated.id }, 'could not queue the reconfiguration');
+    deps.log.error({ err: error, meetingId: updated.id }, 'could not send the reconfiguration to the bot');
     throw new ServiceUnavailableError(
-      'Job queue unavailable; the new configuration was saved but not sent. Try again shortly.',
+      'Redis unavailable; the new configuration was saved but not sent to the bot. Try again shortly.',
     );
   }
   return updated;

@@ -1,21 +1,40 @@
 import type { Redis } from 'ioredis';
+import { withTimeout } from '../infra/async.js';
 import type { BotCommand } from './commands.js';
-import { STREAM_FIELD, botCommandsStream } from './streams.js';
+import { streamFields } from './stream-codec.js';
+import { botCommandsStream } from './streams.js';
 
 /** A meeting's command stream outlives its bot by this long, then Redis drops it. */
 const COMMAND_STREAM_TTL_SECONDS = 7 * 24 * 3600;
+/** A command that hasn't reached Redis by then won't: answer the caller instead of hanging. */
+const SEND_TIMEOUT_MS = 5000;
 
-/** Appends a command to the meeting's durable command stream, which the bot reads from the start. */
-export async function sendBotCommand(
-  redis: Redis,
-  prefix: string,
-  meetingId: number,
-  command: BotCommand,
-): Promise<void> {
-  const stream = botCommandsStream(prefix, meetingId);
-  await redis
-    .multi()
-    .xadd(stream, 'MAXLEN', '~', 1000, '*', STREAM_FIELD, JSON.stringify(command))
-    .expire(stream, COMMAND_STREAM_TTL_SECONDS)
-    .exec();
+/** Sends commands to running bots. An interface so unit tests can pass a fake. */
+export interface BotCommands {
+  send(meetingId: number, command: BotCommand): Promise<void>;
+}
+
+/**
+ * Commands travel on the meeting's durable command stream, which the bot reads from its first entry:
+ * a command sent before the bot started, or while its worker restarts, still reaches it.
+ */
+export function redisBotCommands(redis: Redis, prefix: string): BotCommands {
+  return {
+    async send(meetingId, command) {
+      const stream = botCommandsStream(prefix, meetingId);
+      await withTimeout(
+        redis
+          .multi()
+          .xadd(stream, 'MAXLEN', '~', 1000, '*', ...streamFields(command))
+          .expire(stream, COMMAND_STREAM_TTL_SECONDS)
+          .exec()
+          .then((results) => {
+            const failure = results?.find(([error]) => error);
+            if (failure) throw failure[0];
+          }),
+        SEND_TIMEOUT_MS,
+        'sending the bot command',
+      );
+    },
+  };
 }

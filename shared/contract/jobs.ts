@@ -1,7 +1,5 @@
-import { type JobsOptions, Queue, type QueueOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { TRANSCRIPTION_TASKS } from '../meetings/status.js';
 import { PLATFORMS } from '../meetings/platforms.js';
 
 /**
@@ -16,7 +14,6 @@ export const WEBHOOK_QUEUE = 'webhook-deliveries';
 export const JobNames = {
   launchBot: 'launch-bot',
   stopBot: 'stop-bot',
-  reconfigureBot: 'reconfigure-bot',
   deliverWebhook: 'deliver-webhook',
 } as const;
 export type JobName = (typeof JobNames)[keyof typeof JobNames];
@@ -39,15 +36,6 @@ export const stopBotPayload = z.object({
 });
 export type StopBotPayload = z.infer<typeof stopBotPayload>;
 
-export const reconfigureBotPayload = z.object({
-  ...meetingRef,
-  language: z.string().min(1).optional(),
-  task: z.enum(TRANSCRIPTION_TASKS).optional(),
-  botName: z.string().min(1).optional(),
-  requestedAt: z.iso.datetime(),
-});
-export type ReconfigureBotPayload = z.infer<typeof reconfigureBotPayload>;
-
 export const deliverWebhookPayload = z.object({
   deliveryId: z.uuid(),
   /** When the delivery's retry window opened (ms since epoch): a manual retry is a new job. */
@@ -61,7 +49,6 @@ export const WEBHOOK_BACKOFF = 'webhook';
 export const JobPayloadSchemas = {
   [JobNames.launchBot]: launchBotPayload,
   [JobNames.stopBot]: stopBotPayload,
-  [JobNames.reconfigureBot]: reconfigureBotPayload,
   [JobNames.deliverWebhook]: deliverWebhookPayload,
 } as const;
 
@@ -85,12 +72,6 @@ export const JobOptions = {
     backoff: { type: 'exponential', delay: 1000 },
     priority: 1,
   }),
-  [JobNames.reconfigureBot]: (_payload: ReconfigureBotPayload): JobsOptions => ({
-    ...keepFinishedJobs,
-    attempts: 3,
-    backoff: { type: 'exponential', delay: 1000 },
-    priority: 2,
-  }),
   [JobNames.deliverWebhook]: (payload: DeliverWebhookPayload): JobsOptions => ({
     // Removed once done so the same delivery can be queued again when its turn comes; the
     // delivery row (not the job) says whether it went out. Failed jobs stay for Bull Board.
@@ -102,23 +83,3 @@ export const JobOptions = {
     backoff: { type: WEBHOOK_BACKOFF },
   }),
 } as const;
-
-export interface BotQueues {
-  launch: Queue;
-  control: Queue;
-}
-
-export function createWebhookQueue(connection: Redis, prefix: string, options: Partial<QueueOptions> = {}) {
-  return new Queue(WEBHOOK_QUEUE, { connection, prefix, ...options });
-}
-
-export function createBotQueues(
-  connection: Redis,
-  prefix: string,
-  options: Partial<QueueOptions> = {},
-): BotQueues {
-  return {
-    launch: new Queue(LAUNCH_QUEUE, { connection, prefix, ...options }),
-    control: new Queue(CONTROL_QUEUE, { connection, prefix, ...options }),
-  };
-}

@@ -18,6 +18,3 @@ export function botDeadLetterStream(prefix: string): string {
 export function botCommandsStream(prefix: string, meetingId: number): string {
   return `${prefix}:bot-commands:${meetingId}`;
 }
-
-/** Every stream message carries one field, `data`, holding the JSON of the message. */
-export const STREAM_FIELD = 'data';

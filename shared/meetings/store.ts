@@ -1,3 +1,4 @@
+import type { BotSettingsChange } from '../contract/commands.js';
 import {
   allowedPredecessors,
   isTerminal,
@@ -244,12 +245,6 @@ export async function mergeMeetingData(
     })
     .returning('*');
   return row && toRecord(row);
-}
-
-export interface BotSettingsChange {
-  language?: string | undefined;
-  task?: TranscriptionTask | undefined;
-  botName?: string | undefined;
 }
 
 /** Stores new bot settings, only while the meeting is still in the given status. */

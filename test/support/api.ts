@@ -1,3 +1,4 @@
+import { type BotCommands, redisBotCommands } from '../../shared/contract/command-channel.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -7,7 +8,7 @@ import { bullBotJobs, type BotJobs } from '../../shared/bots/jobs.js';
 import { parseConfig, type Config } from '../../shared/infra/config.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { meetingAnnouncer, MeetingChangeListener } from '../../shared/meetings/changes.js';
-import { type BotQueues, createBotQueues } from '../../shared/contract/jobs.js';
+import { type BotQueues, createBotQueues } from '../../shared/infra/queues.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from './redis.js';
@@ -57,6 +58,7 @@ export async function startTestApi(
   options: {
     env?: Record<string, string>;
     jobs?: (queues: BotQueues) => BotJobs;
+    commands?: BotCommands;
     /** A second API replica: same database and key prefix as this one (which owns their cleanup). */
     replicaOf?: TestApi;
   } = {},
@@ -84,6 +86,7 @@ export async function startTestApi(
     config,
     db: database.db,
     jobs: options.jobs ? options.jobs(queues) : bullBotJobs(queues),
+    commands: options.commands ?? redisBotCommands(redis, prefix),
     logger,
     queues: [queues.launch, queues.control],
     readiness: {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { botEventsStream, botSegmentsStream, STREAM_FIELD } from '../../shared/contract/streams.js';
+import { streamFields } from '../../shared/contract/stream-codec.js';
+import { botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
 import { claimLaunch } from '../../shared/meetings/store.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { Ingester } from '../../worker/ingest/ingester.js';
@@ -53,8 +54,14 @@ export class FakeBots {
     await this.redis.xadd(
       botEventsStream(this.api.prefix),
       '*',
-      STREAM_FIELD,
-      JSON.stringify({ meetingId, sessionId, status, at: new Date().toISOString(), seq: this.seq, ...extra }),
+      ...streamFields({
+        meetingId,
+        sessionId,
+        status,
+        at: new Date().toISOString(),
+        seq: this.seq,
+        ...extra,
+      }),
     );
   }
 
@@ -67,8 +74,7 @@ export class FakeBots {
     await this.redis.xadd(
       botSegmentsStream(this.api.prefix),
       '*',
-      STREAM_FIELD,
-      JSON.stringify({
+      ...streamFields({
         meetingId,
         sessionId,
         segmentId: segment.id,

@@ -1,5 +1,6 @@
+import { sleep } from '../../shared/infra/async.js';
 import type { Redis } from 'ioredis';
-import { STREAM_FIELD } from '../../shared/contract/streams.js';
+import { STREAM_FIELD, streamData } from '../../shared/contract/stream-codec.js';
 import type { Logger } from '../../shared/infra/logger.js';
 
 export interface StreamMessage {
@@ -119,7 +120,7 @@ export class StreamConsumer {
     )) as XReadGroupReply;
     const entries = reply?.[0]?.[1] ?? [];
     if (entries.length === 0) return 0;
-    await this.apply(entries.map(([id, fields]) => ({ id, data: fieldValue(fields, STREAM_FIELD) })));
+    await this.apply(entries.map(([id, fields]) => ({ id, data: streamData(fields) })));
     return entries.length;
   }
 
@@ -227,7 +228,7 @@ export class StreamConsumer {
       >;
       const messages = claimed
         .filter((entry) => entry !== null)
-        .map(([id, fields]) => ({ id, data: fieldValue(fields, STREAM_FIELD) }));
+        .map(([id, fields]) => ({ id, data: streamData(fields) }));
       const reason = `not applied after ${this.maxDeliveries} deliveries`;
       if (messages.length > 0)
         await this.acknowledge(
@@ -241,19 +242,8 @@ export class StreamConsumer {
       >;
       const messages = claimed
         .filter((entry) => entry !== null)
-        .map(([id, fields]) => ({ id, data: fieldValue(fields, STREAM_FIELD) }));
+        .map(([id, fields]) => ({ id, data: streamData(fields) }));
       if (messages.length > 0) await this.apply(messages);
     }
   }
-}
-
-function fieldValue(fields: string[], name: string): string | undefined {
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    if (fields[index] === name) return fields[index + 1];
-  }
-  return undefined;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,5 +1,5 @@
+import { sleep } from '../../shared/infra/async.js';
 import type { StopBotPayload } from '../../shared/contract/jobs.js';
-import { sendBotCommand } from '../../shared/contract/command-channel.js';
 import { Labels } from '../runtime/bot-runtime.js';
 import { deploymentLabels } from '../runtime/bot-launch-spec.js';
 import type { WorkerDeps } from '../worker-deps.js';
@@ -11,7 +11,7 @@ import type { WorkerDeps } from '../worker-deps.js';
  * left to their own worker's reconciler, which enforces the same grace.
  */
 export async function stopBot(deps: WorkerDeps, payload: StopBotPayload): Promise<void> {
-  await sendBotCommand(deps.redis, deps.config.QUEUE_PREFIX, payload.meetingId, {
+  await deps.commands.send(payload.meetingId, {
     type: 'leave',
     reason: 'stopped',
     issuedAt: new Date().toISOString(),
@@ -44,6 +44,6 @@ async function exitsWithin(deps: WorkerDeps, containerId: string, ms: number): P
     const info = await deps.runtime.inspect(containerId);
     if (!info?.running) return true;
     if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
   }
 }

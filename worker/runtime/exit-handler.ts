@@ -1,9 +1,9 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
-import { botEventsStream, STREAM_FIELD } from '../../shared/contract/streams.js';
+import { decodeStreamEntry } from '../../shared/contract/stream-codec.js';
+import { botEventsStream } from '../../shared/contract/streams.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import { isTerminal } from '../../shared/meetings/status.js';
-import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { WorkerDeps } from '../worker-deps.js';
 import { Labels } from './bot-runtime.js';
 
@@ -77,8 +77,7 @@ async function findFinalEvent(
     RECENT_EVENTS,
   );
   for (const [, fields] of entries) {
-    const index = fields.indexOf(STREAM_FIELD);
-    const parsed = parseStreamJson(lifecycleEvent, index >= 0 ? fields[index + 1] : undefined);
+    const parsed = decodeStreamEntry(lifecycleEvent, fields);
     if (!parsed.ok) continue;
     const event = parsed.value;
     if (event.meetingId !== meetingId || event.sessionId !== sessionId) continue;

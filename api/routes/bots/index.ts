@@ -12,7 +12,7 @@ import {
 import { parseInput } from '../../middleware/validate.js';
 import { meetingJson } from '../../../shared/meetings/serialize.js';
 import { meetingRefParams } from '../path-params.js';
-import { createBotRequest, updateBotConfigRequest } from './schema.js';
+import { botRequestOf, createBotRequest, settingsChangeOf, updateBotConfigRequest } from './schema.js';
 
 export interface BotsRouterDeps extends BotServiceDeps {
   requireUser: Middleware<AppState>;
@@ -24,7 +24,7 @@ export function botsRouter(deps: BotsRouterDeps): Router<AppState> {
   const service = (log: BotServiceDeps['log']): BotServiceDeps => ({ ...deps, log });
 
   router.post('/bots', deps.requireUser, deps.jsonBody, async (ctx) => {
-    const request = parseInput(createBotRequest, ctx.state.body);
+    const request = botRequestOf(parseInput(createBotRequest, ctx.state.body));
     const meeting = await createBot(service(ctx.state.log), requireAuth(ctx), request);
     ctx.status = 201;
     ctx.body = meetingJson(meeting);
@@ -56,7 +56,7 @@ export function botsRouter(deps: BotsRouterDeps): Router<AppState> {
 
   router.put('/bots/:platform/:native_meeting_id/config', deps.requireUser, deps.jsonBody, async (ctx) => {
     const params = parseInput(meetingRefParams, ctx.params, 'Path');
-    const change = parseInput(updateBotConfigRequest, ctx.state.body);
+    const change = settingsChangeOf(parseInput(updateBotConfigRequest, ctx.state.body));
     const meeting = await reconfigureBot(
       service(ctx.state.log),
       requireAuth(ctx),

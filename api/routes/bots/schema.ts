@@ -1,19 +1,11 @@
 import { z } from 'zod';
-import { TRANSCRIPTION_TASKS } from '../../../shared/meetings/status.js';
+import type { BotRequest } from '../../../shared/bots/service.js';
+import { botName, languageCode, transcriptionTask } from '../../../shared/contract/commands.js';
+import type { BotSettingsChange } from '../../../shared/contract/commands.js';
 import { PLATFORMS } from '../../../shared/meetings/platforms.js';
 import { webhookPartialSegments, webhookSecret, webhookUrl } from '../user/schema.js';
 
-export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
-
-const languageCode = z
-  .string({ error: 'must be a string' })
-  .regex(LANGUAGE_CODE, 'must be a language code such as en or pt-BR');
-const botName = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .min(1, 'must not be empty')
-  .max(100, 'must be at most 100 characters');
-const task = z.enum(TRANSCRIPTION_TASKS, { error: `must be one of ${TRANSCRIPTION_TASKS.join(', ')}` });
+const task = transcriptionTask;
 
 /**
  * Shapes and types only: the platform-specific rules (meeting id format, Teams passcode, meeting URL
@@ -55,6 +47,27 @@ export const createBotRequest = z
   .meta({ id: 'CreateBotRequest' });
 export type CreateBotRequest = z.infer<typeof createBotRequest>;
 
+/** The request body in the service's terms. */
+export function botRequestOf(body: CreateBotRequest): BotRequest {
+  return {
+    platform: body.platform,
+    nativeMeetingId: body.native_meeting_id,
+    passcode: body.passcode,
+    meetingUrl: body.meeting_url,
+    botName: body.bot_name,
+    language: body.language,
+    task: body.task,
+    webhook:
+      body.webhook_url === undefined
+        ? undefined
+        : {
+            url: body.webhook_url,
+            secret: body.webhook_secret,
+            partialSegments: body.webhook_partial_segments,
+          },
+  };
+}
+
 export const updateBotConfigRequest = z
   .object(
     {
@@ -69,6 +82,10 @@ export const updateBotConfigRequest = z
   })
   .meta({ id: 'UpdateBotConfigRequest' });
 export type UpdateBotConfigRequest = z.infer<typeof updateBotConfigRequest>;
+
+export function settingsChangeOf(body: UpdateBotConfigRequest): BotSettingsChange {
+  return { language: body.language, task: body.task, botName: body.bot_name };
+}
 
 export const botConfigAcceptedSchema = z
   .object({

@@ -1,3 +1,4 @@
+import { sleep } from '../../../shared/infra/async.js';
 /** Whether a failed attempt is worth repeating. */
 export class AttemptError extends Error {
   constructor(
@@ -42,16 +43,4 @@ export async function withRetries<T>(
       await sleep(waitMs, options.signal);
     }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

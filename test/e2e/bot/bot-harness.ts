@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { z } from 'zod';
 import type { BotConfigInput } from '../../../shared/contract/bot-config.js';
 import type { BotCommand } from '../../../shared/contract/commands.js';
 import {
@@ -9,12 +10,9 @@ import {
   type TranscriptSegmentMessage,
   transcriptSegmentMessage,
 } from '../../../shared/contract/events.js';
-import {
-  botCommandsStream,
-  botEventsStream,
-  botSegmentsStream,
-  STREAM_FIELD,
-} from '../../../shared/contract/streams.js';
+import { redisBotCommands } from '../../../shared/contract/command-channel.js';
+import { decodeStreamEntry } from '../../../shared/contract/stream-codec.js';
+import { botEventsStream, botSegmentsStream } from '../../../shared/contract/streams.js';
 import { TEST_REDIS_URL } from '../../support/env.js';
 
 const REPO_ROOT = new URL('../../../', import.meta.url).pathname;
@@ -66,15 +64,20 @@ export function startBot(
   };
 }
 
-function parseEntries<T>(entries: [string, string[]][], parse: (raw: unknown) => T): T[] {
-  return entries.map(([, fields]) => parse(JSON.parse(fields[fields.indexOf(STREAM_FIELD) + 1]!)));
+function parseEntries<Schema extends z.ZodType>(
+  entries: [string, string[]][],
+  schema: Schema,
+): z.infer<Schema>[] {
+  return entries.map(([, fields]) => {
+    const decoded = decodeStreamEntry(schema, fields);
+    if (!decoded.ok) throw new Error(decoded.reason);
+    return decoded.value;
+  });
 }
 
 export async function botEvents(redis: Redis, prefix: string, sessionId: string): Promise<LifecycleEvent[]> {
   const entries = await redis.xrange(botEventsStream(prefix), '-', '+');
-  return parseEntries(entries, (raw) => lifecycleEvent.parse(raw)).filter(
-    (event) => event.sessionId === sessionId,
-  );
+  return parseEntries(entries, lifecycleEvent).filter((event) => event.sessionId === sessionId);
 }
 
 export async function botSegments(
@@ -83,9 +86,7 @@ export async function botSegments(
   sessionId: string,
 ): Promise<TranscriptSegmentMessage[]> {
   const entries = await redis.xrange(botSegmentsStream(prefix), '-', '+');
-  return parseEntries(entries, (raw) => transcriptSegmentMessage.parse(raw)).filter(
-    (segment) => segment.sessionId === sessionId,
-  );
+  return parseEntries(entries, transcriptSegmentMessage).filter((segment) => segment.sessionId === sessionId);
 }
 
 export async function sendCommand(
@@ -94,7 +95,7 @@ export async function sendCommand(
   meetingId: number,
   command: BotCommand,
 ): Promise<void> {
-  await redis.xadd(botCommandsStream(prefix, meetingId), '*', STREAM_FIELD, JSON.stringify(command));
+  await redisBotCommands(redis, prefix).send(meetingId, command);
 }
 
 /** Waits for a lifecycle status to be published; fails with the bot's output tail. */

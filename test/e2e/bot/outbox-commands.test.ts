@@ -4,12 +4,8 @@ import { CommandReader } from '../../../bot/commands.js';
 import { Outbox } from '../../../bot/outbox.js';
 import type { BotCommand } from '../../../shared/contract/commands.js';
 import { lifecycleEvent, transcriptSegmentMessage } from '../../../shared/contract/events.js';
-import {
-  botCommandsStream,
-  botEventsStream,
-  botSegmentsStream,
-  STREAM_FIELD,
-} from '../../../shared/contract/streams.js';
+import { STREAM_FIELD, streamData } from '../../../shared/contract/stream-codec.js';
+import { botCommandsStream, botEventsStream, botSegmentsStream } from '../../../shared/contract/streams.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { TEST_REDIS_URL } from '../../support/env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
@@ -20,7 +16,7 @@ const log = createLogger('bot-outbox-test', 'silent');
 
 async function readStream(key: string): Promise<unknown[]> {
   const entries = await redis.xrange(key, '-', '+');
-  return entries.map(([, fields]) => JSON.parse(fields[fields.indexOf(STREAM_FIELD) + 1]!));
+  return entries.map(([, fields]) => JSON.parse(streamData(fields)!));
 }
 
 afterAll(async () => {

@@ -1,3 +1,6 @@
+import { botCommand } from '../../../shared/contract/commands.js';
+import { decodeStreamEntry } from '../../../shared/contract/stream-codec.js';
+import { botCommandsStream } from '../../../shared/contract/streams.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { transitionMeeting } from '../../../shared/meetings/transitions.js';
@@ -127,11 +130,21 @@ describe('PUT /bots/{platform}/{native_meeting_id}/config', () => {
     const row = await api.database.db('meetings').where({ id: meetingId }).first();
     expect(row).toMatchObject({ language: 'de', task: 'translate', bot_name: 'Renamed' });
 
-    const jobs = await api.queues.control.getJobs(['waiting', 'prioritized']);
-    const reconfigure = jobs.find(
-      (job) => job.name === JobNames.reconfigureBot && job.data.meetingId === meetingId,
-    );
-    expect(reconfigure?.data).toMatchObject({ language: 'de', task: 'translate', botName: 'Renamed' });
+    // Straight to the bot's durable command stream, which it reads from its first entry.
+    const entries = await api.redis.xrange(botCommandsStream(api.prefix, meetingId), '-', '+');
+    const commands = entries.map(([, fields]) => decodeStreamEntry(botCommand, fields));
+    expect(commands).toEqual([
+      {
+        ok: true,
+        value: {
+          type: 'reconfigure',
+          language: 'de',
+          task: 'translate',
+          botName: 'Renamed',
+          issuedAt: expect.any(String),
+        },
+      },
+    ]);
   });
 
   it('changes only what was given', async () => {

@@ -2,7 +2,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { bullBotJobs } from '../../../shared/bots/jobs.js';
-import { createBotQueues } from '../../../shared/contract/jobs.js';
+import { redisBotCommands } from '../../../shared/contract/command-channel.js';
+import { createBotQueues } from '../../../shared/infra/queues.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { advanceMeeting } from '../../support/meetings.js';
 
@@ -21,7 +22,10 @@ let api: TestApi;
 let user: TestUser;
 
 beforeAll(async () => {
-  api = await startTestApi({ jobs: () => bullBotJobs(deadQueues) });
+  api = await startTestApi({
+    jobs: () => bullBotJobs(deadQueues),
+    commands: redisBotCommands(unreachable, 'unreachable'),
+  });
   user = await api.createUser();
 });
 afterAll(async () => {
@@ -61,5 +65,31 @@ describe('when the job queue is unreachable', () => {
     const response = await api.request('DELETE', '/bots/google_meet/liv-ebot-abc', { key: user.key });
     expect(response.status).toBe(202);
     expect(response.body.status).toBe('completed');
+  });
+
+  it('PUT /bots/.../config answers 503 and keeps the saved settings when the bot cannot be reached', async () => {
+    const [meetingId] = await api.database
+      .db('meetings')
+      .insert({
+        user_id: user.id,
+        platform: 'google_meet',
+        native_meeting_id: 'rec-onfi-gdd',
+        status: 'requested',
+        meeting_url: 'https://meet.google.com/rec-onfi-gdd',
+        bot_name: 'Bot',
+      })
+      .returning('id')
+      .then((rows) => rows.map((row: { id: number }) => row.id));
+    await advanceMeeting(api.database.db, meetingId!, 'active');
+    const response = await api.request('PUT', '/bots/google_meet/rec-onfi-gdd/config', {
+      key: user.key,
+      json: { language: 'de' },
+    });
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({
+      error: 'Redis unavailable; the new configuration was saved but not sent to the bot. Try again shortly.',
+    });
+    const row = await api.database.db('meetings').where({ id: meetingId }).first();
+    expect(row.language).toBe('de');
   });
 });

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  STREAM_FIELD,
-  botDeadLetterStream,
-  botEventsStream,
-  botSegmentsStream,
-} from '../../../shared/contract/streams.js';
+import { STREAM_FIELD, streamFields } from '../../../shared/contract/stream-codec.js';
+import { botDeadLetterStream, botEventsStream, botSegmentsStream } from '../../../shared/contract/streams.js';
 import { createKnex } from '../../../shared/infra/knex.js';
 import { claimLaunch, findMeetingById, insertMeeting } from '../../../shared/meetings/store.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
@@ -62,8 +58,7 @@ async function publishEvent(event: Record<string, unknown>): Promise<void> {
   await redis.xadd(
     botEventsStream(prefix),
     '*',
-    STREAM_FIELD,
-    JSON.stringify({ at: new Date().toISOString(), seq, ...event }),
+    ...streamFields({ at: new Date().toISOString(), seq, ...event }),
   );
 }
 

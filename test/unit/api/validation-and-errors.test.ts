@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorBodies } from '../../../api/middleware/errors.js';
 import { parseInput } from '../../../api/middleware/validate.js';
-import { createBotRequest } from '../../../api/routes/bots/schema.js';
+import { botRequestOf, createBotRequest } from '../../../api/routes/bots/schema.js';
 import { resolveCreateBot } from '../../../shared/bots/service.js';
 import { BadRequestError, NotFoundError } from '../../../shared/infra/errors.js';
 import { splitMergePatch } from '../../../shared/accounts/users-store.js';
@@ -30,7 +30,7 @@ describe('parseInput', () => {
 
 describe('resolveCreateBot', () => {
   const options = { defaultBotName: 'Meetbot', extraMeetingOrigins: [] };
-  const parse = (body: unknown) => createBotRequest.parse(body);
+  const parse = (body: unknown) => botRequestOf(createBotRequest.parse(body));
 
   it('checks the id format before anything platform-specific, with the spec message', () => {
     expect(() => resolveCreateBot(parse({ platform: 'teams', native_meeting_id: 'abc' }), options)).toThrow(
