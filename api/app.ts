@@ -1,11 +1,13 @@
-import type { BotCommands } from '../shared/contract/command-channel.js';
 import type { Router } from '@koa/router';
 import type { Queue } from 'bullmq';
 import Koa from 'koa';
 import type { BotJobs } from '../shared/bots/jobs.js';
+import type { BotCommands } from '../shared/contract/command-channel.js';
 import type { Config } from '../shared/infra/config.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
+import type { AnnounceChanges, MeetingChangeListener } from '../shared/meetings/changes.js';
+import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { bullBoard } from './bull-board.js';
 import type { AppState } from './context.js';
 import { requireAdmin, requireUser } from './middleware/auth.js';
@@ -19,10 +21,8 @@ import { docsRouter } from './routes/docs.js';
 import { healthRouter, type ReadinessCheck } from './routes/health.js';
 import { meetingsRouter } from './routes/meetings/index.js';
 import { transcriptsRouter } from './routes/transcripts/index.js';
-import { userRouter } from './routes/user/index.js';
-import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { type StreamOptions, transcriptStreamRouter } from './routes/transcripts/stream.js';
-import type { AnnounceChanges, MeetingChangeListener } from '../shared/meetings/changes.js';
+import { userRouter } from './routes/user/index.js';
 
 export interface AppDeps {
   config: Config;

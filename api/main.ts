@@ -1,13 +1,13 @@
-import { redisBotCommands } from '../shared/contract/command-channel.js';
 import type { AddressInfo } from 'node:net';
 import { bullBotJobs } from '../shared/bots/jobs.js';
+import { redisBotCommands } from '../shared/contract/command-channel.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
 import { createBotQueues, createWebhookQueue } from '../shared/infra/queues.js';
-import { meetingAnnouncer, MeetingChangeListener } from '../shared/meetings/changes.js';
 import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
+import { MeetingChangeListener, meetingAnnouncer } from '../shared/meetings/changes.js';
 import { createApp } from './app.js';
 
 const config = loadConfigOrExit();

@@ -1,55 +1,41 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../shared/meetings/platforms.js';
 import {
+  apiKeySummarySchema,
+  issuedTokenSchema,
   userDetailSchema,
   userSchema,
-  issuedTokenSchema,
-  createUserRequest,
-  updateUserRequest,
-  createTokenRequest,
-} from './routes/admin/schema.js';
-import {
-  botConfigAcceptedSchema,
-  botStatusSchema,
-  createBotRequest,
-  updateBotConfigRequest,
-} from './routes/bots/schema.js';
+} from '../shared/accounts/wire.js';
+import { botConfigAcceptedSchema, botStatusSchema, runningBotSchema } from '../shared/bots/wire.js';
+import { PLATFORMS } from '../shared/meetings/platforms.js';
 import {
   deletedMeetingsSchema,
+  meetingEventSchema,
   meetingEventsSchema,
   meetingListSchema,
   meetingSchema,
-  updateMeetingDataRequest,
   updatedMeetingSchema,
-} from './routes/meetings/schema.js';
-import { transcriptSchema } from './routes/transcripts/schema.js';
+} from '../shared/meetings/wire.js';
+import { segmentSchema, transcriptSchema } from '../shared/transcripts/wire.js';
 import {
   deliveryListSchema,
   deliverySchema,
-  webhookSettingsRequest,
   webhookSettingsSchema,
   webhookTestResultSchema,
-} from './routes/user/schema.js';
+} from '../shared/webhooks/wire.js';
+import { createTokenRequest, createUserRequest, updateUserRequest } from './routes/admin/schema.js';
+import { createBotRequest, updateBotConfigRequest } from './routes/bots/schema.js';
+import { updateMeetingDataRequest } from './routes/meetings/schema.js';
+import { webhookSettingsRequest } from './routes/user/schema.js';
 
 export const errorSchema = z
   .object({ error: z.string() })
   .strict()
   .meta({ id: 'Error', description: 'Every error response: one member, `error`.' });
 
-// Referenced so that every schema with an id is registered before the document is generated.
+// Every schema with an id, in the order the document lists them (whatever order their modules load in).
 const documented = [
-  meetingSchema,
-  meetingEventsSchema,
-  meetingListSchema,
-  updatedMeetingSchema,
-  deletedMeetingsSchema,
-  updateMeetingDataRequest,
-  createBotRequest,
-  updateBotConfigRequest,
-  botConfigAcceptedSchema,
-  botStatusSchema,
-  transcriptSchema,
   userSchema,
+  apiKeySummarySchema,
   userDetailSchema,
   issuedTokenSchema,
   createUserRequest,
@@ -60,14 +46,29 @@ const documented = [
   webhookTestResultSchema,
   deliverySchema,
   deliveryListSchema,
+  createBotRequest,
+  updateBotConfigRequest,
+  botConfigAcceptedSchema,
+  runningBotSchema,
+  botStatusSchema,
+  meetingSchema,
+  meetingListSchema,
+  updateMeetingDataRequest,
+  updatedMeetingSchema,
+  deletedMeetingsSchema,
+  meetingEventSchema,
+  meetingEventsSchema,
+  segmentSchema,
+  transcriptSchema,
   errorSchema,
 ];
 
-const ref = (schema: z.ZodType) => {
+function schemaId(schema: z.ZodType): string {
   const id = z.globalRegistry.get(schema)?.id;
   if (!id) throw new Error('schema has no id');
-  return { $ref: `#/components/schemas/${id}` };
-};
+  return id;
+}
+const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${schemaId(schema)}` });
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: ref(schema) } } });
 const error = (description: string) => ({ description, ...json(errorSchema) });
 const body = (schema: z.ZodType) => ({ required: true, ...json(schema) });
@@ -91,13 +92,22 @@ const adminAuth = [{ AdminApiKey: [] }];
 const common = { 401: error('Missing or invalid X-API-Key: `Unauthorized`') };
 
 export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown> {
-  void documented;
-  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+  const { schemas: generated } = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     unrepresentable: 'any',
     uri: (id) => `#/components/schemas/${id}`,
   }) as { schemas: Record<string, Record<string, unknown>> };
-  for (const schema of Object.values(schemas)) delete schema.$schema;
+  const schemas = Object.fromEntries(
+    documented.map((schema) => {
+      const id = schemaId(schema);
+      const json = generated[id];
+      if (!json) throw new Error(`schema ${id} was not generated`);
+      delete json.$schema;
+      return [id, json];
+    }),
+  );
+  const undocumented = Object.keys(generated).filter((id) => !(id in schemas));
+  if (undocumented.length > 0) throw new Error(`schemas missing from the document's list: ${undocumented}`);
 
   return {
     openapi: '3.1.0',

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { transcriptSegmentMessage, type TranscriptSegmentMessage } from '../shared/contract/events.js';
+import { type TranscriptSegmentMessage, transcriptSegmentMessage } from '../shared/contract/events.js';
 import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
 import { botSegmentsStream } from '../shared/contract/streams.js';
 import { SimulatorClient } from '../simulator/client.js';

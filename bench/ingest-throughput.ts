@@ -6,11 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { insertUser } from '../shared/accounts/users-store.js';
 import { streamFields } from '../shared/contract/stream-codec.js';
 import { botSegmentsStream } from '../shared/contract/streams.js';
-import { claimLaunch, insertMeeting } from '../shared/meetings/store.js';
-import { insertUser } from '../shared/accounts/users-store.js';
 import { createLogger } from '../shared/infra/logger.js';
+import { claimLaunch, insertMeeting } from '../shared/meetings/store.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../test/support/redis.js';
 import { Ingester } from '../worker/ingest/ingester.js';

@@ -4,8 +4,8 @@
  *   npx tsx bench/launch-latency.ts [--launches 10]
  */
 import { parseArgs } from 'node:util';
-import { Labels } from '../worker/runtime/bot-runtime.js';
 import { startStack } from '../test/support/stack.js';
+import { Labels } from '../worker/runtime/bot-runtime.js';
 
 const { values } = parseArgs({ options: { launches: { type: 'string', default: '10' } } });
 const launches = Number(values.launches);

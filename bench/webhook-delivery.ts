@@ -7,11 +7,11 @@
  *   npx tsx bench/webhook-delivery.ts [--meetings 100] [--segments 20] [--backlog]
  */
 import { parseArgs } from 'node:util';
+import { announceMeetingChanges } from '../shared/meetings/changes.js';
 import { transitionMeeting } from '../shared/meetings/transitions.js';
 import { upsertSegments } from '../shared/transcripts/store.js';
 import { recordSegmentEvents } from '../shared/webhooks/record-events.js';
 import { findWebhookTargets } from '../shared/webhooks/targets.js';
-import { announceMeetingChanges } from '../shared/meetings/changes.js';
 import { startTestApi } from '../test/support/api.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { startWebhookService, TEST_WEBHOOK_ENV } from '../test/support/webhook-service.js';

@@ -1,8 +1,8 @@
-import { sleep } from '../shared/infra/async.js';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../shared/infra/logger.js';
 import { type BotCommand, botCommand } from '../shared/contract/commands.js';
 import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
+import { sleep } from '../shared/infra/async.js';
+import type { Logger } from '../shared/infra/logger.js';
 
 const BLOCK_MS = 2000;
 

@@ -1,5 +1,5 @@
-import { waitAtMost } from '../shared/infra/async.js';
 import type { CompletedReason, FailedReason } from '../shared/contract/events.js';
+import { waitAtMost } from '../shared/infra/async.js';
 
 export type Outcome =
   | { status: 'completed'; reason: CompletedReason; detail?: string }

@@ -1,8 +1,8 @@
-import { waitAtMost } from '../shared/infra/async.js';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { BOT_CONFIG_ENV, type BotConfig, parseBotConfig } from '../shared/contract/bot-config.js';
 import { botCommandsStream } from '../shared/contract/streams.js';
+import { waitAtMost } from '../shared/infra/async.js';
 import { createLogger, type Logger } from '../shared/infra/logger.js';
 import { CommandReader } from './commands.js';
 import { EndSignal, type Outcome } from './end-signal.js';

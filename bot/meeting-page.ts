@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BotConfig } from '../shared/contract/bot-config.js';
 import type { Logger } from '../shared/infra/logger.js';
-import { type AudioSink, AudioCapture } from './audio/capture.js';
+import { AudioCapture, type AudioSink } from './audio/capture.js';
 import { guardNavigation, launchBrowser } from './browser.js';
 import type { Outcome } from './end-signal.js';
 import { createNavigationPolicy } from './navigation-policy.js';

@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '../shared/infra/logger.js';
 import {
   type CompletedReason,
   type FailedReason,
@@ -10,6 +9,7 @@ import {
 } from '../shared/contract/events.js';
 import { streamFields } from '../shared/contract/stream-codec.js';
 import { botEventsStream, botSegmentsStream } from '../shared/contract/streams.js';
+import type { Logger } from '../shared/infra/logger.js';
 
 export type LifecycleStep =
   | { status: 'joining' | 'awaiting_admission' | 'active' }

@@ -1,17 +1,17 @@
-import { unreachablePageDetail } from './unreachable-page.js';
 import type { BotConfig, TranscriptionConfig } from '../shared/contract/bot-config.js';
 import type { BotCommand } from '../shared/contract/commands.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { AdmissionTracker } from './admission.js';
-import { type MeetingPage, type MeetingPageFactory, openChromiumMeetingPage } from './meeting-page.js';
 import type { EndSignal, Outcome } from './end-signal.js';
 import type { EngineCallbacks, EngineSettings, TranscriptionEngine } from './engines/engine.js';
 import { LeaveTimers } from './leave-timers.js';
+import { type MeetingPage, type MeetingPageFactory, openChromiumMeetingPage } from './meeting-page.js';
 import { createNavigationPolicy } from './navigation-policy.js';
 import type { EventSink } from './outbox.js';
 import type { Observation, PlatformDriver, Screen } from './platforms/driver.js';
 import { SpeakerTimeline } from './speakers.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
+import { unreachablePageDetail } from './unreachable-page.js';
 
 export type EngineFactory = (
   config: TranscriptionConfig,

@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
-import { findOrCreateUser, issueApiKey } from '../shared/accounts/service.js';
+import { webhookChangeOf, webhookSettingsRequest } from '../api/routes/user/schema.js';
 import { listApiKeys, revokeApiKey } from '../shared/accounts/keys-store.js';
+import { findOrCreateUser, issueApiKey } from '../shared/accounts/service.js';
+import { findUserByEmail, updateUser } from '../shared/accounts/users-store.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
-import { findUserByEmail, updateUser } from '../shared/accounts/users-store.js';
-import { type UserWebhookSettings, userWebhookSettings } from '../shared/webhooks/settings-store.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
-import { webhookSettingsRequest } from '../api/routes/user/schema.js';
 import { configureUserWebhook } from '../shared/webhooks/service.js';
+import { type UserWebhookSettings, userWebhookSettings } from '../shared/webhooks/settings-store.js';
 
 const USAGE = `Usage:
   keys create --email EMAIL [--name NAME] [--key-name NAME] [--max-bots N] [--quiet]
@@ -110,7 +110,12 @@ try {
     if (!parsed.success) fail(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n'));
     let settings: UserWebhookSettings | undefined;
     try {
-      settings = await configureUserWebhook(db, webhookPolicyOf(config), user.id, parsed.data);
+      settings = await configureUserWebhook(
+        db,
+        webhookPolicyOf(config),
+        user.id,
+        webhookChangeOf(parsed.data),
+      );
     } catch (error) {
       fail(error instanceof Error ? error.message : String(error));
     }

@@ -1,5 +1,5 @@
-import { redisBotCommands } from '../shared/contract/command-channel.js';
 import Docker from 'dockerode';
+import { redisBotCommands } from '../shared/contract/command-channel.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
@@ -10,8 +10,8 @@ import { BotFleet } from './bot-fleet.js';
 import { Ingester } from './ingest/ingester.js';
 import { createControlWorker, createLaunchWorker } from './queue-workers.js';
 import { reconcile } from './reconciler.js';
-import { Labels } from './runtime/bot-runtime.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
+import { Labels } from './runtime/bot-runtime.js';
 import { DockerRuntime } from './runtime/docker-runtime.js';
 import { handleBotExit } from './runtime/exit-handler.js';
 import { WebhookService } from './webhook-deliveries.js';

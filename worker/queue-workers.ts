@@ -12,11 +12,11 @@ import {
   WEBHOOK_QUEUE,
 } from '../shared/contract/jobs.js';
 import { deliverWebhook } from '../shared/webhooks/delivery.js';
-import { launchBot } from './jobs/launch-bot.js';
-import { stopBot } from './jobs/stop-bot.js';
+import type { WebhookDeps } from '../shared/webhooks/deps.js';
 import type { WebhookDispatcher } from '../shared/webhooks/dispatcher.js';
 import { retryDelayMs } from '../shared/webhooks/retry-schedule.js';
-import type { WebhookDeps } from '../shared/webhooks/deps.js';
+import { launchBot } from './jobs/launch-bot.js';
+import { stopBot } from './jobs/stop-bot.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /** Payloads are validated again when dequeued: a job that can never run fails at once, without retries. */

@@ -1,12 +1,12 @@
-import { transitionMeeting } from '../shared/meetings/transitions.js';
+import { isTerminal } from '../shared/meetings/status.js';
 import {
   findMeetingById,
   listLiveMeetingsOfWorker,
   listUnclaimedRequestedBefore,
 } from '../shared/meetings/store.js';
-import { isTerminal } from '../shared/meetings/status.js';
-import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
+import { transitionMeeting } from '../shared/meetings/transitions.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
+import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
 import { handleBotExit } from './runtime/exit-handler.js';
 import type { WorkerDeps } from './worker-deps.js';
 

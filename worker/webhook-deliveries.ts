@@ -1,10 +1,10 @@
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { MeetingChangeListener } from '../shared/meetings/changes.js';
 import { createWebhookQueue } from '../shared/infra/queues.js';
-import { createWebhookWorker } from './queue-workers.js';
-import { WebhookDispatcher } from '../shared/webhooks/dispatcher.js';
+import { MeetingChangeListener } from '../shared/meetings/changes.js';
 import type { WebhookDeps } from '../shared/webhooks/deps.js';
+import { WebhookDispatcher } from '../shared/webhooks/dispatcher.js';
+import { createWebhookWorker } from './queue-workers.js';
 
 /** How soon after an announcement the dispatcher looks for new deliveries (coalesces bursts). */
 const KICK_DEBOUNCE_MS = 25;

@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { hashApiKey } from '../../shared/accounts/api-keys.js';
 import { findActiveKeyByHash, touchApiKey } from '../../shared/accounts/keys-store.js';
-import type { Knex } from '../../shared/infra/knex.js';
 import { AppError, SpecErrors, UnauthorizedError } from '../../shared/infra/errors.js';
+import type { Knex } from '../../shared/infra/knex.js';
 import type { AppState } from '../context.js';
 
 const MAX_KEY_LENGTH = 256;

@@ -1,7 +1,7 @@
 import type { TranscriptionConfig } from '../../shared/contract/bot-config.js';
 import { EmbeddedEngine } from './embedded/embedded-engine.js';
-import { type EngineLogger, silentLogger } from './engine-logger.js';
 import type { EngineCallbacks, EngineSettings, TranscriptionEngine } from './engine.js';
+import { type EngineLogger, silentLogger } from './engine-logger.js';
 import { OpenAiEngine } from './openai/openai-engine.js';
 import { WhisperLiveEngine } from './whisperlive/whisperlive-engine.js';
 

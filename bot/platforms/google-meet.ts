@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
+import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
 import { MEET_INTERSTITIAL_BUTTONS, MEET_JOIN_BUTTONS, observeMeet } from './google-meet-screens.js';
-import { sleep } from '../../shared/infra/async.js';
 import { clickButton, readEvidence, waitUntilOut, wakeToolbar } from './page-actions.js';
 import { MEET_SPEAKING_SCRIPT } from './speaking-scripts.js';
 

@@ -1,5 +1,5 @@
-import { sleep } from '../../shared/infra/async.js';
 import type { Locator, Page } from 'playwright-core';
+import { sleep } from '../../shared/infra/async.js';
 import { COLLECT_EVIDENCE_SCRIPT, type PageEvidence } from './evidence.js';
 
 function escapeRegExp(value: string): string {

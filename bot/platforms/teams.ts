@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
+import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
-import { sleep } from '../../shared/infra/async.js';
 import { clickButton, clickFirstVisible, readEvidence, waitUntilOut } from './page-actions.js';
 import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
 import {

@@ -1,7 +1,19 @@
-import { generateApiKey } from './api-keys.js';
-import { type ApiKeyRecord, insertApiKey } from './keys-store.js';
+import { BadRequestError, NotFoundError } from '../infra/errors.js';
 import type { Db, Knex } from '../infra/knex.js';
-import { findUserByEmail, insertUser, type NewUser, type UserRecord } from './users-store.js';
+import { generateApiKey } from './api-keys.js';
+import { type ApiKeyRecord, insertApiKey, listApiKeys, revokeApiKey } from './keys-store.js';
+import {
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  listUsers,
+  type NewUser,
+  type UserChanges,
+  type UserRecord,
+  updateUser,
+} from './users-store.js';
+
+const USER_NOT_FOUND = 'User not found';
 
 /**
  * Account operations shared by the admin API and the `keys` CLI, so both issue keys the same way.
@@ -34,4 +46,52 @@ export async function issueApiKey(db: Db, userId: number, name: string | null): 
   const generated = generateApiKey();
   const key = await insertApiKey(db, { userId, name, prefix: generated.prefix, keyHash: generated.hash });
   return { key, token: generated.token };
+}
+
+export function listAllUsers(db: Knex, page: { skip: number; limit: number }): Promise<UserRecord[]> {
+  return listUsers(db, page);
+}
+
+export async function userByEmail(db: Knex, email: string): Promise<UserRecord> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new NotFoundError(USER_NOT_FOUND);
+  return user;
+}
+
+/** A user with every API key they were issued (revoked ones too, marked). */
+export async function userWithKeys(
+  db: Knex,
+  id: number,
+): Promise<{ user: UserRecord; keys: ApiKeyRecord[] }> {
+  const user = await findUserById(db, id);
+  if (!user) throw new NotFoundError(USER_NOT_FOUND);
+  return { user, keys: await listApiKeys(db, id) };
+}
+
+/** Changes a user's profile and limits; the email names the account and can't change. */
+export async function updateUserProfile(
+  db: Knex,
+  id: number,
+  changes: UserChanges & { email?: string | undefined },
+): Promise<UserRecord> {
+  const user = await findUserById(db, id);
+  if (!user) throw new NotFoundError(USER_NOT_FOUND);
+  if (changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase()) {
+    throw new BadRequestError('email: cannot be changed');
+  }
+  const updated = await updateUser(db, id, changes);
+  if (!updated) throw new NotFoundError(USER_NOT_FOUND);
+  return updated;
+}
+
+/** A new API key for an existing user. */
+export async function issueUserApiKey(db: Knex, userId: number, name: string | null): Promise<IssuedApiKey> {
+  if (!(await findUserById(db, userId))) throw new NotFoundError(USER_NOT_FOUND);
+  return issueApiKey(db, userId, name);
+}
+
+export async function revokeUserApiKey(db: Knex, keyId: number): Promise<ApiKeyRecord> {
+  const key = await revokeApiKey(db, keyId);
+  if (!key) throw new NotFoundError('Token not found');
+  return key;
 }

@@ -1,23 +1,7 @@
-import type { AnnounceChanges } from '../meetings/changes.js';
-import { recordStatusChange, transitionMeeting } from '../meetings/transitions.js';
-import type { BotJobs } from './jobs.js';
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
-import type { Knex } from '../infra/knex.js';
-import {
-  countLiveMeetings,
-  findLiveMeeting,
-  insertMeeting,
-  listLiveMeetings,
-  type MeetingRecord,
-  updateBotSettings,
-} from '../meetings/store.js';
 import { lockUserForUpdate } from '../accounts/users-store.js';
-import {
-  checkMeetingUrl,
-  defaultMeetingUrl,
-  isValidNativeMeetingId,
-  type Platform,
-} from '../meetings/platforms.js';
+import type { BotCommands } from '../contract/command-channel.js';
+import type { BotSettingsChange } from '../contract/commands.js';
 import {
   BadRequestError,
   ConflictError,
@@ -27,13 +11,29 @@ import {
   TooManyRequestsError,
   UnauthorizedError,
 } from '../infra/errors.js';
+import type { Knex } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
-import { userWebhookSettings } from '../webhooks/settings-store.js';
+import type { AnnounceChanges } from '../meetings/changes.js';
+import {
+  checkMeetingUrl,
+  defaultMeetingUrl,
+  isValidNativeMeetingId,
+  type Platform,
+} from '../meetings/platforms.js';
+import type { TranscriptionTask } from '../meetings/status.js';
+import {
+  countLiveMeetings,
+  findLiveMeeting,
+  insertMeeting,
+  listLiveMeetings,
+  type MeetingRecord,
+  updateBotSettings,
+} from '../meetings/store.js';
+import { recordStatusChange, transitionMeeting } from '../meetings/transitions.js';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
 import { assertWebhookUrlAllowed } from '../webhooks/service.js';
-import type { BotCommands } from '../contract/command-channel.js';
-import type { BotSettingsChange } from '../contract/commands.js';
-import type { TranscriptionTask } from '../meetings/status.js';
+import { userWebhookSettings } from '../webhooks/settings-store.js';
+import type { BotJobs } from './jobs.js';
 
 export interface BotServiceDeps {
   db: Knex;

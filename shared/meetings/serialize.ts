@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { MeetingRecord } from './store.js';
-import type { meetingSchema, updatedMeetingSchema } from '../../api/routes/meetings/schema.js';
 import { isoOrNull } from '../infra/timestamps.js';
+import type { MeetingRecord } from './store.js';
+import type { TransitionRecord } from './transitions-store.js';
+import type { meetingEventSchema, meetingSchema, updatedMeetingSchema } from './wire.js';
 
 export function meetingJson(meeting: MeetingRecord): z.infer<typeof meetingSchema> {
   return {
@@ -24,5 +25,27 @@ export function updatedMeetingJson(meeting: MeetingRecord): z.infer<typeof updat
     native_meeting_id: meeting.nativeMeetingId,
     status: meeting.status,
     data: meeting.data,
+  };
+}
+
+export function meetingEventJson(transition: TransitionRecord): z.infer<typeof meetingEventSchema> {
+  return {
+    at: transition.createdAt.toISOString(),
+    from: transition.from,
+    to: transition.to,
+    source: transition.source,
+    reason: transition.reason,
+    detail: transition.detail,
+  };
+}
+
+/** A status change as the live transcript stream sends it (`status` events). */
+export function statusEventJson(transition: TransitionRecord) {
+  return {
+    status: transition.to,
+    previous_status: transition.from,
+    source: transition.source,
+    reason: transition.reason,
+    at: transition.createdAt.toISOString(),
   };
 }

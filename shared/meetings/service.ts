@@ -1,17 +1,18 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
+import { ConflictError, NotFoundError, SpecErrors } from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
+import type { Platform } from './platforms.js';
+import { isTerminal } from './status.js';
 import {
   deleteMeetings,
   findLatestMeeting,
   findUserMeetingById,
+  listMeetings,
   listUserMeetingsFor,
   type MeetingRecord,
   mergeMeetingData,
 } from './store.js';
-import { type SegmentRecord, listSegments } from '../transcripts/store.js';
-import { isTerminal } from './status.js';
-import type { Platform } from './platforms.js';
-import { ConflictError, NotFoundError, SpecErrors } from '../infra/errors.js';
+import { listTransitions, type TransitionRecord } from './transitions-store.js';
 
 /** Meeting ids are Postgres `integer`s; a larger number names no meeting. */
 const MAX_MEETING_ID = 2_147_483_647;
@@ -38,6 +39,25 @@ export async function latestMeeting(
   return meeting;
 }
 
+/** The user's meetings, newest first. */
+export function listUserMeetings(
+  db: Knex,
+  auth: AuthenticatedKey,
+  page: { limit?: number | undefined; offset?: number | undefined },
+): Promise<MeetingRecord[]> {
+  return listMeetings(db, auth.user.id, page);
+}
+
+/** A meeting's status history, oldest first. */
+export async function meetingHistory(
+  db: Knex,
+  auth: AuthenticatedKey,
+  meetingId: number,
+): Promise<{ meeting: MeetingRecord; transitions: TransitionRecord[] }> {
+  const meeting = await getMeeting(db, auth, meetingId);
+  return { meeting, transitions: await listTransitions(db, meeting.id) };
+}
+
 /** Only the members given change; a member set to null is removed. Acts on the latest such meeting. */
 export async function updateMeetingData(
   db: Knex,
@@ -50,16 +70,6 @@ export async function updateMeetingData(
   const updated = await mergeMeetingData(db, meeting.id, patch);
   if (!updated) throw new NotFoundError(SpecErrors.meetingNotFound);
   return updated;
-}
-
-export async function transcriptOf(
-  db: Knex,
-  auth: AuthenticatedKey,
-  platform: Platform,
-  nativeMeetingId: string,
-): Promise<{ meeting: MeetingRecord; segments: SegmentRecord[] }> {
-  const meeting = await latestMeeting(db, auth, platform, nativeMeetingId);
-  return { meeting, segments: await listSegments(db, meeting.id) };
 }
 
 /**

@@ -1,4 +1,7 @@
+import { splitMergePatch } from '../accounts/users-store.js';
 import type { BotSettingsChange } from '../contract/commands.js';
+import type { Db } from '../infra/knex.js';
+import type { Platform } from './platforms.js';
 import {
   allowedPredecessors,
   isTerminal,
@@ -6,9 +9,6 @@ import {
   NON_TERMINAL_STATUSES,
   type TranscriptionTask,
 } from './status.js';
-import type { Platform } from './platforms.js';
-import type { Db } from '../infra/knex.js';
-import { splitMergePatch } from '../accounts/users-store.js';
 
 export interface MeetingRecord {
   id: number;

@@ -1,19 +1,14 @@
+import type { z } from 'zod';
+import { isoOrNull } from '../infra/timestamps.js';
+import type { MeetingRecord } from '../meetings/store.js';
 import type { SegmentRecord } from './store.js';
+import type { segmentSchema, transcriptSchema } from './wire.js';
 
 export const UNKNOWN_SPEAKER = 'Unknown speaker';
 export const UNKNOWN_LANGUAGE = 'und';
 
-/** A segment as the API shows it (GET /transcripts, the live stream). */
-export interface SegmentJson {
-  start: number;
-  end: number;
-  text: string;
-  speaker: string;
-  language: string;
-  absolute_start_time: string;
-  absolute_end_time: string;
-  created_at: string;
-}
+/** A segment as the API shows it (GET /transcripts, the live stream, webhooks). */
+export type SegmentJson = z.infer<typeof segmentSchema>;
 
 export function segmentJson(segment: SegmentRecord): SegmentJson {
   return {
@@ -36,4 +31,20 @@ export interface LiveSegmentJson extends SegmentJson {
 
 export function liveSegmentJson(segment: SegmentRecord): LiveSegmentJson {
   return { segment_id: segment.segmentId, final: segment.final, ...segmentJson(segment) };
+}
+
+/** GET /transcripts/{platform}/{native_meeting_id}. */
+export function transcriptJson(
+  meeting: MeetingRecord,
+  segments: readonly SegmentRecord[],
+): z.infer<typeof transcriptSchema> {
+  return {
+    id: meeting.id,
+    platform: meeting.platform,
+    native_meeting_id: meeting.nativeMeetingId,
+    status: meeting.status,
+    start_time: isoOrNull(meeting.startTime),
+    end_time: isoOrNull(meeting.endTime),
+    segments: segments.map(segmentJson),
+  };
 }

@@ -1,13 +1,13 @@
 import { UnrecoverableError } from 'bullmq';
-import { findDelivery, hasEarlierPending, markDelivered, recordFailedAttempt } from './outbox.js';
-import { signingSecretFor } from './targets.js';
 import type { DeliverWebhookPayload } from '../contract/jobs.js';
-import { webhookBody } from './payloads.js';
+import { webhookPolicyOf } from './address-policy.js';
+import type { WebhookDeps } from './deps.js';
 import type { WebhookDispatcher } from './dispatcher.js';
+import { findDelivery, hasEarlierPending, markDelivered, recordFailedAttempt } from './outbox.js';
+import { webhookBody } from './payloads.js';
 import { isLastAttempt, retryDelayMs } from './retry-schedule.js';
 import { sendWebhook } from './sender.js';
-import type { WebhookDeps } from './deps.js';
-import { webhookPolicyOf } from './address-policy.js';
+import { signingSecretFor } from './targets.js';
 
 export type DeliveryOutcome = 'delivered' | 'not_pending' | 'waiting_for_earlier';
 

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
+import { JobNames, JobOptions } from '../contract/jobs.js';
 import type { Knex } from '../infra/knex.js';
 import { pendingHeads } from './outbox.js';
-import { JobNames, JobOptions } from '../contract/jobs.js';
 
 /**
  * Queues the delivery that may go out next for each meeting: its oldest pending one. Later ones wait

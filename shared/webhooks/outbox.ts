@@ -1,5 +1,5 @@
 import type { Db } from '../infra/knex.js';
-import type { WebhookEventType, WebhookEventData } from './payloads.js';
+import type { WebhookEventData, WebhookEventType } from './payloads.js';
 
 /**
  * The webhook outbox: one row per event to deliver, written in the transaction of the change it

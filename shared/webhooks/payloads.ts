@@ -1,5 +1,5 @@
-import type { MeetingStatus } from '../meetings/status.js';
 import type { Platform } from '../meetings/platforms.js';
+import type { MeetingStatus } from '../meetings/status.js';
 import type { TransitionRecord } from '../meetings/transitions-store.js';
 import { type LiveSegmentJson, liveSegmentJson } from '../transcripts/serialize.js';
 import type { SegmentRecord } from '../transcripts/store.js';

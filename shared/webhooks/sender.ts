@@ -2,10 +2,10 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import {
-  type WebhookAddressPolicy,
-  WebhookAddressError,
   guardedLookup,
   isNonPublicAddress,
+  WebhookAddressError,
+  type WebhookAddressPolicy,
 } from './address-policy.js';
 import { signWebhook, WebhookHeaders } from './signature.js';
 

@@ -1,19 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  SpecErrors,
+  UnauthorizedError,
+} from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
-import { type UserWebhookSettings, updateUserWebhook, userWebhookSettings } from './settings-store.js';
-import type { DeliveryRecord } from './outbox.js';
-import { BadRequestError, ConflictError, SpecErrors, UnauthorizedError } from '../infra/errors.js';
+import { checkWebhookUrl, type WebhookAddressPolicy } from './address-policy.js';
+import {
+  type DeliveryFilter,
+  type DeliveryRecord,
+  findUserDelivery,
+  listUserDeliveries,
+  requeueFailedDelivery,
+} from './outbox.js';
 import { WEBHOOK_TEST_EVENT } from './payloads.js';
 import { sendWebhook } from './sender.js';
-import { checkWebhookUrl, type WebhookAddressPolicy } from './address-policy.js';
-import type {
-  deliverySchema,
-  WebhookSettingsRequest,
-  webhookSettingsSchema,
-  webhookTestResultSchema,
-} from '../../api/routes/user/schema.js';
-import { isoOrNull } from '../infra/timestamps.js';
+import {
+  rotateUserWebhookSecret,
+  type UserWebhookChange,
+  type UserWebhookSettings,
+  updateUserWebhook,
+  userWebhookSettings,
+} from './settings-store.js';
+import type { webhookTestResultSchema } from './wire.js';
 
 /** Refuses an endpoint the operator's policy doesn't allow, naming the field and the reason. */
 export async function assertWebhookUrlAllowed(
@@ -26,22 +38,25 @@ export async function assertWebhookUrlAllowed(
   return check.url.href;
 }
 
+/** The user's settings (their signing secret is created on first use); undefined if there's no such user. */
+export function webhookSettings(db: Knex, userId: number): Promise<UserWebhookSettings | undefined> {
+  return userWebhookSettings(db, userId);
+}
+
 /** Sets a user's endpoint (null turns it off), secret and options; undefined if there's no such user. */
 export async function configureUserWebhook(
   db: Knex,
   policy: WebhookAddressPolicy,
   userId: number,
-  request: WebhookSettingsRequest,
+  change: UserWebhookChange & { url: string | null },
 ): Promise<UserWebhookSettings | undefined> {
-  const url =
-    request.webhook_url === null
-      ? null
-      : await assertWebhookUrlAllowed('webhook_url', request.webhook_url, policy);
-  return updateUserWebhook(db, userId, {
-    url,
-    secret: request.webhook_secret,
-    partialSegments: request.webhook_partial_segments,
-  });
+  const url = change.url === null ? null : await assertWebhookUrlAllowed('webhook_url', change.url, policy);
+  return updateUserWebhook(db, userId, { ...change, url });
+}
+
+/** Replaces the user's signing secret with a new random one. */
+export function rotateWebhookSecret(db: Knex, userId: number): Promise<UserWebhookSettings | undefined> {
+  return rotateUserWebhookSecret(db, userId);
 }
 
 export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
@@ -79,27 +94,19 @@ export async function sendTestWebhook(
   };
 }
 
-export function webhookSettingsJson(settings: UserWebhookSettings): z.infer<typeof webhookSettingsSchema> {
-  return {
-    webhook_url: settings.url,
-    webhook_secret: settings.secret,
-    webhook_partial_segments: settings.partialSegments,
-  };
+/** The user's deliveries, newest first. */
+export function userDeliveries(db: Knex, userId: number, filter: DeliveryFilter): Promise<DeliveryRecord[]> {
+  return listUserDeliveries(db, userId, filter);
 }
 
-export function deliveryJson(delivery: DeliveryRecord): z.infer<typeof deliverySchema> {
-  return {
-    id: delivery.id,
-    type: delivery.eventType,
-    meeting_id: delivery.meetingId,
-    url: delivery.url,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    last_attempt_at: isoOrNull(delivery.lastAttemptAt),
-    last_status_code: delivery.lastStatusCode,
-    last_error: delivery.lastError,
-    created_at: delivery.createdAt.toISOString(),
-    delivered_at: isoOrNull(delivery.deliveredAt),
-    failed_at: isoOrNull(delivery.failedAt),
-  };
+/**
+ * Sends a failed delivery again, with a fresh retry window. The caller announces its meeting so a
+ * worker queues it. 409 for a delivery that isn't failed, 404 for one the user doesn't have.
+ */
+export async function retryFailedDelivery(db: Knex, userId: number, id: string): Promise<DeliveryRecord> {
+  const requeued = await requeueFailedDelivery(db, userId, id);
+  if (requeued) return requeued;
+  if (await findUserDelivery(db, userId, id))
+    throw new ConflictError('Only a failed delivery can be retried');
+  throw new NotFoundError('Delivery not found');
 }

@@ -1,5 +1,5 @@
-import { generateWebhookSecret } from './signature.js';
 import type { Db } from '../infra/knex.js';
+import { generateWebhookSecret } from './signature.js';
 
 export interface UserWebhookSettings {
   url: string | null;

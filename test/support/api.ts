@@ -1,14 +1,14 @@
-import { type BotCommands, redisBotCommands } from '../../shared/contract/command-channel.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { createApp } from '../../api/app.js';
 import { findOrCreateUser, issueApiKey } from '../../shared/accounts/service.js';
-import { bullBotJobs, type BotJobs } from '../../shared/bots/jobs.js';
-import { parseConfig, type Config } from '../../shared/infra/config.js';
+import { type BotJobs, bullBotJobs } from '../../shared/bots/jobs.js';
+import { type BotCommands, redisBotCommands } from '../../shared/contract/command-channel.js';
+import { type Config, parseConfig } from '../../shared/infra/config.js';
 import { createLogger } from '../../shared/infra/logger.js';
-import { meetingAnnouncer, MeetingChangeListener } from '../../shared/meetings/changes.js';
 import { type BotQueues, createBotQueues } from '../../shared/infra/queues.js';
+import { MeetingChangeListener, meetingAnnouncer } from '../../shared/meetings/changes.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from './redis.js';

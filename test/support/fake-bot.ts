@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { streamFields } from '../../shared/contract/stream-codec.js';
 import { botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
-import { claimLaunch } from '../../shared/meetings/store.js';
 import { createLogger } from '../../shared/infra/logger.js';
+import { claimLaunch } from '../../shared/meetings/store.js';
 import { Ingester } from '../../worker/ingest/ingester.js';
 import { googleMeetBot, type TestApi, type TestUser } from './api.js';
 import { createTestRedis } from './redis.js';

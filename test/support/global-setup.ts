@@ -1,5 +1,5 @@
-import knexPkg from 'knex';
 import { Redis } from 'ioredis';
+import knexPkg from 'knex';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from './env.js';
 
 /** Fails the run at once, saying how to fix it, when Postgres or Redis is not there. */

@@ -1,6 +1,6 @@
 import type { Knex } from '../../shared/infra/knex.js';
-import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import type { MeetingStatus } from '../../shared/meetings/status.js';
+import { transitionMeeting } from '../../shared/meetings/transitions.js';
 
 const PATH: MeetingStatus[] = ['joining', 'awaiting_admission', 'active'];
 

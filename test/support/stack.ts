@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
+import { listTransitions, type TransitionRecord } from '../../shared/meetings/transitions-store.js';
 import { type CreateMeetingInput, SimulatorClient } from '../../simulator/client.js';
 import { createSimulator } from '../../simulator/server.js';
-import { listTransitions, type TransitionRecord } from '../../shared/meetings/transitions-store.js';
 import { Labels } from '../../worker/runtime/bot-runtime.js';
 import { startTestApi, type TestApi, type TestUser } from './api.js';
-import { TEST_WEBHOOK_ENV } from './webhook-service.js';
 import { TEST_REDIS_URL } from './env.js';
+import { TEST_WEBHOOK_ENV } from './webhook-service.js';
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = new URL('../../', import.meta.url).pathname;

@@ -1,10 +1,10 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
+import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { Knex } from '../../shared/infra/knex.js';
-import { findMeetingById } from '../../shared/meetings/store.js';
-import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
-import { parseStreamJson } from '../../shared/contract/stream-codec.js';
+import { findMeetingById } from '../../shared/meetings/store.js';
+import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**

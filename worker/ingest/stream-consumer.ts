@@ -1,6 +1,6 @@
-import { sleep } from '../../shared/infra/async.js';
 import type { Redis } from 'ioredis';
 import { STREAM_FIELD, streamData } from '../../shared/contract/stream-codec.js';
+import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
 
 export interface StreamMessage {

@@ -1,7 +1,7 @@
-import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import { randomUUID } from 'node:crypto';
-import { claimLaunch, findMeetingById, recordBotContainer } from '../../shared/meetings/store.js';
 import type { LaunchBotPayload } from '../../shared/contract/jobs.js';
+import { claimLaunch, findMeetingById, recordBotContainer } from '../../shared/meetings/store.js';
+import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
 import type { WorkerDeps } from '../worker-deps.js';
 

@@ -1,7 +1,7 @@
-import { sleep } from '../../shared/infra/async.js';
 import type { StopBotPayload } from '../../shared/contract/jobs.js';
-import { Labels } from '../runtime/bot-runtime.js';
+import { sleep } from '../../shared/infra/async.js';
 import { deploymentLabels } from '../runtime/bot-launch-spec.js';
+import { Labels } from '../runtime/bot-runtime.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
 /**

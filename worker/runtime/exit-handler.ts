@@ -1,9 +1,9 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
 import { decodeStreamEntry } from '../../shared/contract/stream-codec.js';
 import { botEventsStream } from '../../shared/contract/streams.js';
+import { isTerminal } from '../../shared/meetings/status.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { transitionMeeting } from '../../shared/meetings/transitions.js';
-import { isTerminal } from '../../shared/meetings/status.js';
 import type { WorkerDeps } from '../worker-deps.js';
 import { Labels } from './bot-runtime.js';
 

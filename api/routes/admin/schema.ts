@@ -1,39 +1,6 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../../../shared/infra/timestamps.js';
 
 const email = z.email({ error: 'must be an email address' }).max(320);
-
-export const userSchema = z
-  .object({
-    id: z.number().int(),
-    email: z.string(),
-    name: z.string().nullable(),
-    image_url: z.string().nullable(),
-    max_concurrent_bots: z.number().int(),
-    data: z.record(z.string(), z.unknown()),
-    created_at: isoTimestamp,
-  })
-  .meta({ id: 'User' });
-
-export const apiKeySummarySchema = z
-  .object({
-    id: z.number().int(),
-    user_id: z.number().int(),
-    name: z.string().nullable(),
-    prefix: z.string().describe('The first characters of the key, to tell keys apart.'),
-    created_at: isoTimestamp,
-    last_used_at: isoTimestamp.nullable(),
-    revoked_at: isoTimestamp.nullable(),
-  })
-  .meta({ id: 'ApiKeySummary' });
-
-export const userDetailSchema = userSchema
-  .extend({ api_tokens: z.array(apiKeySummarySchema) })
-  .meta({ id: 'UserDetail' });
-
-export const issuedTokenSchema = apiKeySummarySchema
-  .extend({ token: z.string().describe('The key itself. Shown only in this response.') })
-  .meta({ id: 'IssuedToken' });
 
 const maxBots = z
   .number({ error: 'must be a whole number' })

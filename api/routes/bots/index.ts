@@ -1,16 +1,17 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import type { AppState } from '../../context.js';
-import { requireAuth } from '../../context.js';
+import { botConfigAcceptedJson, botStatusJson } from '../../../shared/bots/serialize.js';
 import {
+  type BotServiceDeps,
   createBot,
   reconfigureBot,
   runningBots,
   stopBot,
-  type BotServiceDeps,
 } from '../../../shared/bots/service.js';
-import { parseInput } from '../../middleware/validate.js';
 import { meetingJson } from '../../../shared/meetings/serialize.js';
+import type { AppState } from '../../context.js';
+import { requireAuth } from '../../context.js';
+import { parseInput } from '../../middleware/validate.js';
 import { meetingRefParams } from '../path-params.js';
 import { botRequestOf, createBotRequest, settingsChangeOf, updateBotConfigRequest } from './schema.js';
 
@@ -31,15 +32,7 @@ export function botsRouter(deps: BotsRouterDeps): Router<AppState> {
   });
 
   router.get('/bots/status', deps.requireUser, async (ctx) => {
-    const meetings = await runningBots(deps, requireAuth(ctx));
-    ctx.body = {
-      running_bots: meetings.map((meeting) => ({
-        container_id: meeting.botContainerId ?? '',
-        meeting_id: meeting.id,
-        platform: meeting.platform,
-        native_meeting_id: meeting.nativeMeetingId,
-      })),
-    };
+    ctx.body = botStatusJson(await runningBots(deps, requireAuth(ctx)));
   });
 
   router.delete('/bots/:platform/:native_meeting_id', deps.requireUser, async (ctx) => {
@@ -65,15 +58,7 @@ export function botsRouter(deps: BotsRouterDeps): Router<AppState> {
       change,
     );
     ctx.status = 202;
-    ctx.body = {
-      message: 'Configuration update sent to the bot',
-      meeting_id: meeting.id,
-      platform: meeting.platform,
-      native_meeting_id: meeting.nativeMeetingId,
-      language: meeting.language,
-      task: meeting.task,
-      bot_name: meeting.botName,
-    };
+    ctx.body = botConfigAcceptedJson(meeting);
   });
 
   return router;

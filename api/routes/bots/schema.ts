@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BotRequest } from '../../../shared/bots/service.js';
-import { botName, languageCode, transcriptionTask } from '../../../shared/contract/commands.js';
 import type { BotSettingsChange } from '../../../shared/contract/commands.js';
+import { botName, languageCode, transcriptionTask } from '../../../shared/contract/commands.js';
 import { PLATFORMS } from '../../../shared/meetings/platforms.js';
 import { webhookPartialSegments, webhookSecret, webhookUrl } from '../user/schema.js';
 
@@ -86,28 +86,3 @@ export type UpdateBotConfigRequest = z.infer<typeof updateBotConfigRequest>;
 export function settingsChangeOf(body: UpdateBotConfigRequest): BotSettingsChange {
   return { language: body.language, task: body.task, botName: body.bot_name };
 }
-
-export const botConfigAcceptedSchema = z
-  .object({
-    message: z.string(),
-    meeting_id: z.number().int(),
-    platform: z.enum(PLATFORMS),
-    native_meeting_id: z.string(),
-    language: z.string().nullable(),
-    task: task,
-    bot_name: z.string(),
-  })
-  .meta({ id: 'BotConfigAccepted' });
-
-export const runningBotSchema = z
-  .object({
-    container_id: z.string().describe('Empty until the bot container has started.'),
-    meeting_id: z.number().int(),
-    platform: z.enum(PLATFORMS),
-    native_meeting_id: z.string(),
-  })
-  .meta({ id: 'RunningBot' });
-
-export const botStatusSchema = z
-  .object({ running_bots: z.array(runningBotSchema) })
-  .meta({ id: 'BotStatus' });

@@ -1,14 +1,18 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/infra/knex.js';
-import { listMeetings } from '../../../shared/meetings/store.js';
-import { listTransitions } from '../../../shared/meetings/transitions-store.js';
+import { meetingEventJson, meetingJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
+import {
+  deleteMeetingData,
+  getMeeting,
+  listUserMeetings,
+  meetingHistory,
+  updateMeetingData,
+} from '../../../shared/meetings/service.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
-import { deleteMeetingData, getMeeting, updateMeetingData } from '../../../shared/meetings/service.js';
 import { meetingRefParams } from '../path-params.js';
 import { listMeetingsQuery, meetingIdParams, updateMeetingDataRequest } from './schema.js';
-import { meetingJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
 
 export interface MeetingsRouterDeps {
   db: Knex;
@@ -21,7 +25,7 @@ export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
 
   router.get('/meetings', deps.requireUser, async (ctx) => {
     const page = parseInput(listMeetingsQuery, ctx.query, 'Query');
-    const meetings = await listMeetings(deps.db, requireAuth(ctx).user.id, page);
+    const meetings = await listUserMeetings(deps.db, requireAuth(ctx), page);
     ctx.body = { meetings: meetings.map(meetingJson) };
   });
 
@@ -32,19 +36,8 @@ export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
 
   router.get('/meetings/:id/events', deps.requireUser, async (ctx) => {
     const { id } = parseInput(meetingIdParams, ctx.params, 'Path');
-    const meeting = await getMeeting(deps.db, requireAuth(ctx), id);
-    const transitions = await listTransitions(deps.db, meeting.id);
-    ctx.body = {
-      meeting_id: meeting.id,
-      events: transitions.map((transition) => ({
-        at: transition.createdAt.toISOString(),
-        from: transition.from,
-        to: transition.to,
-        source: transition.source,
-        reason: transition.reason,
-        detail: transition.detail,
-      })),
-    };
+    const { meeting, transitions } = await meetingHistory(deps.db, requireAuth(ctx), id);
+    ctx.body = { meeting_id: meeting.id, events: transitions.map(meetingEventJson) };
   });
 
   router.patch('/meetings/:platform/:native_meeting_id', deps.requireUser, deps.jsonBody, async (ctx) => {

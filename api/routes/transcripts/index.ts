@@ -1,10 +1,10 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/infra/knex.js';
-import { segmentJson } from '../../../shared/transcripts/serialize.js';
+import { transcriptJson } from '../../../shared/transcripts/serialize.js';
+import { transcriptOf } from '../../../shared/transcripts/service.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
-import { transcriptOf } from '../../../shared/meetings/service.js';
 import { meetingRefParams } from '../path-params.js';
 
 export function transcriptsRouter(deps: { db: Knex; requireUser: Middleware<AppState> }): Router<AppState> {
@@ -17,15 +17,7 @@ export function transcriptsRouter(deps: { db: Knex; requireUser: Middleware<AppS
       params.platform,
       params.native_meeting_id,
     );
-    ctx.body = {
-      id: meeting.id,
-      platform: meeting.platform,
-      native_meeting_id: meeting.nativeMeetingId,
-      status: meeting.status,
-      start_time: meeting.startTime?.toISOString() ?? null,
-      end_time: meeting.endTime?.toISOString() ?? null,
-      segments: segments.map(segmentJson),
-    };
+    ctx.body = transcriptJson(meeting, segments);
   });
   return router;
 }

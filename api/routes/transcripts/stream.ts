@@ -2,16 +2,15 @@ import { PassThrough } from 'node:stream';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/infra/knex.js';
-import { findMeetingById } from '../../../shared/meetings/store.js';
-import { listTransitionsSince } from '../../../shared/meetings/transitions-store.js';
-import { listSegmentsChangedSince } from '../../../shared/transcripts/store.js';
-import { isTerminal } from '../../../shared/meetings/status.js';
 import type { MeetingChangeListener } from '../../../shared/meetings/changes.js';
+import { statusEventJson } from '../../../shared/meetings/serialize.js';
+import { latestMeeting } from '../../../shared/meetings/service.js';
+import { isTerminal } from '../../../shared/meetings/status.js';
+import { type LiveCursor, liveChangesSince } from '../../../shared/transcripts/live.js';
+import { liveSegmentJson } from '../../../shared/transcripts/serialize.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
-import { latestMeeting } from '../../../shared/meetings/service.js';
 import { meetingRefParams } from '../path-params.js';
-import { liveSegmentJson } from '../../../shared/transcripts/serialize.js';
 
 export interface StreamOptions {
   /** Re-read Postgres this often even without an announcement (a lost one only delays an update). */
@@ -23,13 +22,7 @@ export interface StreamOptions {
 
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = { pollMs: 2000, endQuietMs: 5000, heartbeatMs: 15_000 };
 
-/** Position in the meeting's history: last transition id and last segment change sent. */
-interface Cursor {
-  transition: number;
-  segment: number;
-}
-
-function parseLastEventId(header: string): Cursor | undefined {
+function parseLastEventId(header: string): LiveCursor | undefined {
   const match = /^(\d{1,18})-(\d{1,18})$/.exec(header.trim());
   return match ? { transition: Number(match[1]), segment: Number(match[2]) } : undefined;
 }
@@ -96,24 +89,20 @@ export function transcriptStreamRouter(deps: {
       let lastChangeAt = 0;
       while (!closed) {
         changedWhileReading = false;
-        const segments = await listSegmentsChangedSince(deps.db, meeting.id, cursor.segment);
+        const {
+          segments,
+          transitions,
+          meeting: current,
+        } = await liveChangesSince(deps.db, meeting.id, cursor);
         for (const segment of segments) {
           cursor.segment = segment.changeSeq;
           send('segment', liveSegmentJson(segment));
         }
-        const transitions = await listTransitionsSince(deps.db, meeting.id, cursor.transition);
         for (const transition of transitions) {
           cursor.transition = transition.id;
-          send('status', {
-            status: transition.to,
-            previous_status: transition.from,
-            source: transition.source,
-            reason: transition.reason,
-            at: transition.createdAt.toISOString(),
-          });
+          send('status', statusEventJson(transition));
         }
         if (segments.length > 0 || transitions.length > 0) lastChangeAt = Date.now();
-        const current = await findMeetingById(deps.db, meeting.id);
         if (!current) break;
         const ended = isTerminal(current.status);
         if (ended) {

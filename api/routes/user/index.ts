@@ -1,24 +1,22 @@
-import type { AnnounceChanges } from '../../../shared/meetings/changes.js';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
+import { SpecErrors, UnauthorizedError } from '../../../shared/infra/errors.js';
 import type { Knex } from '../../../shared/infra/knex.js';
-import { rotateUserWebhookSecret, userWebhookSettings } from '../../../shared/webhooks/settings-store.js';
-import {
-  findUserDelivery,
-  listUserDeliveries,
-  requeueFailedDelivery,
-} from '../../../shared/webhooks/outbox.js';
-import { ConflictError, NotFoundError, SpecErrors, UnauthorizedError } from '../../../shared/infra/errors.js';
+import type { AnnounceChanges } from '../../../shared/meetings/changes.js';
 import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
-import { type AppState, requireAuth } from '../../context.js';
-import { parseInput } from '../../middleware/validate.js';
+import { deliveryJson, webhookSettingsJson } from '../../../shared/webhooks/serialize.js';
 import {
   configureUserWebhook,
-  deliveryJson,
+  retryFailedDelivery,
+  rotateWebhookSecret,
   sendTestWebhook,
-  webhookSettingsJson,
+  userDeliveries,
+  webhookSettings,
 } from '../../../shared/webhooks/service.js';
-import { deliveryIdParams, listDeliveriesQuery, webhookSettingsRequest } from './schema.js';
+import type { UserWebhookSettings } from '../../../shared/webhooks/settings-store.js';
+import { type AppState, requireAuth } from '../../context.js';
+import { parseInput } from '../../middleware/validate.js';
+import { deliveryIdParams, listDeliveriesQuery, webhookChangeOf, webhookSettingsRequest } from './schema.js';
 
 export interface UserRouterDeps {
   db: Knex;
@@ -33,24 +31,24 @@ export interface UserRouterDeps {
 /** The caller's own settings: their webhook endpoint and its deliveries (Vexa's PUT /user/webhook). */
 export function userRouter(deps: UserRouterDeps): Router<AppState> {
   const router = new Router<AppState>();
-  const settingsOf = (settings: Awaited<ReturnType<typeof userWebhookSettings>>) => {
+  const settingsOf = (settings: UserWebhookSettings | undefined) => {
     if (!settings) throw new UnauthorizedError(SpecErrors.unauthorized);
     return webhookSettingsJson(settings);
   };
 
   router.get('/user/webhook', deps.requireUser, async (ctx) => {
-    ctx.body = settingsOf(await userWebhookSettings(deps.db, requireAuth(ctx).user.id));
+    ctx.body = settingsOf(await webhookSettings(deps.db, requireAuth(ctx).user.id));
   });
 
   router.put('/user/webhook', deps.requireUser, deps.jsonBody, async (ctx) => {
-    const request = parseInput(webhookSettingsRequest, ctx.state.body);
+    const change = webhookChangeOf(parseInput(webhookSettingsRequest, ctx.state.body));
     ctx.body = settingsOf(
-      await configureUserWebhook(deps.db, deps.webhookPolicy, requireAuth(ctx).user.id, request),
+      await configureUserWebhook(deps.db, deps.webhookPolicy, requireAuth(ctx).user.id, change),
     );
   });
 
   router.post('/user/webhook/rotate-secret', deps.requireUser, async (ctx) => {
-    ctx.body = settingsOf(await rotateUserWebhookSecret(deps.db, requireAuth(ctx).user.id));
+    ctx.body = settingsOf(await rotateWebhookSecret(deps.db, requireAuth(ctx).user.id));
   });
 
   router.post('/user/webhook/test', deps.requireUser, async (ctx) => {
@@ -63,7 +61,7 @@ export function userRouter(deps: UserRouterDeps): Router<AppState> {
 
   router.get('/user/webhook/deliveries', deps.requireUser, async (ctx) => {
     const query = parseInput(listDeliveriesQuery, ctx.query, 'Query');
-    const deliveries = await listUserDeliveries(deps.db, requireAuth(ctx).user.id, {
+    const deliveries = await userDeliveries(deps.db, requireAuth(ctx).user.id, {
       status: query.status,
       meetingId: query.meeting_id,
       limit: query.limit,
@@ -74,14 +72,7 @@ export function userRouter(deps: UserRouterDeps): Router<AppState> {
 
   router.post('/user/webhook/deliveries/:id/retry', deps.requireUser, async (ctx) => {
     const { id } = parseInput(deliveryIdParams, ctx.params, 'Path');
-    const userId = requireAuth(ctx).user.id;
-    const requeued = await requeueFailedDelivery(deps.db, userId, id);
-    if (!requeued) {
-      if (await findUserDelivery(deps.db, userId, id)) {
-        throw new ConflictError('Only a failed delivery can be retried');
-      }
-      throw new NotFoundError('Delivery not found');
-    }
+    const requeued = await retryFailedDelivery(deps.db, requireAuth(ctx).user.id, id);
     await deps.announce([requeued.meetingId]);
     ctx.status = 202;
     ctx.body = deliveryJson(requeued);

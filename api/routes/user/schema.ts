@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../../../shared/infra/timestamps.js';
 import { DELIVERY_STATUSES } from '../../../shared/webhooks/outbox.js';
-import { WEBHOOK_EVENT_TYPES } from '../../../shared/webhooks/payloads.js';
+import type { UserWebhookChange } from '../../../shared/webhooks/settings-store.js';
 
 export const webhookUrl = z
   .string({ error: 'must be a string' })
@@ -32,45 +31,14 @@ export const webhookSettingsRequest = z
   .meta({ id: 'WebhookSettingsRequest' });
 export type WebhookSettingsRequest = z.infer<typeof webhookSettingsRequest>;
 
-export const webhookSettingsSchema = z
-  .object({
-    webhook_url: z.string().nullable(),
-    webhook_secret: z.string().describe('Verify the X-Webhook-Signature header with it'),
-    webhook_partial_segments: z.boolean(),
-  })
-  .meta({ id: 'WebhookSettings' });
-
-export const webhookTestResultSchema = z
-  .object({
-    id: z.uuid(),
-    type: z.literal('webhook.test'),
-    webhook_url: z.string(),
-    delivered: z.boolean().describe('true when the endpoint answered 2xx'),
-    status_code: z.number().int().nullable(),
-    error: z.string().nullable(),
-  })
-  .meta({ id: 'WebhookTestResult' });
-
-export const deliverySchema = z
-  .object({
-    id: z.uuid().describe('The event id, also sent as X-Webhook-Id and `id` in the body'),
-    type: z.enum(WEBHOOK_EVENT_TYPES),
-    meeting_id: z.number().int(),
-    url: z.string(),
-    status: z.enum(DELIVERY_STATUSES).describe('failed: given up after the retry window'),
-    attempts: z.number().int(),
-    last_attempt_at: isoTimestamp.nullable(),
-    last_status_code: z.number().int().nullable(),
-    last_error: z.string().nullable(),
-    created_at: isoTimestamp,
-    delivered_at: isoTimestamp.nullable(),
-    failed_at: isoTimestamp.nullable(),
-  })
-  .meta({ id: 'WebhookDelivery' });
-
-export const deliveryListSchema = z
-  .object({ deliveries: z.array(deliverySchema) })
-  .meta({ id: 'WebhookDeliveryList' });
+/** The request body in the service's terms. */
+export function webhookChangeOf(body: WebhookSettingsRequest): UserWebhookChange & { url: string | null } {
+  return {
+    url: body.webhook_url,
+    secret: body.webhook_secret,
+    partialSegments: body.webhook_partial_segments,
+  };
+}
 
 const wholeNumber = z
   .string()

@@ -1,13 +1,13 @@
-import type { EmbeddedEngineConfig } from '../engine-configs.js';
 import { EnergyVad } from '../../audio-utils/energy-vad.js';
 import { concatInt16, int16ToLittleEndianBytes } from '../../audio-utils/pcm.js';
-import type { EngineLogger } from '../engine-logger.js';
 import {
   type EngineCallbacks,
   type EngineSettings,
   SAMPLE_RATE,
   type TranscriptionEngine,
 } from '../engine.js';
+import type { EmbeddedEngineConfig } from '../engine-configs.js';
+import type { EngineLogger } from '../engine-logger.js';
 import { isEnglish } from '../language.js';
 import { SegmentIds } from '../segment-ids.js';
 import type { RecognizedUtterance } from './pocketsphinx-output.js';

@@ -1,5 +1,3 @@
-import type { OpenAiEngineConfig } from '../engine-configs.js';
-import type { EngineLogger } from '../engine-logger.js';
 import {
   type EngineCallbacks,
   type EngineSegment,
@@ -7,6 +5,8 @@ import {
   SAMPLE_RATE,
   type TranscriptionEngine,
 } from '../engine.js';
+import type { OpenAiEngineConfig } from '../engine-configs.js';
+import type { EngineLogger } from '../engine-logger.js';
 import { toLanguageCode } from '../language.js';
 import { SegmentIds } from '../segment-ids.js';
 import { TranscriptionClient, type VerboseTranscription } from './transcription-client.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { encodeWav } from '../../audio-utils/wav.js';
+import type { EngineSettings } from '../engine.js';
 import type { OpenAiEngineConfig } from '../engine-configs.js';
 import type { EngineLogger } from '../engine-logger.js';
-import type { EngineSettings } from '../engine.js';
 import { AttemptError, withRetries } from './retry.js';
 
 /** verbose_json as OpenAI and the self-hosted look-alikes send it; only what we read is required. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { float32ToLittleEndianBytes, int16ToFloat32 } from '../../audio-utils/pcm.js';
-import type { WhisperLiveEngineConfig } from '../engine-configs.js';
-import type { EngineLogger } from '../engine-logger.js';
 import type { EngineCallbacks, EngineSegment, EngineSettings, TranscriptionEngine } from '../engine.js';
 import { SAMPLE_RATE } from '../engine.js';
+import type { WhisperLiveEngineConfig } from '../engine-configs.js';
+import type { EngineLogger } from '../engine-logger.js';
 import { toLanguageCode } from '../language.js';
 import { SegmentIds } from '../segment-ids.js';
 import { SegmentTracker } from './segment-tracker.js';

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { BotConfigInput } from '../../../shared/contract/bot-config.js';
+import { redisBotCommands } from '../../../shared/contract/command-channel.js';
 import type { BotCommand } from '../../../shared/contract/commands.js';
 import {
   type LifecycleEvent,
@@ -10,7 +11,6 @@ import {
   type TranscriptSegmentMessage,
   transcriptSegmentMessage,
 } from '../../../shared/contract/events.js';
-import { redisBotCommands } from '../../../shared/contract/command-channel.js';
 import { decodeStreamEntry } from '../../../shared/contract/stream-codec.js';
 import { botEventsStream, botSegmentsStream } from '../../../shared/contract/streams.js';
 import { TEST_REDIS_URL } from '../../support/env.js';

@@ -1,11 +1,11 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type SimulatorClient,
   SimulatorClient as Client,
   type CreateMeetingInput,
+  type SimulatorClient,
 } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
 import { TEST_REDIS_URL } from '../../support/env.js';

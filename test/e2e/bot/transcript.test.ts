@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TranscriptSegmentMessage } from '../../../shared/contract/events.js';
 import { SimulatorClient } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
-import type { TranscriptSegmentMessage } from '../../../shared/contract/events.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 import { wordErrorRate } from '../../support/wer.js';
-import { botSegments, startBot, statusTrail, botEvents } from './bot-harness.js';
+import { botEvents, botSegments, startBot, statusTrail } from './bot-harness.js';
 
 const prefix = uniquePrefix('bot-transcript');
 const redis = createTestRedis();

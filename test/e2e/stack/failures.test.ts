@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../support/stack.js';
+import { type Stack, startStack } from '../../support/stack.js';
 
 let stack: Stack;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSse, type SseClient } from '../../support/sse.js';
-import { startStack, type Stack, type WorkerProcess } from '../../support/stack.js';
+import { type Stack, startStack, type WorkerProcess } from '../../support/stack.js';
 import { hasValidSignature, WebhookReceiver } from '../../support/webhook-receiver.js';
 
 let stack: Stack;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../support/stack.js';
 import {
   startTranscriptionServer,
   type TranscriptionServer,
 } from '../../integration/engines/transcription-server.js';
+import { type Stack, startStack } from '../../support/stack.js';
 
 let stack: Stack;
 let server: TranscriptionServer;

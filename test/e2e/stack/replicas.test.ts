@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Labels } from '../../../worker/runtime/bot-runtime.js';
-import { startStack, type Stack } from '../../support/stack.js';
+import { type Stack, startStack } from '../../support/stack.js';
 
 let stack: Stack;
 

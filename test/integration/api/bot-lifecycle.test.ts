@@ -1,17 +1,17 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botCommand } from '../../../shared/contract/commands.js';
+import { JobNames } from '../../../shared/contract/jobs.js';
 import { decodeStreamEntry } from '../../../shared/contract/stream-codec.js';
 import { botCommandsStream } from '../../../shared/contract/streams.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { transitionMeeting } from '../../../shared/meetings/transitions.js';
-import { JobNames } from '../../../shared/contract/jobs.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import {
   googleMeetBot,
   ISO_UTC,
   startTestApi,
-  teamsBot,
   type TestApi,
   type TestUser,
+  teamsBot,
 } from '../../support/api.js';
 import { advanceMeeting } from '../../support/meetings.js';
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { JobNames } from '../../../shared/contract/jobs.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import {
   googleMeetBot,
   ISO_UTC,
   MEETING_FIELDS,
   startTestApi,
-  teamsBot,
   type TestApi,
   type TestUser,
+  teamsBot,
 } from '../../support/api.js';
 
 let api: TestApi;

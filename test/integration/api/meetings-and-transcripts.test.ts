@@ -5,9 +5,9 @@ import {
   googleMeetBot,
   ISO_UTC,
   startTestApi,
-  teamsBot,
   type TestApi,
   type TestUser,
+  teamsBot,
 } from '../../support/api.js';
 import { advanceMeeting } from '../../support/meetings.js';
 

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import { redisBotCommands } from '../../../shared/contract/command-channel.js';
 import { createBotQueues } from '../../../shared/infra/queues.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { advanceMeeting } from '../../support/meetings.js';
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { insertUser } from '../../../shared/accounts/users-store.js';
 import { STREAM_FIELD, streamFields } from '../../../shared/contract/stream-codec.js';
 import { botDeadLetterStream, botEventsStream, botSegmentsStream } from '../../../shared/contract/streams.js';
 import { createKnex } from '../../../shared/infra/knex.js';
+import { createLogger } from '../../../shared/infra/logger.js';
 import { claimLaunch, findMeetingById, insertMeeting } from '../../../shared/meetings/store.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
-import { insertUser } from '../../../shared/accounts/users-store.js';
-import { createLogger } from '../../../shared/infra/logger.js';
 import { INGEST_GROUP, Ingester } from '../../../worker/ingest/ingester.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../../../shared/infra/timestamps.js';
-import { MEETING_STATUSES } from '../../../shared/meetings/status.js';
-import { PLATFORMS } from '../../../shared/meetings/platforms.js';
+import { isoTimestamp } from '../infra/timestamps.js';
+import { PLATFORMS } from '../meetings/platforms.js';
+import { MEETING_STATUSES } from '../meetings/status.js';
+
+/** Transcripts as the API shows them (responses; also the OpenAPI document's schemas). */
 
 export const segmentSchema = z
   .object({

@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import type { MeetingRecord } from '../meetings/store.js';
+import type { botConfigAcceptedSchema, botStatusSchema } from './wire.js';
+
+/** GET /bots/status. */
+export function botStatusJson(meetings: readonly MeetingRecord[]): z.infer<typeof botStatusSchema> {
+  return {
+    running_bots: meetings.map((meeting) => ({
+      container_id: meeting.botContainerId ?? '',
+      meeting_id: meeting.id,
+      platform: meeting.platform,
+      native_meeting_id: meeting.nativeMeetingId,
+    })),
+  };
+}
+
+/** PUT /bots/{platform}/{native_meeting_id}/config: the settings now in force. */
+export function botConfigAcceptedJson(meeting: MeetingRecord): z.infer<typeof botConfigAcceptedSchema> {
+  return {
+    message: 'Configuration update sent to the bot',
+    meeting_id: meeting.id,
+    platform: meeting.platform,
+    native_meeting_id: meeting.nativeMeetingId,
+    language: meeting.language,
+    task: meeting.task,
+    bot_name: meeting.botName,
+  };
+}
