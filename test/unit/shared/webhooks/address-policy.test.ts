@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isNonPublicAddress } from '../../../shared/webhooks/address-policy.js';
+import { checkWebhookUrl, isNonPublicAddress } from '../../../../shared/webhooks/address-policy.js';
 
 const strict = { allowPrivateAddresses: false, allowHttp: false };
 

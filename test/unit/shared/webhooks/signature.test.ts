@@ -8,7 +8,7 @@ import {
   generateWebhookSecret,
   signWebhook,
   verifyWebhookSignature,
-} from '../../../shared/webhooks/signature.js';
+} from '../../../../shared/webhooks/signature.js';
 
 const secret = 'whsec_test-secret-value';
 const body = '{"id":"x","type":"meeting.status_changed"}';
@@ -64,7 +64,7 @@ describe('webhook signatures', () => {
 
 describe("the README's verification snippet", () => {
   it('accepts what the service signs and refuses a tampered body', async () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
     const snippet = /```js\n([\s\S]*?function verifyMeetbotWebhook[\s\S]*?)```/.exec(readme)?.[1];
     expect(snippet, 'a js block defining verifyMeetbotWebhook').toBeDefined();
     const dir = mkdtempSync(join(tmpdir(), 'readme-snippet-'));

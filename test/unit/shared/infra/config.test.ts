@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../../shared/infra/config.js';
+import { ConfigError, parseConfig } from '../../../../shared/infra/config.js';
 
 describe('parseConfig', () => {
   it('works with no variables set, on local defaults', () => {

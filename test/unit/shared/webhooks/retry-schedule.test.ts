@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLastAttempt, retryDelayMs } from '../../../shared/webhooks/retry-schedule.js';
+import { isLastAttempt, retryDelayMs } from '../../../../shared/webhooks/retry-schedule.js';
 
 const defaults = {
   WEBHOOK_RETRY_BASE_MS: 10_000,
