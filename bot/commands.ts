@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { type BotCommand, botCommand } from '../shared/contract/commands.js';
 import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
 import { sleep } from '../shared/infra/async.js';
+import { BackgroundLoop } from '../shared/infra/background-loop.js';
 import type { Logger } from '../shared/infra/logger.js';
 
 const BLOCK_MS = 2000;
@@ -11,9 +12,7 @@ const BLOCK_MS = 2000;
  * bot started (or while it was busy) still reaches it. Uses its own connection: XREAD BLOCK would
  * otherwise hold up the outbox's appends.
  */
-export class CommandReader {
-  private running = false;
-  private loop: Promise<void> | null = null;
+export class CommandReader extends BackgroundLoop {
   private lastId = '0';
 
   constructor(
@@ -21,22 +20,16 @@ export class CommandReader {
     private readonly stream: string,
     private readonly onCommand: (command: BotCommand) => void,
     private readonly log: Logger,
-  ) {}
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+  ) {
+    super();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    // A blocked XREAD only returns at its timeout; disconnecting ends it at once.
+  /** A blocked XREAD only returns at its timeout; disconnecting ends it at once. */
+  protected override interrupt(): void {
     this.redis.disconnect();
-    await this.loop;
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     while (this.running) {
       try {
         const reply = (await this.redis.xread('BLOCK', BLOCK_MS, 'STREAMS', this.stream, this.lastId)) as

@@ -2,6 +2,7 @@ import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { lockUserForUpdate } from '../accounts/users-store.js';
 import type { BotCommands } from '../contract/command-channel.js';
 import type { BotSettingsChange } from '../contract/commands.js';
+import type { JobMeetingRef } from '../contract/jobs.js';
 import {
   BadRequestError,
   ConflictError,
@@ -154,12 +155,7 @@ export async function createBot(
 
   await deps.announce([meeting.id]);
   try {
-    await deps.jobs.launch({
-      meetingId: meeting.id,
-      userId: meeting.userId,
-      platform: meeting.platform,
-      nativeMeetingId: meeting.nativeMeetingId,
-    });
+    await deps.jobs.launch(jobMeetingRef(meeting));
   } catch (error) {
     // Nothing will ever launch this bot: close the meeting honestly rather than leave it `requested`.
     deps.log.error({ err: error, meetingId: meeting.id }, 'could not queue the bot launch');
@@ -197,10 +193,7 @@ export async function stopBot(
   await deps.announce([live.id]);
   try {
     await deps.jobs.stop({
-      meetingId: live.id,
-      userId: live.userId,
-      platform: live.platform,
-      nativeMeetingId: live.nativeMeetingId,
+      ...jobMeetingRef(live),
       botContainerId: live.botContainerId,
       requestedAt: new Date().toISOString(),
     });
@@ -245,6 +238,16 @@ export async function runningBots(
   auth: AuthenticatedKey,
 ): Promise<MeetingRecord[]> {
   return listLiveMeetings(deps.db, auth.user.id);
+}
+
+/** How a job names its meeting. */
+function jobMeetingRef(meeting: MeetingRecord): JobMeetingRef {
+  return {
+    meetingId: meeting.id,
+    userId: meeting.userId,
+    platform: meeting.platform,
+    nativeMeetingId: meeting.nativeMeetingId,
+  };
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {

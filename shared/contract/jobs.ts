@@ -25,6 +25,9 @@ const meetingRef = {
   nativeMeetingId: z.string().min(1),
 };
 
+/** How every bot job names its meeting. */
+export type JobMeetingRef = z.infer<z.ZodObject<typeof meetingRef>>;
+
 export const launchBotPayload = z.object({ ...meetingRef });
 export type LaunchBotPayload = z.infer<typeof launchBotPayload>;
 

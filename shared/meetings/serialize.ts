@@ -2,9 +2,10 @@ import type { z } from 'zod';
 import { isoOrNull } from '../infra/timestamps.js';
 import type { MeetingRecord } from './store.js';
 import type { TransitionRecord } from './transitions-store.js';
-import type { meetingEventSchema, meetingSchema, updatedMeetingSchema } from './wire.js';
+import type { meetingEventSchema, meetingHeaderShape, meetingSchema, updatedMeetingSchema } from './wire.js';
 
-export function meetingJson(meeting: MeetingRecord): z.infer<typeof meetingSchema> {
+/** The members every meeting-shaped answer starts with (meetings, transcripts). */
+export function meetingHeaderJson(meeting: MeetingRecord): z.infer<z.ZodObject<typeof meetingHeaderShape>> {
   return {
     id: meeting.id,
     platform: meeting.platform,
@@ -12,6 +13,12 @@ export function meetingJson(meeting: MeetingRecord): z.infer<typeof meetingSchem
     status: meeting.status,
     start_time: isoOrNull(meeting.startTime),
     end_time: isoOrNull(meeting.endTime),
+  };
+}
+
+export function meetingJson(meeting: MeetingRecord): z.infer<typeof meetingSchema> {
+  return {
+    ...meetingHeaderJson(meeting),
     bot_container_id: meeting.botContainerId,
     data: meeting.data,
     created_at: meeting.createdAt.toISOString(),

@@ -23,18 +23,17 @@ interface TransitionRow {
   created_at: Date;
 }
 
+export interface NewTransition {
+  meetingId: number;
+  from: MeetingStatus | null;
+  to: MeetingStatus;
+  source: string;
+  reason: string | null;
+  detail?: string | null | undefined;
+}
+
 /** Stores one status change; recordStatusChange (transitions.ts) is what callers use. */
-export async function insertTransition(
-  db: Db,
-  transition: {
-    meetingId: number;
-    from: MeetingStatus | null;
-    to: MeetingStatus;
-    source: string;
-    reason: string | null;
-    detail?: string | null | undefined;
-  },
-): Promise<TransitionRecord> {
+export async function insertTransition(db: Db, transition: NewTransition): Promise<TransitionRecord> {
   const [row] = await db<TransitionRow>('meeting_status_transitions')
     .insert({
       meeting_id: transition.meetingId,

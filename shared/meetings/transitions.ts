@@ -2,7 +2,7 @@ import type { Db } from '../infra/knex.js';
 import { recordStatusChangeEvent } from '../webhooks/record-events.js';
 import type { MeetingStatus } from './status.js';
 import { type MeetingRecord, moveMeetingStatus } from './store.js';
-import { insertTransition, type TransitionRecord } from './transitions-store.js';
+import { insertTransition, type NewTransition, type TransitionRecord } from './transitions-store.js';
 
 export interface TransitionRequest {
   to: MeetingStatus;
@@ -50,17 +50,7 @@ export async function transitionMeeting(
  * Stores a status change with its time, source and reason, and the webhook event that reports it.
  * Call it in the transaction that changed the meeting's status.
  */
-export async function recordStatusChange(
-  db: Db,
-  change: {
-    meetingId: number;
-    from: MeetingStatus | null;
-    to: MeetingStatus;
-    source: string;
-    reason: string | null;
-    detail?: string | null | undefined;
-  },
-): Promise<TransitionRecord> {
+export async function recordStatusChange(db: Db, change: NewTransition): Promise<TransitionRecord> {
   const record = await insertTransition(db, change);
   await recordStatusChangeEvent(db, record);
   return record;

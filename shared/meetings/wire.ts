@@ -26,14 +26,19 @@ export const meetingDataSchema = z
     'Free metadata. name, notes, participants and languages are typed; other members are kept as given.',
   );
 
+/** The members every meeting-shaped answer starts with (meetings, transcripts). */
+export const meetingHeaderShape = {
+  id: z.number().int(),
+  platform: z.enum(PLATFORMS),
+  native_meeting_id: z.string(),
+  status: z.enum(MEETING_STATUSES),
+  start_time: isoTimestamp.nullable(),
+  end_time: isoTimestamp.nullable(),
+};
+
 export const meetingSchema = z
   .object({
-    id: z.number().int(),
-    platform: z.enum(PLATFORMS),
-    native_meeting_id: z.string(),
-    status: z.enum(MEETING_STATUSES),
-    start_time: isoTimestamp.nullable(),
-    end_time: isoTimestamp.nullable(),
+    ...meetingHeaderShape,
     bot_container_id: z.string().nullable(),
     data: meetingDataSchema,
     created_at: isoTimestamp,

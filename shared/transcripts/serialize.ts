@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isoOrNull } from '../infra/timestamps.js';
+import { meetingHeaderJson } from '../meetings/serialize.js';
 import type { MeetingRecord } from '../meetings/store.js';
 import type { SegmentRecord } from './store.js';
 import type { segmentSchema, transcriptSchema } from './wire.js';
@@ -38,13 +38,5 @@ export function transcriptJson(
   meeting: MeetingRecord,
   segments: readonly SegmentRecord[],
 ): z.infer<typeof transcriptSchema> {
-  return {
-    id: meeting.id,
-    platform: meeting.platform,
-    native_meeting_id: meeting.nativeMeetingId,
-    status: meeting.status,
-    start_time: isoOrNull(meeting.startTime),
-    end_time: isoOrNull(meeting.endTime),
-    segments: segments.map(segmentJson),
-  };
+  return { ...meetingHeaderJson(meeting), segments: segments.map(segmentJson) };
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { isoTimestamp } from '../infra/timestamps.js';
-import { PLATFORMS } from '../meetings/platforms.js';
-import { MEETING_STATUSES } from '../meetings/status.js';
+import { meetingHeaderShape } from '../meetings/wire.js';
 
 /** Transcripts as the API shows them (responses; also the OpenAPI document's schemas). */
 
@@ -22,12 +21,7 @@ export const segmentSchema = z
 
 export const transcriptSchema = z
   .object({
-    id: z.number().int(),
-    platform: z.enum(PLATFORMS),
-    native_meeting_id: z.string(),
-    status: z.enum(MEETING_STATUSES),
-    start_time: isoTimestamp.nullable(),
-    end_time: isoTimestamp.nullable(),
+    ...meetingHeaderShape,
     segments: z.array(segmentSchema),
   })
   .meta({ id: 'Transcript' });

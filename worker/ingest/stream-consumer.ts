@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { STREAM_FIELD, streamData } from '../../shared/contract/stream-codec.js';
 import { sleep } from '../../shared/infra/async.js';
+import { BackgroundLoop } from '../../shared/infra/background-loop.js';
 import type { Logger } from '../../shared/infra/logger.js';
 
 export interface StreamMessage {
@@ -44,9 +45,7 @@ type XReadGroupReply = Array<[stream: string, entries: Array<[id: string, fields
  * handler's commit, with take-over of messages left pending by dead consumers and a dead-letter
  * stream for messages that can never be applied, so one bad message never blocks the rest.
  */
-export class StreamConsumer {
-  private running = false;
-  private loop: Promise<void> | undefined;
+export class StreamConsumer extends BackgroundLoop {
   private readonly batchSize: number;
   private readonly blockMs: number;
   private readonly claimIdleMs: number;
@@ -54,6 +53,7 @@ export class StreamConsumer {
   private lastClaimAt = 0;
 
   constructor(private readonly options: StreamConsumerOptions) {
+    super();
     this.batchSize = options.batchSize ?? 200;
     this.blockMs = options.blockMs ?? 1000;
     this.claimIdleMs = options.claimIdleMs ?? 30_000;
@@ -68,18 +68,6 @@ export class StreamConsumer {
     }
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  /** Stops after the batch in hand is committed and acknowledged. */
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
-  }
-
   /** Reads and applies until the stream has nothing new for this group (used by tests and shutdown). */
   async drain(): Promise<number> {
     await this.ensureGroup();
@@ -91,7 +79,8 @@ export class StreamConsumer {
     }
   }
 
-  private async run(): Promise<void> {
+  /** Runs until stopped; stop() waits for the batch in hand to be committed and acknowledged. */
+  protected async run(): Promise<void> {
     const { log } = this.options;
     while (this.running) {
       try {
