@@ -46,7 +46,7 @@ export const deliverWebhookPayload = z.object({
 });
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
 
-/** The name of the worker's backoff strategy for webhook retries (see worker/webhooks/retry-schedule.ts). */
+/** The name of the worker's backoff strategy for webhook retries (see shared/webhooks/retry-schedule.ts). */
 export const WEBHOOK_BACKOFF = 'webhook';
 
 export const JobPayloadSchemas = {

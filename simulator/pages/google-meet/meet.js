@@ -1,9 +1,8 @@
 // A look-alike of Google Meet's web client, reproducing what the real one shows a bot:
 // the aria-labels, texts and data-* attributes from platform-landmarks.md, and its traps.
 
-import { AudioEngine } from '../common/audio-engine.js';
 import { generatedClassName, h, show } from '../common/dom.js';
-import { SimSession } from '../common/session.js';
+import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
 
 const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
 const SPEAKING_THRESHOLD = 0.02;
@@ -12,20 +11,12 @@ const code = decodeURIComponent(location.pathname.slice(1));
 // Meet's class names are generated and change between releases; so do ours, per page load.
 const speakingClass = generatedClassName();
 
-const ui = {
-  meeting: null,
-  session: null,
-  state: null,
-  name: '',
-  micOn: true,
-  cameraOn: true,
-  present: [],
-  engine: null,
+const ui = meetingPageState({
   peopleOpen: false,
   interstitialStep: 0,
   toolbarTimer: undefined,
   toolbarHidden: false,
-};
+});
 
 function button(label, onclick, extra = {}) {
   return h('button', { type: 'button', onclick, ...extra }, h('span', {}, label));
@@ -323,7 +314,7 @@ function selfTile() {
 function peoplePanel() {
   const rows = [
     h('div', { role: 'listitem', 'aria-label': ui.name.trim() }, h('span', {}, `${ui.name.trim()} (You)`)),
-    ...presentParticipants().map((p) =>
+    ...presentParticipants(ui).map((p) =>
       h(
         'div',
         { role: 'listitem', 'aria-label': p.name, 'data-participant-id': p.deviceId },
@@ -340,15 +331,11 @@ function peoplePanel() {
   );
 }
 
-function presentParticipants() {
-  return ui.present.map((id) => ui.meeting.participants.find((p) => p.id === id)).filter(Boolean);
-}
-
 function renderCall() {
   const main = h(
     'main',
     { class: 'call' },
-    h('div', { class: 'grid' }, ...presentParticipants().map(tile), selfTile()),
+    h('div', { class: 'grid' }, ...presentParticipants(ui).map(tile), selfTile()),
     ui.peopleOpen && peoplePanel(),
   );
   const parts = [main, toolbar()];
@@ -475,28 +462,13 @@ function render() {
   }
 }
 
-function setState(state) {
-  const previous = ui.state;
-  ui.state = state;
+/** The trap: the toggles chosen before joining are reset to on when admitted. */
+function resetTogglesOnAdmission(state, previous) {
   if (state === 'in_call' && ui.meeting.traps.resetTogglesOnAdmission && previous !== 'in_call') {
     ui.micOn = true;
     ui.cameraOn = true;
     ui.session.act({ type: 'toggles', micOn: true, cameraOn: true });
   }
-  if (state === 'in_call') ui.engine.start();
-  if (previous === 'in_call' && state !== 'in_call') {
-    ui.engine.stop();
-    ui.engine = createEngine();
-  }
-  render();
-}
-
-function createEngine() {
-  return new AudioEngine({
-    meeting: ui.meeting,
-    report: (action) => ui.session.act(action),
-    onLevel: showLevel,
-  });
 }
 
 function start() {
@@ -505,20 +477,16 @@ function start() {
     renderNotFound('unknown');
     return;
   }
-  ui.session = new SimSession({ platform: 'google_meet', id: code });
-  ui.session.connect({
-    hello: (data) => {
-      if (!data.found) return renderNotFound(data.reason);
-      const firstHello = ui.meeting === null;
-      ui.meeting = data.meeting;
-      if (data.name) ui.name = data.name;
-      if (firstHello) {
-        ui.engine = createEngine();
-        if (ui.meeting.traps.interstitials && data.state === 'prejoin') ui.interstitialStep = 2;
-      }
-      setState(data.state);
+  connectMeetingPage(ui, {
+    platform: 'google_meet',
+    id: code,
+    showLevel,
+    render,
+    notFound: (data) => renderNotFound(data.reason),
+    found: (data, first) => {
+      if (first && ui.meeting.traps.interstitials && data.state === 'prejoin') ui.interstitialStep = 2;
     },
-    state: (data) => setState(data.state),
+    stateChanging: resetTogglesOnAdmission,
     participants: (data) => {
       ui.present = data.present;
       if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
@@ -526,8 +494,6 @@ function start() {
       const who = document.querySelector('.who-is-here');
       if (who) who.textContent = whoIsHere();
     },
-    play: (data) => ui.engine?.play(data.utteranceId),
-    stop: (data) => ui.engine?.stopUtterances(data.utteranceIds),
   });
 }
 
