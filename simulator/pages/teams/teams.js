@@ -1,9 +1,8 @@
 // A look-alike of the Microsoft Teams web (light) meeting client, reproducing what the real one
 // shows a bot: data-tid landmarks, texts and traps from platform-landmarks.md.
 
-import { AudioEngine } from '../common/audio-engine.js';
 import { h, show } from '../common/dom.js';
-import { SimSession } from '../common/session.js';
+import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
 
 const SPEAKING_THRESHOLD = 0.02;
 const app = document.getElementById('app');
@@ -16,20 +15,12 @@ const meetingId = launched
 const passcode = params.get('p') ?? undefined;
 const reloadedKey = `sim-teams-reloaded:${meetingId}`;
 
-const ui = {
-  meeting: null,
-  session: null,
-  state: null,
-  name: '',
-  micOn: true,
-  cameraOn: true,
+const ui = meetingPageState({
   computerAudio: true,
-  present: [],
-  engine: null,
   continued: launched,
   found: null,
   notice: null,
-};
+});
 
 function button(label, onclick, extra = {}) {
   return h('button', { type: 'button', onclick, ...extra }, label);
@@ -305,12 +296,8 @@ function videoTile(name, extra = {}) {
   );
 }
 
-function presentParticipants() {
-  return ui.present.map((id) => ui.meeting.participants.find((p) => p.id === id)).filter(Boolean);
-}
-
 function renderCall() {
-  const people = presentParticipants();
+  const people = presentParticipants(ui);
   show(
     app,
     h(
@@ -394,25 +381,6 @@ function render() {
   }
 }
 
-function setState(state) {
-  const previous = ui.state;
-  ui.state = state;
-  if (state === 'in_call') ui.engine.start();
-  if (previous === 'in_call' && state !== 'in_call') {
-    ui.engine.stop();
-    ui.engine = createEngine();
-  }
-  render();
-}
-
-function createEngine() {
-  return new AudioEngine({
-    meeting: ui.meeting,
-    report: (action) => ui.session.act(action),
-    onLevel: showLevel,
-  });
-}
-
 function announce(text) {
   ui.notice = text;
   clearTimeout(ui.noticeTimer);
@@ -428,21 +396,20 @@ function start() {
     ui.found = false;
     return ui.continued ? errorScreen() : launcher();
   }
-  ui.session = new SimSession({ platform: 'teams', id: meetingId, passcode });
-  ui.session.connect({
-    hello: (data) => {
-      ui.found = data.found;
-      if (!data.found) {
-        ui.notFoundReason = data.reason;
-        return ui.continued ? errorScreen() : launcher();
-      }
-      const firstHello = ui.meeting === null;
-      ui.meeting = data.meeting;
-      if (data.name) ui.name = data.name;
-      if (firstHello) ui.engine = createEngine();
-      setState(data.state);
+  connectMeetingPage(ui, {
+    platform: 'teams',
+    id: meetingId,
+    passcode,
+    showLevel,
+    render,
+    notFound: (data) => {
+      ui.found = false;
+      ui.notFoundReason = data.reason;
+      return ui.continued ? errorScreen() : launcher();
     },
-    state: (data) => setState(data.state),
+    found: () => {
+      ui.found = true;
+    },
     participants: (data) => {
       const joined = data.present.filter((id) => !ui.present.includes(id));
       const wasInCall = ui.state === 'in_call';
@@ -454,8 +421,6 @@ function start() {
       }
       if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
     },
-    play: (data) => ui.engine?.play(data.utteranceId),
-    stop: (data) => ui.engine?.stopUtterances(data.utteranceIds),
   });
   launcher();
 }

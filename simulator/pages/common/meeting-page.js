@@ -1,0 +1,79 @@
+// What the Meet and Teams pages do alike: the state a meeting page keeps, its link to the
+// simulator, and the audio engine following the call (media starts on entering the call; on
+// leaving it the engine stops and a fresh one waits for a rejoin). Each page brings its own
+// screens, texts, traps and URL shapes through the hooks below.
+
+import { AudioEngine } from './audio-engine.js';
+import { SimSession } from './session.js';
+
+/** The state every meeting page keeps, with the page's own fields in `extra`. */
+export function meetingPageState(extra = {}) {
+  return {
+    meeting: null,
+    session: null,
+    state: null,
+    name: '',
+    micOn: true,
+    cameraOn: true,
+    present: [],
+    engine: null,
+    ...extra,
+  };
+}
+
+/** The meeting's people who are in the call now, in the order they came. */
+export function presentParticipants(ui) {
+  return ui.present.map((id) => ui.meeting.participants.find((p) => p.id === id)).filter(Boolean);
+}
+
+/**
+ * Opens the page's session and handles the simulator's events into `ui`. The page's hooks:
+ *   showLevel(participantId, level)  the speaking indicators, called by the audio engine
+ *   render()                         draws the screen for ui.state
+ *   notFound(data)                   a hello saying there is no such meeting
+ *   found(data, first)               a hello with the meeting, once ui.meeting, ui.name and the
+ *                                    engine are set and before its state applies; `first` for the
+ *                                    page's first meeting hello (optional)
+ *   stateChanging(state, previous)   ui.state has just changed; media and render follow (optional)
+ *   participants(data)               who is in the call changed; the page sets ui.present
+ */
+export function connectMeetingPage(
+  ui,
+  { platform, id, passcode, showLevel, render, notFound, found, stateChanging, participants },
+) {
+  const createEngine = () =>
+    new AudioEngine({
+      meeting: ui.meeting,
+      report: (action) => ui.session.act(action),
+      onLevel: showLevel,
+    });
+
+  const setState = (state) => {
+    const previous = ui.state;
+    ui.state = state;
+    stateChanging?.(state, previous);
+    if (state === 'in_call') ui.engine.start();
+    if (previous === 'in_call' && state !== 'in_call') {
+      ui.engine.stop();
+      ui.engine = createEngine();
+    }
+    render();
+  };
+
+  ui.session = new SimSession({ platform, id, passcode });
+  ui.session.connect({
+    hello: (data) => {
+      if (!data.found) return notFound(data);
+      const firstHello = ui.meeting === null;
+      ui.meeting = data.meeting;
+      if (data.name) ui.name = data.name;
+      if (firstHello) ui.engine = createEngine();
+      found?.(data, firstHello);
+      setState(data.state);
+    },
+    state: (data) => setState(data.state),
+    participants,
+    play: (data) => ui.engine?.play(data.utteranceId),
+    stop: (data) => ui.engine?.stopUtterances(data.utteranceIds),
+  });
+}
