@@ -20,6 +20,24 @@ export function show(container, ...children) {
   container.replaceChildren(...children.flat().filter(Boolean));
 }
 
+/**
+ * A modal dialog over the page: a title (labelling the dialog when `titleId` is given), an
+ * optional text, and the buttons that answer it.
+ */
+export function dialog({ titleId, title, text, actions }) {
+  return h(
+    'div',
+    { class: 'scrim' },
+    h(
+      'div',
+      { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': titleId, class: 'dialog' },
+      h('h2', { id: titleId }, title),
+      text && h('p', {}, text),
+      h('div', { class: 'actions' }, ...actions),
+    ),
+  );
+}
+
 /** Class names that change per page load, like the generated ones on the real sites. */
 export function generatedClassName() {
   const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -1,7 +1,7 @@
 // A look-alike of Google Meet's web client, reproducing what the real one shows a bot:
 // the aria-labels, texts and data-* attributes from platform-landmarks.md, and its traps.
 
-import { generatedClassName, h, show } from '../common/dom.js';
+import { dialog, generatedClassName, h, show } from '../common/dom.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
 
 const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
@@ -27,6 +27,10 @@ function homeButton() {
     if (ui.state === 'lobby') ui.session.act({ type: 'leave', via: 'return_home' });
     location.href = '/';
   });
+}
+
+function ask() {
+  return ui.session.act({ type: 'ask', name: ui.name.trim(), micOn: ui.micOn, cameraOn: ui.cameraOn });
 }
 
 function messageScreen(title, detail, ...actions) {
@@ -94,6 +98,11 @@ function selfPreview() {
   );
 }
 
+/** Pre-join and lobby share one layout: the self preview beside a panel, and what lies over it. */
+function showJoinScreen(panelProps, panel, over) {
+  show(app, h('main', { class: 'prejoin' }, selfPreview(), h('section', panelProps, ...panel)), over);
+}
+
 function whoIsHere() {
   const names = ui.present.map((id) => ui.meeting.participants.find((p) => p.id === id)?.name);
   if (names.length === 0) return 'No one else is here';
@@ -116,25 +125,16 @@ function renderPreJoin() {
   });
   input.value = ui.name;
   const label = ui.meeting.traps.joinButtonLabel ?? (open ? 'Join now' : 'Ask to join');
-  const join = button(label, () => {
-    ui.session.act({ type: 'ask', name: ui.name.trim(), micOn: ui.micOn, cameraOn: ui.cameraOn });
-  });
+  const join = button(label, () => ask());
   join.disabled = ui.name.trim().length === 0;
-  show(
-    app,
-    h(
-      'main',
-      { class: 'prejoin' },
-      selfPreview(),
-      h(
-        'section',
-        { class: 'join-panel' },
-        h('h1', {}, "What's your name?"),
-        input,
-        h('div', { class: 'join-actions' }, join),
-        h('p', { class: 'who-is-here' }, whoIsHere()),
-      ),
-    ),
+  showJoinScreen(
+    { class: 'join-panel' },
+    [
+      h('h1', {}, "What's your name?"),
+      input,
+      h('div', { class: 'join-actions' }, join),
+      h('p', { class: 'who-is-here' }, whoIsHere()),
+    ],
     interstitial(),
   );
 }
@@ -142,72 +142,50 @@ function renderPreJoin() {
 /** The trap: dialogs over the form that intercept clicks until answered. */
 function interstitial() {
   if (ui.interstitialStep === 2) {
-    return h(
-      'div',
-      { class: 'scrim' },
-      h(
-        'div',
-        { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'av-title', class: 'dialog' },
-        h('h2', { id: 'av-title' }, 'Do you want people to see and hear you in the meeting?'),
-        h('p', {}, 'You can still turn off your microphone and camera anytime in the meeting'),
-        h(
-          'div',
-          { class: 'actions' },
-          button('Continue without microphone and camera', () => {
-            ui.micOn = false;
-            ui.cameraOn = false;
-            ui.session.act({ type: 'toggles', micOn: false, cameraOn: false });
-            ui.interstitialStep = 1;
-            renderPreJoin();
-          }),
-          button('Allow microphone and camera', () => {
-            ui.interstitialStep = 1;
-            renderPreJoin();
-          }),
-        ),
-      ),
-    );
+    return dialog({
+      titleId: 'av-title',
+      title: 'Do you want people to see and hear you in the meeting?',
+      text: 'You can still turn off your microphone and camera anytime in the meeting',
+      actions: [
+        button('Continue without microphone and camera', () => {
+          ui.micOn = false;
+          ui.cameraOn = false;
+          ui.session.act({ type: 'toggles', micOn: false, cameraOn: false });
+          ui.interstitialStep = 1;
+          renderPreJoin();
+        }),
+        button('Allow microphone and camera', () => {
+          ui.interstitialStep = 1;
+          renderPreJoin();
+        }),
+      ],
+    });
   }
   if (ui.interstitialStep === 1) {
-    return h(
-      'div',
-      { class: 'scrim' },
-      h(
-        'div',
-        { role: 'dialog', 'aria-modal': 'true', class: 'dialog' },
-        h('h2', {}, 'Others may see your video differently'),
-        h('p', {}, 'Your video is shown as others will see it.'),
-        h(
-          'div',
-          { class: 'actions' },
-          button('Got it', () => {
-            ui.interstitialStep = 0;
-            renderPreJoin();
-          }),
-        ),
-      ),
-    );
+    return dialog({
+      title: 'Others may see your video differently',
+      text: 'Your video is shown as others will see it.',
+      actions: [
+        button('Got it', () => {
+          ui.interstitialStep = 0;
+          renderPreJoin();
+        }),
+      ],
+    });
   }
   return null;
 }
 
 function renderLobby() {
   const waitingForHost = ui.meeting.admission === 'host';
-  show(
-    app,
-    h(
-      'main',
-      { class: 'prejoin' },
-      selfPreview(),
-      h(
-        'section',
-        { class: 'join-panel', 'aria-live': 'polite' },
-        h('h1', {}, 'Asking to be let in…'),
-        h('p', {}, 'You’ll join the call when someone lets you in'),
-        waitingForHost && h('p', {}, 'Please wait until a meeting host brings you into the call'),
-        h('div', { class: 'join-actions' }, homeButton()),
-      ),
-    ),
+  showJoinScreen(
+    { class: 'join-panel', 'aria-live': 'polite' },
+    [
+      h('h1', {}, 'Asking to be let in…'),
+      h('p', {}, 'You’ll join the call when someone lets you in'),
+      waitingForHost && h('p', {}, 'Please wait until a meeting host brings you into the call'),
+      h('div', { class: 'join-actions' }, homeButton()),
+    ],
     ui.meeting.traps.sharedControls && toolbar(),
   );
 }
@@ -216,9 +194,7 @@ function renderRefused(title) {
   messageScreen(
     title,
     'You left the meeting',
-    button('Ask to join again', () =>
-      ui.session.act({ type: 'ask', name: ui.name.trim(), micOn: ui.micOn, cameraOn: ui.cameraOn }),
-    ),
+    button('Ask to join again', () => ask()),
     homeButton(),
   );
 }
@@ -345,26 +321,15 @@ function renderCall() {
 }
 
 function recordingDialog() {
-  return h(
-    'div',
-    { class: 'scrim' },
-    h(
-      'div',
-      { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'recording-title', class: 'dialog' },
-      h('h2', { id: 'recording-title' }, 'This video call is being recorded'),
-      h(
-        'p',
-        {},
-        'By joining, you consent to being recorded. Everyone in the call can see that it is being recorded.',
-      ),
-      h(
-        'div',
-        { class: 'actions' },
-        button('Leave', () => ui.session.act({ type: 'leave', via: 'dialog_leave' })),
-        button('Join now', () => ui.session.act({ type: 'accept-dialog' })),
-      ),
-    ),
-  );
+  return dialog({
+    titleId: 'recording-title',
+    title: 'This video call is being recorded',
+    text: 'By joining, you consent to being recorded. Everyone in the call can see that it is being recorded.',
+    actions: [
+      button('Leave', () => ui.session.act({ type: 'leave', via: 'dialog_leave' })),
+      button('Join now', () => ui.session.act({ type: 'accept-dialog' })),
+    ],
+  });
 }
 
 function onLeaveCall() {
@@ -377,21 +342,13 @@ function onLeaveCall() {
     return;
   }
   app.append(
-    h(
-      'div',
-      { class: 'scrim' },
-      h(
-        'div',
-        { role: 'dialog', 'aria-modal': 'true', class: 'dialog' },
-        h('h2', {}, 'Leave call?'),
-        h(
-          'div',
-          { class: 'actions' },
-          button('Just leave the meeting', () => ui.session.act({ type: 'leave', via: 'leave_button' })),
-          button('End meeting', () => ui.session.act({ type: 'leave', via: 'leave_button' })),
-        ),
-      ),
-    ),
+    dialog({
+      title: 'Leave call?',
+      actions: [
+        button('Just leave the meeting', () => ui.session.act({ type: 'leave', via: 'leave_button' })),
+        button('End meeting', () => ui.session.act({ type: 'leave', via: 'leave_button' })),
+      ],
+    }),
   );
 }
 
@@ -444,9 +401,7 @@ function render() {
       return messageScreen(
         'You left the meeting',
         null,
-        button('Rejoin', () =>
-          ui.session.act({ type: 'ask', name: ui.name.trim(), micOn: ui.micOn, cameraOn: ui.cameraOn }),
-        ),
+        button('Rejoin', () => ask()),
         homeButton(),
       );
     case 'blocked':

@@ -1,7 +1,7 @@
 // A look-alike of the Microsoft Teams web (light) meeting client, reproducing what the real one
 // shows a bot: data-tid landmarks, texts and traps from platform-landmarks.md.
 
-import { h, show } from '../common/dom.js';
+import { dialog, h, show } from '../common/dom.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
 
 const SPEAKING_THRESHOLD = 0.02;
@@ -196,29 +196,22 @@ function ask() {
 }
 
 function noAudioVideoModal() {
-  const modal = h(
-    'div',
-    { class: 'scrim' },
-    h(
-      'div',
-      { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'no-av-title', class: 'dialog' },
-      h('h2', { id: 'no-av-title' }, "Are you sure you don't want audio or video?"),
-      h('p', {}, "Others won't be able to see or hear you."),
-      h(
-        'div',
-        { class: 'actions' },
-        button('Cancel', () => modal.remove()),
-        button(
-          'Continue without audio or video',
-          () => {
-            modal.remove();
-            ask();
-          },
-          { class: 'primary' },
-        ),
+  const modal = dialog({
+    titleId: 'no-av-title',
+    title: "Are you sure you don't want audio or video?",
+    text: "Others won't be able to see or hear you.",
+    actions: [
+      button('Cancel', () => modal.remove()),
+      button(
+        'Continue without audio or video',
+        () => {
+          modal.remove();
+          ask();
+        },
+        { class: 'primary' },
       ),
-    ),
-  );
+    ],
+  });
   return modal;
 }
 
@@ -268,21 +261,13 @@ function onHangUp() {
     ui.session.act({ type: 'leave', via: 'leave_button' });
     return;
   }
-  const confirm = h(
-    'div',
-    { class: 'scrim' },
-    h(
-      'div',
-      { role: 'dialog', 'aria-modal': 'true', class: 'dialog' },
-      h('h2', {}, 'Leave the meeting?'),
-      h(
-        'div',
-        { class: 'actions' },
-        button('Cancel', () => confirm.remove()),
-        button('Leave', () => ui.session.act({ type: 'leave', via: 'leave_button' }), { class: 'primary' }),
-      ),
-    ),
-  );
+  const confirm = dialog({
+    title: 'Leave the meeting?',
+    actions: [
+      button('Cancel', () => confirm.remove()),
+      button('Leave', () => ui.session.act({ type: 'leave', via: 'leave_button' }), { class: 'primary' }),
+    ],
+  });
   app.append(confirm);
 }
 
