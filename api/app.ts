@@ -13,6 +13,7 @@ import type { AppState } from './context.js';
 import { requireAdmin, requireUser } from './middleware/auth.js';
 import { errorBodies } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
+import type { RateLimits } from './middleware/rate-limits.js';
 import { requestContext } from './middleware/request-id.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { adminRouter } from './routes/admin/index.js';
@@ -22,6 +23,7 @@ import { healthRouter, type ReadinessCheck } from './routes/health.js';
 import { meetingsRouter } from './routes/meetings/index.js';
 import { transcriptsRouter } from './routes/transcripts/index.js';
 import { type StreamOptions, transcriptStreamRouter } from './routes/transcripts/stream.js';
+import type { StreamSlots } from './routes/transcripts/stream-slots.js';
 import { userRouter } from './routes/user/index.js';
 
 export interface AppDeps {
@@ -39,6 +41,10 @@ export interface AppDeps {
   /** Announces committed changes to the live streams of every API replica. */
   announce: AnnounceChanges;
   streamOptions?: StreamOptions;
+  /** Per-key request rate and per-address failed authentications (Redis, shared by replicas). */
+  rateLimits: RateLimits;
+  /** Open live streams per user (LIVE_STREAMS_PER_USER), counted across replicas. */
+  streamSlots: StreamSlots;
 }
 
 /** The whole HTTP app; the middleware order lives here and nowhere else. */
@@ -47,11 +53,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: config.TRUST_PROXY });
   app.silent = true; // errors are logged by our own middleware, with the request id
 
-  const user = requireUser(db);
+  const user = requireUser(db, deps.rateLimits);
   const body = jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES });
   const optionalBody = jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES, allowEmpty: true });
-  const admin = requireAdmin(config.ADMIN_API_KEY);
+  const admin = requireAdmin(config.ADMIN_API_KEY, deps.rateLimits);
   const webhookPolicy = webhookPolicyOf(config);
+  const pageSizes = { defaultLimit: config.LIST_DEFAULT_LIMIT, maxLimit: config.LIST_MAX_LIMIT };
 
   const routers: Router<AppState>[] = [
     healthRouter(deps.readiness),
@@ -69,6 +76,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       jsonBody: body,
     }),
     userRouter({
+      pageSizes,
       db,
       requireUser: user,
       jsonBody: body,
@@ -76,10 +84,23 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
       announce: deps.announce,
     }),
-    meetingsRouter({ db, requireUser: user, jsonBody: body }),
+    meetingsRouter({
+      db,
+      requireUser: user,
+      jsonBody: body,
+      pageSizes,
+      dataMaxBytes: config.MEETING_DATA_MAX_BYTES,
+    }),
     transcriptsRouter({ db, requireUser: user }),
-    transcriptStreamRouter({ db, requireUser: user, changes: deps.changes, options: deps.streamOptions }),
+    transcriptStreamRouter({
+      db,
+      requireUser: user,
+      changes: deps.changes,
+      slots: deps.streamSlots,
+      options: deps.streamOptions,
+    }),
     adminRouter({
+      pageSizes,
       db,
       requireAdmin: admin,
       jsonBody: body,
@@ -91,7 +112,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.use(requestContext(deps.logger));
   app.use(errorBodies());
-  app.use(bullBoard(deps.queues, requireAdmin(config.ADMIN_API_KEY, { browserPrompt: true })));
+  app.use(
+    bullBoard(deps.queues, requireAdmin(config.ADMIN_API_KEY, deps.rateLimits, { browserPrompt: true })),
+  );
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());

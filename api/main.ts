@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bullBotJobs } from '../shared/bots/jobs.js';
 import { redisBotCommands } from '../shared/contract/command-channel.js';
@@ -9,6 +10,10 @@ import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/
 import { Shutdown } from '../shared/infra/shutdown.js';
 import { MeetingChangeListener, meetingAnnouncer } from '../shared/meetings/changes.js';
 import { createApp } from './app.js';
+import { answerMalformedRequests } from './http-server.js';
+import { redisRateLimits } from './middleware/rate-limits.js';
+import { DEFAULT_STREAM_OPTIONS } from './routes/transcripts/stream.js';
+import { redisStreamSlots } from './routes/transcripts/stream-slots.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger('api', config.LOG_LEVEL);
@@ -35,6 +40,12 @@ const app = createApp({
   db,
   jobs: bullBotJobs(queues),
   commands: redisBotCommands(redis, config.QUEUE_PREFIX),
+  rateLimits: redisRateLimits(redis, config.QUEUE_PREFIX, config),
+  streamSlots: redisStreamSlots(redis, config.QUEUE_PREFIX, {
+    perUser: config.LIVE_STREAMS_PER_USER,
+    staleMs: 3 * DEFAULT_STREAM_OPTIONS.heartbeatMs,
+    log: logger,
+  }),
   logger,
   queues: [queues.launch, queues.control, webhookQueue],
   readiness: {
@@ -47,7 +58,8 @@ const app = createApp({
   },
 });
 
-const server = app.listen(config.API_PORT, config.API_HOST, () => {
+const server = answerMalformedRequests(createServer(app.callback()));
+server.listen(config.API_PORT, config.API_HOST, () => {
   const { port } = server.address() as AddressInfo;
   logger.info({ host: config.API_HOST, port }, 'api listening');
 });

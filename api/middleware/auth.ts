@@ -5,16 +5,28 @@ import { findActiveKeyByHash, touchApiKey } from '../../shared/accounts/keys-sto
 import { AppError, SpecErrors, UnauthorizedError } from '../../shared/infra/errors.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { AppState } from '../context.js';
+import type { RateLimits } from './rate-limits.js';
 
 const MAX_KEY_LENGTH = 256;
 
-/** X-API-Key → the key's user, or 401 `Unauthorized`. Runs before anything reads the request body. */
-export function requireUser(db: Knex): Middleware<AppState> {
+/**
+ * X-API-Key → the key's user, or 401 `Unauthorized`. Runs before anything reads the request body.
+ * A client address past its failed-authentication limit gets 429 without its key being looked up;
+ * a key past its request rate gets 429 (both with Retry-After).
+ */
+export function requireUser(db: Knex, limits: RateLimits): Middleware<AppState> {
   return async (ctx, next) => {
+    await limits.assertMayAuthenticate(ctx.ip);
     const presented = ctx.get('X-API-Key');
-    if (!presented || presented.length > MAX_KEY_LENGTH) throw new UnauthorizedError(SpecErrors.unauthorized);
-    const auth = await findActiveKeyByHash(db, hashApiKey(presented));
-    if (!auth) throw new UnauthorizedError(SpecErrors.unauthorized);
+    const auth =
+      presented && presented.length <= MAX_KEY_LENGTH
+        ? await findActiveKeyByHash(db, hashApiKey(presented))
+        : undefined;
+    if (!auth) {
+      await limits.authenticationFailed(ctx.ip);
+      throw new UnauthorizedError(SpecErrors.unauthorized);
+    }
+    await limits.request(auth.keyId);
     ctx.state.auth = auth;
     touchApiKey(db, auth.keyId).catch((error: unknown) =>
       ctx.state.log.warn({ err: error }, 'could not record key use'),
@@ -29,12 +41,15 @@ export function requireUser(db: Knex): Middleware<AppState> {
  */
 export function requireAdmin(
   adminKey: string | undefined,
+  limits: RateLimits,
   options: { browserPrompt?: boolean } = {},
 ): Middleware<AppState> {
   return async (ctx, next) => {
     if (!adminKey) throw new AppError(403, 'Admin API is disabled: set ADMIN_API_KEY to enable it');
+    await limits.assertMayAuthenticate(ctx.ip);
     const presented = ctx.get('X-Admin-API-Key') || basicAuthPassword(ctx.get('Authorization'));
     if (presented && constantTimeEquals(presented, adminKey)) return next();
+    await limits.authenticationFailed(ctx.ip);
     const challenge: Record<string, string> = options.browserPrompt
       ? { 'WWW-Authenticate': 'Basic realm="meetbot admin", charset="UTF-8"' }
       : {};

@@ -27,6 +27,8 @@ export function errorBodies(): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
+      // A method no route implements at all (TRACE, PROPFIND...) is a wrong method like any other.
+      if (ctx.status === 501) ctx.status = 405;
       // Answers nobody wrote a body for (unknown route: 404, wrong method: 405) still get a JSON error.
       if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null)) {
         const status = ctx.status;

@@ -79,7 +79,13 @@ export function resolveCreateBot(
     throw new BadRequestError('passcode: is required for Teams meetings');
   let meetingUrl = defaultMeetingUrl(platform, nativeMeetingId, request.passcode);
   if (request.meetingUrl !== undefined) {
-    const check = checkMeetingUrl(platform, nativeMeetingId, request.meetingUrl, options.extraMeetingOrigins);
+    const check = checkMeetingUrl(
+      platform,
+      nativeMeetingId,
+      request.meetingUrl,
+      options.extraMeetingOrigins,
+      request.passcode,
+    );
     if (!check.ok) throw new BadRequestError(check.reason);
     meetingUrl = check.url;
   }

@@ -53,6 +53,20 @@ export const configSchema = z
     TRUST_PROXY: booleanFlag,
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
 
+    // Limits on what one caller can ask of the API.
+    /** Page size of a listing (GET /meetings, deliveries, admin users) when `limit` is not given. */
+    LIST_DEFAULT_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
+    /** The largest `limit` a listing accepts. */
+    LIST_MAX_LIMIT: z.coerce.number().int().min(1).max(100_000).default(1000),
+    /** A meeting's `data` as stored (JSON text), all members together. */
+    MEETING_DATA_MAX_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+    /** Live transcript streams one user may have open at once, across every API replica. */
+    LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
+    /** Requests one API key may make per minute, across every API replica (0: no limit). */
+    RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(1200),
+    /** Failed authentications (user or admin key) one client address may make per minute (0: no limit). */
+    AUTH_FAILURES_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(30),
+
     // Workers and the bots they run.
     /** Names this worker's containers; must be stable across restarts (re-adoption) and unique per replica on a host. */
     WORKER_ID: z
@@ -94,6 +108,22 @@ export const configSchema = z
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: booleanFlag,
     /** Allow plain http:// endpoints (https only by default). */
     WEBHOOK_ALLOW_HTTP: booleanFlag,
+    /** Ports webhook endpoints may use, comma-separated, or `any`. */
+    WEBHOOK_ALLOWED_PORTS: z
+      .string()
+      .default('80,443,8080,8443')
+      .transform((value, context): number[] | 'any' => {
+        if (value.trim() === 'any') return 'any';
+        const ports = value.split(',').map((item) => item.trim());
+        if (ports.some((item) => !/^[0-9]{1,5}$/.test(item) || Number(item) < 1 || Number(item) > 65535)) {
+          context.addIssue({
+            code: 'custom',
+            message: 'must be `any` or a comma-separated list of ports (1-65535)',
+          });
+          return z.NEVER;
+        }
+        return ports.map(Number);
+      }),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** First retry delay; each further retry waits twice as long, up to WEBHOOK_RETRY_MAX_DELAY_MS. */
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
@@ -114,6 +144,13 @@ export const configSchema = z
         code: 'custom',
         path: ['OPENAI_BASE_URL'],
         message: 'is required when TRANSCRIPTION_ENGINE=openai',
+      });
+    }
+    if (config.LIST_MAX_LIMIT < config.LIST_DEFAULT_LIMIT) {
+      context.addIssue({
+        code: 'custom',
+        path: ['LIST_MAX_LIMIT'],
+        message: 'must be at least LIST_DEFAULT_LIMIT',
       });
     }
     if (config.WEBHOOK_RETRY_MAX_DELAY_MS < config.WEBHOOK_RETRY_BASE_MS) {

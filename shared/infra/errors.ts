@@ -47,8 +47,8 @@ export class PayloadTooLargeError extends AppError {
 }
 
 export class TooManyRequestsError extends AppError {
-  constructor(message: string) {
-    super(429, message);
+  constructor(message: string, headers: Record<string, string> = {}) {
+    super(429, message, headers);
   }
 }
 

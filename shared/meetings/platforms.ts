@@ -32,16 +32,24 @@ export function defaultMeetingUrl(platform: Platform, nativeMeetingId: string, p
 
 export type MeetingUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
 
+/** The one path a meeting's URL may have: the meeting's own id, written exactly as the platform does. */
+function meetingPath(platform: Platform, nativeMeetingId: string): string {
+  return platform === 'google_meet' ? `/${nativeMeetingId}` : `/meet/${nativeMeetingId}`;
+}
+
 /**
- * A meeting URL must be https on the platform's own hosts, or start with an origin the operator
- * allowed (the simulator's). When the URL's path carries a meeting id it must be the one requested,
- * so a caller can't record one meeting under another's id.
+ * A meeting URL must name exactly the meeting of `nativeMeetingId`, so a bot only ever goes where
+ * its id says: https on one of the platform's own hosts and its default port, or an origin the
+ * operator allowed (the simulator's), with the path `/{id}` (Meet) or `/meet/{id}` (Teams) to the
+ * letter: no other case, spelling, encoding or further segments. A Teams passcode in the URL must be
+ * the one given; when the URL has none, the given one is added. Query parameters otherwise stay.
  */
 export function checkMeetingUrl(
   platform: Platform,
   nativeMeetingId: string,
   rawUrl: string,
   extraOrigins: readonly string[],
+  passcode?: string,
 ): MeetingUrlCheck {
   let url: URL;
   try {
@@ -51,25 +59,27 @@ export function checkMeetingUrl(
   }
   if (url.username || url.password) return { ok: false, reason: 'meeting_url: must not contain credentials' };
   const allowedExtra = extraOrigins.some((origin) => new URL(origin).origin === url.origin);
-  const onPlatformHost = url.protocol === 'https:' && PLATFORM_HOSTS[platform].includes(url.hostname);
+  const onPlatformHost =
+    url.protocol === 'https:' && url.port === '' && PLATFORM_HOSTS[platform].includes(url.hostname);
   if (!allowedExtra && !onPlatformHost) {
     return {
       ok: false,
-      reason: `meeting_url: must be an https URL on ${PLATFORM_HOSTS[platform].join(', ')}`,
+      reason: `meeting_url: must be an https URL on ${PLATFORM_HOSTS[platform].join(', ')} (default port)`,
     };
   }
-  const idInPath = meetingIdInPath(platform, url.pathname);
-  if (idInPath !== undefined && idInPath !== nativeMeetingId) {
-    return { ok: false, reason: 'meeting_url: the meeting id in the URL does not match native_meeting_id' };
+  const expectedPath = meetingPath(platform, nativeMeetingId);
+  if (url.pathname !== expectedPath) {
+    return {
+      ok: false,
+      reason: `meeting_url: the path must be ${expectedPath}, the meeting named by native_meeting_id`,
+    };
+  }
+  if (platform === 'teams' && passcode !== undefined) {
+    const inUrl = url.searchParams.get('p');
+    if (inUrl === null) url.searchParams.set('p', passcode);
+    else if (inUrl !== passcode) {
+      return { ok: false, reason: 'meeting_url: the passcode in the URL (p) does not match passcode' };
+    }
   }
   return { ok: true, url: url.toString() };
-}
-
-function meetingIdInPath(platform: Platform, pathname: string): string | undefined {
-  if (platform === 'google_meet') {
-    const match = /^\/([a-z]{3}-[a-z]{4}-[a-z]{3})\/?$/.exec(pathname);
-    return match?.[1];
-  }
-  const match = /^\/meet\/([0-9]+)\/?$/.exec(pathname);
-  return match?.[1];
 }

@@ -1,5 +1,5 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
-import { ConflictError, NotFoundError, SpecErrors } from '../infra/errors.js';
+import { AppError, ConflictError, NotFoundError, SpecErrors } from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
 import type { Platform } from './platforms.js';
 import { isTerminal } from './status.js';
@@ -65,9 +65,16 @@ export async function updateMeetingData(
   platform: Platform,
   nativeMeetingId: string,
   patch: Record<string, unknown>,
+  maxBytes: number,
 ): Promise<MeetingRecord> {
   const meeting = await latestMeeting(db, auth, platform, nativeMeetingId);
-  const updated = await mergeMeetingData(db, meeting.id, patch);
+  const updated = await mergeMeetingData(db, meeting.id, patch, maxBytes);
+  if (updated === 'tooLarge') {
+    throw new AppError(
+      413,
+      `data: the meeting's data would take more than ${maxBytes} bytes; remove members (set them to null) or send less`,
+    );
+  }
   if (!updated) throw new NotFoundError(SpecErrors.meetingNotFound);
   return updated;
 }

@@ -125,6 +125,15 @@ export async function findMeetingById(db: Db, meetingId: number): Promise<Meetin
   return row && toRecord(row);
 }
 
+/** Only a meeting's status and end time: what a live stream re-reads on every change. */
+export async function findMeetingProgress(
+  db: Db,
+  meetingId: number,
+): Promise<Pick<MeetingRecord, 'status' | 'endTime'> | undefined> {
+  const row = await db<MeetingRow>('meetings').where({ id: meetingId }).first('status', 'end_time');
+  return row && { status: row.status, endTime: row.end_time };
+}
+
 export async function findUserMeetingById(
   db: Db,
   userId: number,
@@ -227,24 +236,35 @@ export async function moveMeetingStatus(
   return { meeting: toRecord(row!), from: previous.status };
 }
 
-/** Merges a data patch (null removes a member) and returns the meeting as updated. */
+/**
+ * Merges a data patch (null removes a member) and returns the meeting as updated: `tooLarge` when
+ * the merged data would take more than `maxBytes` as JSON text (then nothing changes), undefined
+ * when there is no such meeting. One statement, so concurrent patches can't together pass the cap.
+ */
 export async function mergeMeetingData(
   db: Db,
   meetingId: number,
   patch: Record<string, unknown>,
-): Promise<MeetingRecord | undefined> {
+  maxBytes: number,
+): Promise<MeetingRecord | 'tooLarge' | undefined> {
   const { set, remove } = splitMergePatch(patch);
+  const merged = db.raw('(data || ?::jsonb) - ?::text[]', [JSON.stringify(set), remove]);
   const [row] = await db<MeetingRow>('meetings')
     .where({ id: meetingId })
+    .andWhere(
+      db.raw('octet_length(((data || ?::jsonb) - ?::text[])::text) <= ?', [
+        JSON.stringify(set),
+        remove,
+        maxBytes,
+      ]),
+    )
     .update({
-      data: db.raw('(data || ?::jsonb) - ?::text[]', [JSON.stringify(set), remove]) as unknown as Record<
-        string,
-        unknown
-      >,
+      data: merged as unknown as Record<string, unknown>,
       updated_at: db.fn.now() as unknown as Date,
     })
     .returning('*');
-  return row && toRecord(row);
+  if (row) return toRecord(row);
+  return (await findMeetingById(db, meetingId)) ? 'tooLarge' : undefined;
 }
 
 /** Stores new bot settings, only while the meeting is still in the given status. */

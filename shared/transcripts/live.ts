@@ -1,5 +1,5 @@
 import type { Knex } from '../infra/knex.js';
-import { findMeetingById, type MeetingRecord } from '../meetings/store.js';
+import { findMeetingProgress, type MeetingRecord } from '../meetings/store.js';
 import { listTransitionsSince, type TransitionRecord } from '../meetings/transitions-store.js';
 import { listSegmentsChangedSince, type SegmentRecord } from './store.js';
 
@@ -14,8 +14,8 @@ export interface LiveChanges {
   segments: SegmentRecord[];
   /** Status changes after the cursor, oldest first. */
   transitions: TransitionRecord[];
-  /** The meeting as it is now (undefined once deleted). */
-  meeting: MeetingRecord | undefined;
+  /** The meeting's status and end time now (undefined once deleted). */
+  meeting: Pick<MeetingRecord, 'status' | 'endTime'> | undefined;
 }
 
 /** What changed in a meeting after `cursor`, as committed to Postgres (the live stream's one read). */
@@ -26,5 +26,5 @@ export async function liveChangesSince(
 ): Promise<LiveChanges> {
   const segments = await listSegmentsChangedSince(db, meetingId, cursor.segment);
   const transitions = await listTransitionsSince(db, meetingId, cursor.transition);
-  return { segments, transitions, meeting: await findMeetingById(db, meetingId) };
+  return { segments, transitions, meeting: await findMeetingProgress(db, meetingId) };
 }

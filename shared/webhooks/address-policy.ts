@@ -7,50 +7,82 @@ export interface WebhookAddressPolicy {
   allowPrivateAddresses: boolean;
   /** Plain http:// endpoints (tests); otherwise https only. */
   allowHttp: boolean;
+  /** The ports an endpoint may use (WEBHOOK_ALLOWED_PORTS), or any. */
+  allowedPorts: readonly number[] | 'any';
 }
 
 /** The policy the operator set in the environment. */
 export function webhookPolicyOf(config: {
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: boolean;
   WEBHOOK_ALLOW_HTTP: boolean;
+  WEBHOOK_ALLOWED_PORTS: readonly number[] | 'any';
 }): WebhookAddressPolicy {
   return {
     allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
     allowHttp: config.WEBHOOK_ALLOW_HTTP,
+    allowedPorts: config.WEBHOOK_ALLOWED_PORTS,
   };
 }
 
-const NON_PUBLIC = new BlockList();
+/** The port a request to this URL goes to (the scheme's default when none is written). */
+function effectivePort(url: URL): number {
+  if (url.port) return Number(url.port);
+  return url.protocol === 'http:' ? 80 : 443;
+}
+
+/** Why this URL's scheme or port is refused under the policy (undefined: allowed). */
+export function schemeOrPortProblem(url: URL, policy: WebhookAddressPolicy): string | undefined {
+  const httpAllowed = policy.allowHttp && url.protocol === 'http:';
+  if (url.protocol !== 'https:' && !httpAllowed) return 'must be an https URL';
+  const port = effectivePort(url);
+  if (policy.allowedPorts !== 'any' && !policy.allowedPorts.includes(port)) {
+    return `port ${port} is not allowed; webhook endpoints may use ports ${policy.allowedPorts.join(', ')}`;
+  }
+  return undefined;
+}
+
+/**
+ * The special-purpose address registries (IANA, RFC 6890 and later): nothing in them is a public
+ * webhook endpoint. IPv4 is listed block by block; IPv6 must be global unicast (2000::/3) and
+ * outside its special blocks, which also refuses IPv4-compatible (::a.b.c.d) and every other
+ * reserved range. IPv4 inside IPv6 (mapped, NAT64) is judged as that IPv4 address.
+ */
+const NON_PUBLIC_IPV4 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
+  ['100.64.0.0', 10], // shared address space (carrier-grade NAT)
   ['127.0.0.0', 8], // loopback
   ['169.254.0.0', 16], // link-local (cloud metadata endpoints live here)
   ['172.16.0.0', 12], // private
   ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
+  ['192.0.2.0', 24], // documentation (TEST-NET-1)
+  ['192.31.196.0', 24], // AS112-v4
+  ['192.52.193.0', 24], // AMT
+  ['192.88.99.0', 24], // deprecated 6to4 relay anycast
   ['192.168.0.0', 16], // private
+  ['192.175.48.0', 24], // direct delegation AS112
   ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
+  ['198.51.100.0', 24], // documentation (TEST-NET-2)
+  ['203.0.113.0', 24], // documentation (TEST-NET-3)
   ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
+  ['240.0.0.0', 4], // reserved, and 255.255.255.255 broadcast
 ] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+  NON_PUBLIC_IPV4.addSubnet(network, prefix, 'ipv4');
 }
+
+const GLOBAL_UNICAST_IPV6 = new BlockList();
+GLOBAL_UNICAST_IPV6.addSubnet('2000::', 3, 'ipv6');
+
+const SPECIAL_IPV6 = new BlockList();
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard
+  ['2001::', 23], // IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID, AMT, AS112...
   ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // old site-local
-  ['ff00::', 8], // multicast
+  ['2002::', 16], // 6to4 (it embeds any IPv4 address, private ones included)
+  ['2620:4f:8000::', 48], // direct delegation AS112
+  ['3fff::', 20], // documentation
 ] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  SPECIAL_IPV6.addSubnet(network, prefix, 'ipv6');
 }
 
 /** IPv4 inside IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d) is judged as that IPv4 address. */
@@ -68,11 +100,11 @@ function embeddedIpv4(address: string): string | undefined {
 export function isNonPublicAddress(address: string): boolean {
   const unbracketed = address.replace(/^\[|\]$/g, '');
   const family = isIP(unbracketed);
-  if (family === 4) return NON_PUBLIC.check(unbracketed, 'ipv4');
+  if (family === 4) return NON_PUBLIC_IPV4.check(unbracketed, 'ipv4');
   if (family === 6) {
     const ipv4 = embeddedIpv4(unbracketed);
-    if (ipv4) return NON_PUBLIC.check(ipv4, 'ipv4');
-    return NON_PUBLIC.check(unbracketed, 'ipv6');
+    if (ipv4) return NON_PUBLIC_IPV4.check(ipv4, 'ipv4');
+    return !GLOBAL_UNICAST_IPV6.check(unbracketed, 'ipv6') || SPECIAL_IPV6.check(unbracketed, 'ipv6');
   }
   return true; // not an address at all: never trusted
 }
@@ -114,8 +146,8 @@ export async function checkWebhookUrl(
   } catch {
     return { ok: false, reason: 'must be an absolute https URL' };
   }
-  const httpAllowed = policy.allowHttp && url.protocol === 'http:';
-  if (url.protocol !== 'https:' && !httpAllowed) return { ok: false, reason: 'must be an https URL' };
+  const schemeOrPort = schemeOrPortProblem(url, policy);
+  if (schemeOrPort) return { ok: false, reason: schemeOrPort };
   if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' };
   if (url.hash) return { ok: false, reason: 'must not contain a #fragment' };
   if (policy.allowPrivateAddresses) return { ok: true, url };

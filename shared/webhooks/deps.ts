@@ -14,6 +14,7 @@ export interface WebhookDeps {
     | 'WEBHOOK_CONCURRENCY'
     | 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES'
     | 'WEBHOOK_ALLOW_HTTP'
+    | 'WEBHOOK_ALLOWED_PORTS'
   >;
   db: Knex;
   log: Logger;

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import {
   guardedLookup,
   isNonPublicAddress,
+  schemeOrPortProblem,
   WebhookAddressError,
   type WebhookAddressPolicy,
 } from './address-policy.js';
@@ -48,11 +49,12 @@ export function sendWebhook(
       permanent: true,
     });
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.policy.allowHttp)) {
+  const schemeOrPort = schemeOrPortProblem(url, options.policy);
+  if (schemeOrPort) {
     return Promise.resolve({
       ok: false,
       statusCode: null,
-      error: 'only https endpoints are allowed',
+      error: `the endpoint ${schemeOrPort}`,
       permanent: true,
     });
   }

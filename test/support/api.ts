@@ -1,7 +1,11 @@
 import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { createApp } from '../../api/app.js';
+import { answerMalformedRequests } from '../../api/http-server.js';
+import { noRateLimits, redisRateLimits } from '../../api/middleware/rate-limits.js';
+import { redisStreamSlots } from '../../api/routes/transcripts/stream-slots.js';
 import { findOrCreateUser, issueApiKey } from '../../shared/accounts/service.js';
 import { type BotJobs, bullBotJobs } from '../../shared/bots/jobs.js';
 import { type BotCommands, redisBotCommands } from '../../shared/contract/command-channel.js';
@@ -59,6 +63,8 @@ export async function startTestApi(
     env?: Record<string, string>;
     jobs?: (queues: BotQueues) => BotJobs;
     commands?: BotCommands;
+    /** Enforce the configured rate limits (off by default: tests make many requests on purpose). */
+    rateLimited?: boolean;
     /** A second API replica: same database and key prefix as this one (which owns their cleanup). */
     replicaOf?: TestApi;
   } = {},
@@ -87,6 +93,12 @@ export async function startTestApi(
     db: database.db,
     jobs: options.jobs ? options.jobs(queues) : bullBotJobs(queues),
     commands: options.commands ?? redisBotCommands(redis, prefix),
+    rateLimits: options.rateLimited ? redisRateLimits(redis, prefix, config) : noRateLimits,
+    streamSlots: redisStreamSlots(redis, prefix, {
+      perUser: config.LIVE_STREAMS_PER_USER,
+      staleMs: 45_000,
+      log: logger,
+    }),
     logger,
     queues: [queues.launch, queues.control],
     readiness: {
@@ -99,7 +111,8 @@ export async function startTestApi(
     },
   });
   const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    const listening = answerMalformedRequests(createServer(app.callback()));
+    listening.listen(0, '127.0.0.1', () => resolve(listening));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

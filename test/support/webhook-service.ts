@@ -10,6 +10,8 @@ import { WebhookReceiver } from './webhook-receiver.js';
 export const TEST_WEBHOOK_ENV = {
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
   WEBHOOK_ALLOW_HTTP: 'true',
+  // Test receivers listen on random ports.
+  WEBHOOK_ALLOWED_PORTS: 'any',
   WEBHOOK_RETRY_BASE_MS: '100',
   WEBHOOK_RETRY_MAX_DELAY_MS: '400',
   WEBHOOK_TIMEOUT_MS: '5000',

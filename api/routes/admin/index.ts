@@ -17,10 +17,13 @@ import { webhookSettingsJson } from '../../../shared/webhooks/serialize.js';
 import { configureUserWebhook, webhookSettings } from '../../../shared/webhooks/service.js';
 import type { AppState } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
+import type { PageSizes } from '../query-params.js';
 import { webhookChangeOf, webhookSettingsRequest } from '../user/schema.js';
 import {
+  createTokenQuery,
   createTokenRequest,
   createUserRequest,
+  emailParams,
   listUsersQuery,
   numericIdParams,
   updateUserRequest,
@@ -33,11 +36,13 @@ export interface AdminRouterDeps {
   optionalJsonBody: Middleware<AppState>;
   defaultMaxConcurrentBots: number;
   webhookPolicy: WebhookAddressPolicy;
+  pageSizes: PageSizes;
 }
 
 /** Vexa-shaped admin API (header X-Admin-API-Key), so existing clients and scripts work unchanged. */
 export function adminRouter(deps: AdminRouterDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/admin' });
+  const usersQuery = listUsersQuery(deps.pageSizes);
   router.use(deps.requireAdmin);
 
   router.post('/users', deps.jsonBody, async (ctx) => {
@@ -58,12 +63,13 @@ export function adminRouter(deps: AdminRouterDeps): Router<AppState> {
   });
 
   router.get('/users', async (ctx) => {
-    const page = parseInput(listUsersQuery, ctx.query, 'Query');
+    const page = parseInput(usersQuery, ctx.query, 'Query');
     ctx.body = (await listAllUsers(deps.db, page)).map(userJson);
   });
 
   router.get('/users/email/:email', async (ctx) => {
-    ctx.body = userJson(await userByEmail(deps.db, String(ctx.params.email)));
+    const { email } = parseInput(emailParams, ctx.params, 'Path');
+    ctx.body = userJson(await userByEmail(deps.db, email));
   });
 
   router.get('/users/:id', async (ctx) => {
@@ -103,8 +109,8 @@ export function adminRouter(deps: AdminRouterDeps): Router<AppState> {
   router.post('/users/:id/tokens', deps.optionalJsonBody, async (ctx) => {
     const { id } = parseInput(numericIdParams, ctx.params, 'Path');
     const body = parseInput(createTokenRequest, ctx.state.body);
-    const queryName = typeof ctx.query.name === 'string' ? ctx.query.name : undefined;
-    const issued = await issueUserApiKey(deps.db, id, body.name ?? queryName ?? null);
+    const query = parseInput(createTokenQuery, ctx.query, 'Query');
+    const issued = await issueUserApiKey(deps.db, id, body.name ?? query.name ?? null);
     ctx.status = 201;
     ctx.body = { ...apiKeyJson(issued.key), token: issued.token };
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type PageSizes, pageQueryShape } from '../query-params.js';
 
 const email = z.email({ error: 'must be an email address' }).max(320);
 
@@ -41,19 +42,17 @@ export const createTokenRequest = z
   )
   .meta({ id: 'CreateTokenRequest' });
 
-export const listUsersQuery = z.object({
-  skip: z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .default(0),
-  limit: z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1').max(1000, 'must be at most 1000'))
-    .default(100),
+export function listUsersQuery(sizes: PageSizes) {
+  const { limit, offset } = pageQueryShape(sizes);
+  return z.object({ skip: offset, limit });
+}
+
+/** `?name=` of POST /admin/users/{id}/tokens, for clients that send no body. */
+export const createTokenQuery = z.object({
+  name: z.string({ error: 'must be a string' }).max(200).optional(),
 });
+
+export const emailParams = z.object({ email: z.string().max(320, 'is too long') });
 
 export const numericIdParams = z.object({
   id: z

@@ -12,19 +12,24 @@ import {
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
 import { meetingRefParams } from '../path-params.js';
+import type { PageSizes } from '../query-params.js';
 import { listMeetingsQuery, meetingIdParams, updateMeetingDataRequest } from './schema.js';
 
 export interface MeetingsRouterDeps {
   db: Knex;
   requireUser: Middleware<AppState>;
   jsonBody: Middleware<AppState>;
+  pageSizes: PageSizes;
+  /** MEETING_DATA_MAX_BYTES */
+  dataMaxBytes: number;
 }
 
 export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
   const router = new Router<AppState>();
+  const listQuery = listMeetingsQuery(deps.pageSizes);
 
   router.get('/meetings', deps.requireUser, async (ctx) => {
-    const page = parseInput(listMeetingsQuery, ctx.query, 'Query');
+    const page = parseInput(listQuery, ctx.query, 'Query');
     const meetings = await listUserMeetings(deps.db, requireAuth(ctx), page);
     ctx.body = { meetings: meetings.map(meetingJson) };
   });
@@ -49,6 +54,7 @@ export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
       params.platform,
       params.native_meeting_id,
       data,
+      deps.dataMaxBytes,
     );
     ctx.body = updatedMeetingJson(meeting);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type PageSizes, pageQueryShape } from '../query-params.js';
 
 export const meetingIdParams = z.object({
   id: z
@@ -7,20 +8,9 @@ export const meetingIdParams = z.object({
     .transform((value) => Number(value)),
 });
 
-export const listMeetingsQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1').max(1000, 'must be at most 1000'))
-    .optional(),
-  offset: z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
-    .optional(),
-});
+export function listMeetingsQuery(sizes: PageSizes) {
+  return z.object(pageQueryShape(sizes));
+}
 
 // A null member removes that member (JSON merge-patch); absent members are left as they are.
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();

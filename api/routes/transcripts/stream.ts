@@ -11,6 +11,7 @@ import { liveSegmentJson } from '../../../shared/transcripts/serialize.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
 import { meetingRefParams } from '../path-params.js';
+import type { StreamSlots } from './stream-slots.js';
 
 export interface StreamOptions {
   /** Re-read Postgres this often even without an announcement (a lost one only delays an update). */
@@ -38,6 +39,7 @@ export function transcriptStreamRouter(deps: {
   db: Knex;
   requireUser: Middleware<AppState>;
   changes: MeetingChangeListener;
+  slots: StreamSlots;
   options?: StreamOptions;
 }): Router<AppState> {
   const options = deps.options ?? DEFAULT_STREAM_OPTIONS;
@@ -46,8 +48,12 @@ export function transcriptStreamRouter(deps: {
     const params = parseInput(meetingRefParams, ctx.params, 'Path');
     const meeting = await latestMeeting(deps.db, requireAuth(ctx), params.platform, params.native_meeting_id);
     const cursor = parseLastEventId(ctx.get('Last-Event-ID')) ?? { transition: 0, segment: 0 };
+    const slot = await deps.slots.acquire(requireAuth(ctx).user.id);
     // Subscribed before the first read: whatever is committed after that read wakes this stream.
-    await deps.changes.start();
+    await deps.changes.start().catch(async (error: unknown) => {
+      await slot.release();
+      throw error;
+    });
 
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
@@ -68,12 +74,16 @@ export function transcriptStreamRouter(deps: {
       wake?.();
     };
     const stopListening = deps.changes.listen(meeting.id, wakeUp);
-    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), options.heartbeatMs);
+    const heartbeat = setInterval(() => {
+      stream.write(': keep-alive\n\n');
+      void slot.refresh();
+    }, options.heartbeatMs);
     const close = () => {
       if (closed) return;
       closed = true;
       stopListening();
       clearInterval(heartbeat);
+      void slot.release();
       wakeUp();
     };
     ctx.req.on('close', close);

@@ -16,6 +16,7 @@ import {
 import type { UserWebhookSettings } from '../../../shared/webhooks/settings-store.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
+import type { PageSizes } from '../query-params.js';
 import { deliveryIdParams, listDeliveriesQuery, webhookChangeOf, webhookSettingsRequest } from './schema.js';
 
 export interface UserRouterDeps {
@@ -26,11 +27,13 @@ export interface UserRouterDeps {
   webhookTimeoutMs: number;
   /** Wakes the workers' webhook dispatchers (a retried delivery is due). */
   announce: AnnounceChanges;
+  pageSizes: PageSizes;
 }
 
 /** The caller's own settings: their webhook endpoint and its deliveries (Vexa's PUT /user/webhook). */
 export function userRouter(deps: UserRouterDeps): Router<AppState> {
   const router = new Router<AppState>();
+  const deliveriesQuery = listDeliveriesQuery(deps.pageSizes);
   const settingsOf = (settings: UserWebhookSettings | undefined) => {
     if (!settings) throw new UnauthorizedError(SpecErrors.unauthorized);
     return webhookSettingsJson(settings);
@@ -60,7 +63,7 @@ export function userRouter(deps: UserRouterDeps): Router<AppState> {
   });
 
   router.get('/user/webhook/deliveries', deps.requireUser, async (ctx) => {
-    const query = parseInput(listDeliveriesQuery, ctx.query, 'Query');
+    const query = parseInput(deliveriesQuery, ctx.query, 'Query');
     const deliveries = await userDeliveries(deps.db, requireAuth(ctx).user.id, {
       status: query.status,
       meetingId: query.meeting_id,

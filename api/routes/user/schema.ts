@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../../../shared/webhooks/outbox.js';
 import type { UserWebhookChange } from '../../../shared/webhooks/settings-store.js';
+import { MAX_DB_INTEGER, type PageSizes, pageQueryShape, wholeNumberParam } from '../query-params.js';
 
 export const webhookUrl = z
   .string({ error: 'must be a string' })
@@ -40,18 +41,12 @@ export function webhookChangeOf(body: WebhookSettingsRequest): UserWebhookChange
   };
 }
 
-const wholeNumber = z
-  .string()
-  .regex(/^[0-9]{1,15}$/, 'must be a whole number')
-  .transform(Number);
-
-export const listDeliveriesQuery = z.object({
-  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
-  meeting_id: wholeNumber.optional(),
-  limit: wholeNumber
-    .pipe(z.number().min(1, 'must be at least 1').max(1000, 'must be at most 1000'))
-    .default(100),
-  offset: wholeNumber.default(0),
-});
+export function listDeliveriesQuery(sizes: PageSizes) {
+  return z.object({
+    status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+    meeting_id: wholeNumberParam(1, MAX_DB_INTEGER).optional(),
+    ...pageQueryShape(sizes),
+  });
+}
 
 export const deliveryIdParams = z.object({ id: z.uuid({ error: 'must be a delivery id (UUID)' }) });

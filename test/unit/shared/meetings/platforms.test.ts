@@ -36,14 +36,6 @@ describe('meeting URLs', () => {
     });
     expect(checkMeetingUrl('teams', '123', 'https://teams.live.com/meet/123?p=x', []).ok).toBe(true);
     expect(
-      checkMeetingUrl(
-        'teams',
-        '1',
-        'https://teams.microsoft.com/l/meetup-join/19%3ameeting_abc%40thread.v2/0?context=%7b%7d',
-        [],
-      ).ok,
-    ).toBe(true);
-    expect(
       checkMeetingUrl('google_meet', 'abc-defg-hij', 'http://127.0.0.1:4100/abc-defg-hij', [
         'http://127.0.0.1:4100',
       ]).ok,
@@ -64,9 +56,52 @@ describe('meeting URLs', () => {
       'http://127.0.0.1:4101/abc-defg-hij',
     ],
     ['no URL at all', 'google_meet', 'abc-defg-hij', 'meet.google.com/abc-defg-hij'],
+    // A bot only ever goes to the meeting its id names (each of these was once accepted).
+    [
+      'another meeting, then a segment',
+      'google_meet',
+      'abc-defg-hij',
+      'https://meet.google.com/xyz-abcd-efg/x',
+    ],
+    ['another meeting in capitals', 'google_meet', 'abc-defg-hij', 'https://meet.google.com/XYZ-ABCD-EFG'],
+    ['another meeting without dashes', 'google_meet', 'abc-defg-hij', 'https://meet.google.com/xyzabcdefg'],
+    [
+      'another meeting, percent-encoded',
+      'google_meet',
+      'abc-defg-hij',
+      'https://meet.google.com/%78yz-abcd-efg',
+    ],
+    ['its own id in capitals', 'google_meet', 'abc-defg-hij', 'https://meet.google.com/ABC-DEFG-HIJ'],
+    ['its own id, percent-encoded', 'google_meet', 'abc-defg-hij', 'https://meet.google.com/%61bc-defg-hij'],
+    ['its own id, then a segment', 'google_meet', 'abc-defg-hij', 'https://meet.google.com/abc-defg-hij/x'],
+    ['another Teams meeting, then a segment', 'teams', '1234', 'https://teams.microsoft.com/meet/5678/x'],
+    ['its own Teams id, then a segment', 'teams', '1234', 'https://teams.microsoft.com/meet/1234/x'],
+    [
+      'a Teams link without the meeting id',
+      'teams',
+      '1',
+      'https://teams.microsoft.com/l/meetup-join/19%3ameeting_abc%40thread.v2/0',
+    ],
+    ['the root of the host', 'google_meet', 'abc-defg-hij', 'https://meet.google.com/'],
+    ['port 22', 'google_meet', 'abc-defg-hij', 'https://meet.google.com:22/abc-defg-hij'],
+    ['port 444', 'teams', '1234', 'https://teams.microsoft.com:444/meet/1234?p=x'],
+    ['another passcode', 'teams', '1234', 'https://teams.microsoft.com/meet/1234?p=other'],
   ] as const)('rejects %s', (_label, platform, id, url) => {
-    const result = checkMeetingUrl(platform, id, url, ['http://127.0.0.1:4100']);
+    const result = checkMeetingUrl(platform, id, url, ['http://127.0.0.1:4100'], 'x');
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(/^meeting_url: /);
+  });
+
+  it('accepts the default port written out, and adds a missing Teams passcode', () => {
+    expect(
+      checkMeetingUrl('google_meet', 'abc-defg-hij', 'https://meet.google.com:443/abc-defg-hij', []),
+    ).toEqual({
+      ok: true,
+      url: 'https://meet.google.com/abc-defg-hij',
+    });
+    expect(checkMeetingUrl('teams', '1234', 'https://teams.microsoft.com/meet/1234', [], 'Pw 1')).toEqual({
+      ok: true,
+      url: 'https://teams.microsoft.com/meet/1234?p=Pw+1',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkWebhookUrl, isNonPublicAddress } from '../../../../shared/webhooks/address-policy.js';
 
-const strict = { allowPrivateAddresses: false, allowHttp: false };
+const strict = { allowPrivateAddresses: false, allowHttp: false, allowedPorts: [80, 443, 8080, 8443] };
 
 describe('non-public addresses', () => {
   it.each([
@@ -27,6 +27,23 @@ describe('non-public addresses', () => {
     '64:ff9b::a9fe:a9fe',
     '[::1]',
     'not-an-address',
+    // Each of these was once accepted: the whole special-purpose registries are refused now.
+    '::127.0.0.1', // IPv4-compatible
+    '::7f00:1',
+    '2002:7f00:1::1', // 6to4 of loopback
+    '2002:808:808::1', // 6to4 of anything
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+    '2001:2::1', // benchmarking
+    '192.88.99.1', // 6to4 relay anycast
+    '192.31.196.1',
+    '192.52.193.1',
+    '192.175.48.1',
+    '198.19.255.255',
+    '3fff::1', // documentation
+    '2001:db8::1',
+    '100::1', // discard
+    '5f00::1', // outside global unicast
+    '::ffff:192.88.99.1',
   ])('%s is refused', (address) => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
@@ -90,6 +107,22 @@ describe('checkWebhookUrl', () => {
       ok: false,
       reason: 'host no-such-host.example.com could not be resolved',
     });
+  });
+
+  it('refuses ports outside WEBHOOK_ALLOWED_PORTS, and takes any with `any`', async () => {
+    expect(await checkWebhookUrl('https://93.184.215.14:22/x', strict)).toEqual({
+      ok: false,
+      reason: 'port 22 is not allowed; webhook endpoints may use ports 80, 443, 8080, 8443',
+    });
+    expect((await checkWebhookUrl('https://93.184.215.14:444/x', strict)).ok).toBe(false);
+    expect((await checkWebhookUrl('https://93.184.215.14:443/x', strict)).ok).toBe(true);
+    expect(
+      (await checkWebhookUrl('https://93.184.215.14:444/x', { ...strict, allowedPorts: 'any' })).ok,
+    ).toBe(true);
+    expect(
+      (await checkWebhookUrl('http://93.184.215.14/x', { ...strict, allowHttp: true, allowedPorts: [443] }))
+        .ok,
+    ).toBe(false);
   });
 
   it('refuses credentials and fragments', async () => {

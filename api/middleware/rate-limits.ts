@@ -1,0 +1,79 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { TooManyRequestsError } from '../../shared/infra/errors.js';
+
+const WINDOW_SECONDS = 60;
+
+/**
+ * Request limits shared by every API replica (counters in Redis, through rate-limiter-flexible).
+ * When Redis can't be reached each replica counts on its own (an in-memory stand-in), so a Redis
+ * outage neither fails requests nor lifts the limits.
+ */
+export interface RateLimits {
+  /** Counts one request of an API key; throws 429 past RATE_LIMIT_PER_KEY_PER_MINUTE. */
+  request(keyId: number): Promise<void>;
+  /** Throws 429 while a client address is over AUTH_FAILURES_PER_IP_PER_MINUTE. */
+  assertMayAuthenticate(address: string): Promise<void>;
+  /** Counts a failed authentication of a client address. */
+  authenticationFailed(address: string): Promise<void>;
+}
+
+export interface RateLimitSettings {
+  RATE_LIMIT_PER_KEY_PER_MINUTE: number;
+  AUTH_FAILURES_PER_IP_PER_MINUTE: number;
+}
+
+function limiter(redis: Redis, keyPrefix: string, points: number): RateLimiterRedis {
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix,
+    points,
+    duration: WINDOW_SECONDS,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS }),
+  });
+}
+
+const retryAfter = (result: RateLimiterRes) => Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+
+function tooMany(message: string, result: RateLimiterRes): TooManyRequestsError {
+  const seconds = retryAfter(result);
+  return new TooManyRequestsError(`${message}; retry in ${seconds} s`, { 'Retry-After': String(seconds) });
+}
+
+export function redisRateLimits(redis: Redis, prefix: string, settings: RateLimitSettings): RateLimits {
+  const perKey = settings.RATE_LIMIT_PER_KEY_PER_MINUTE;
+  const perAddress = settings.AUTH_FAILURES_PER_IP_PER_MINUTE;
+  const requests = perKey > 0 ? limiter(redis, `${prefix}:rate:key`, perKey) : undefined;
+  const failures = perAddress > 0 ? limiter(redis, `${prefix}:rate:auth-failures`, perAddress) : undefined;
+  return {
+    async request(keyId) {
+      if (!requests) return;
+      try {
+        await requests.consume(String(keyId));
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        throw tooMany(`Rate limit exceeded: at most ${perKey} requests per minute per API key`, rejection);
+      }
+    },
+    async assertMayAuthenticate(address) {
+      const seen = await failures?.get(address);
+      if (seen && seen.consumedPoints >= perAddress) {
+        throw tooMany(
+          `Too many failed authentication attempts from this address (at most ${perAddress} per minute)`,
+          seen,
+        );
+      }
+    },
+    async authenticationFailed(address) {
+      await failures?.penalty(address);
+    },
+  };
+}
+
+/** No limits (the test API's default, and tools that talk to the API in bulk on purpose). */
+export const noRateLimits: RateLimits = {
+  request: async () => undefined,
+  assertMayAuthenticate: async () => undefined,
+  authenticationFailed: async () => undefined,
+};

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** Postgres `integer` ids: a number past this names nothing and can't even be compared to a column. */
+export const MAX_DB_INTEGER = 2_147_483_647;
+
+/** A whole number in a query string, bounded so it always fits what it is compared to. */
+export function wholeNumberParam(min: number, max: number) {
+  return z
+    .string({ error: 'must be a whole number' })
+    .regex(/^[0-9]+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+}
+
+/** How long a listing's pages are (LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT). */
+export interface PageSizes {
+  defaultLimit: number;
+  maxLimit: number;
+}
+
+/** `?limit=&offset=` of every listing: a default page size, a maximum, and an offset that fits. */
+export function pageQueryShape(sizes: PageSizes) {
+  return {
+    limit: wholeNumberParam(1, sizes.maxLimit).default(sizes.defaultLimit),
+    offset: wholeNumberParam(0, Number.MAX_SAFE_INTEGER).default(0),
+  };
+}
