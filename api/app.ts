@@ -6,6 +6,7 @@ import type { BotCommands } from '../shared/contract/command-channel.js';
 import type { Config } from '../shared/infra/config.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
+import { ResponseCache } from '../shared/infra/response-cache.js';
 import type { AnnounceChanges, MeetingChangeListener } from '../shared/meetings/changes.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { bullBoard } from './bull-board.js';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const admin = requireAdmin(config.ADMIN_API_KEY, deps.rateLimits);
   const webhookPolicy = webhookPolicyOf(config);
   const pageSizes = { defaultLimit: config.LIST_DEFAULT_LIMIT, maxLimit: config.LIST_MAX_LIMIT };
+  const cache = new ResponseCache(config.RESPONSE_CACHE_MB * 2 ** 20);
 
   const routers: Router<AppState>[] = [
     healthRouter(deps.readiness),
@@ -90,8 +92,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       jsonBody: body,
       pageSizes,
       dataMaxBytes: config.MEETING_DATA_MAX_BYTES,
+      cache,
     }),
-    transcriptsRouter({ db, requireUser: user }),
+    transcriptsRouter({ db, requireUser: user, cache }),
     transcriptStreamRouter({
       db,
       requireUser: user,

@@ -3,6 +3,8 @@ import * as initialSchema from './20261122000001_initial_schema.js';
 import * as meetingLaunches from './20261122000002_meeting_launches.js';
 import * as segmentChangeSeq from './20261122000003_segment_change_seq.js';
 import * as webhooks from './20261122000004_webhooks.js';
+import * as meetingRowVersion from './20261123000005_meeting_row_version.js';
+import * as segmentJsonText from './20261123000006_segment_json_text.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
@@ -13,4 +15,6 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.M
   ['20261122000002_meeting_launches', meetingLaunches],
   ['20261122000003_segment_change_seq', segmentChangeSeq],
   ['20261122000004_webhooks', webhooks],
+  ['20261123000005_meeting_row_version', meetingRowVersion],
+  ['20261123000006_segment_json_text', segmentJsonText],
 ];

@@ -1,7 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { hashApiKey } from '../../shared/accounts/api-keys.js';
-import { findActiveKeyByHash, touchApiKey } from '../../shared/accounts/keys-store.js';
+import {
+  findActiveKeyByHash,
+  KEY_USE_RECORD_INTERVAL_MS,
+  touchApiKey,
+} from '../../shared/accounts/keys-store.js';
 import { AppError, SpecErrors, UnauthorizedError } from '../../shared/infra/errors.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { AppState } from '../context.js';
@@ -28,9 +32,11 @@ export function requireUser(db: Knex, limits: RateLimits): Middleware<AppState> 
     }
     await limits.request(auth.keyId);
     ctx.state.auth = auth;
-    touchApiKey(db, auth.keyId).catch((error: unknown) =>
-      ctx.state.log.warn({ err: error }, 'could not record key use'),
-    );
+    if (!auth.lastUsedAt || Date.now() - auth.lastUsedAt.getTime() >= KEY_USE_RECORD_INTERVAL_MS) {
+      touchApiKey(db, auth.keyId).catch((error: unknown) =>
+        ctx.state.log.warn({ err: error }, 'could not record key use'),
+      );
+    }
     return next();
   };
 }

@@ -14,7 +14,7 @@ export interface RateLimits {
   request(keyId: number): Promise<void>;
   /** Throws 429 while a client address is over AUTH_FAILURES_PER_IP_PER_MINUTE. */
   assertMayAuthenticate(address: string): Promise<void>;
-  /** Counts a failed authentication of a client address. */
+  /** Counts a failed authentication of a client address; throws 429 once it is over the limit. */
   authenticationFailed(address: string): Promise<void>;
 }
 
@@ -34,10 +34,8 @@ function limiter(redis: Redis, keyPrefix: string, points: number): RateLimiterRe
   });
 }
 
-const retryAfter = (result: RateLimiterRes) => Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-
-function tooMany(message: string, result: RateLimiterRes): TooManyRequestsError {
-  const seconds = retryAfter(result);
+function tooMany(message: string, msBeforeNext: number): TooManyRequestsError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new TooManyRequestsError(`${message}; retry in ${seconds} s`, { 'Retry-After': String(seconds) });
 }
 
@@ -46,6 +44,13 @@ export function redisRateLimits(redis: Redis, prefix: string, settings: RateLimi
   const perAddress = settings.AUTH_FAILURES_PER_IP_PER_MINUTE;
   const requests = perKey > 0 ? limiter(redis, `${prefix}:rate:key`, perKey) : undefined;
   const failures = perAddress > 0 ? limiter(redis, `${prefix}:rate:auth-failures`, perAddress) : undefined;
+  /**
+   * Addresses this process saw go over their failure limit, until their window ends: checked
+   * before every authentication without a Redis round trip. Another replica learns of an address
+   * at its own next failure from it, when the shared count answers "over".
+   */
+  const blocked = new Map<string, number>();
+  const failureMessage = `Too many failed authentication attempts from this address (at most ${perAddress} per minute)`;
   return {
     async request(keyId) {
       if (!requests) return;
@@ -53,20 +58,32 @@ export function redisRateLimits(redis: Redis, prefix: string, settings: RateLimi
         await requests.consume(String(keyId));
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        throw tooMany(`Rate limit exceeded: at most ${perKey} requests per minute per API key`, rejection);
-      }
-    },
-    async assertMayAuthenticate(address) {
-      const seen = await failures?.get(address);
-      if (seen && seen.consumedPoints >= perAddress) {
         throw tooMany(
-          `Too many failed authentication attempts from this address (at most ${perAddress} per minute)`,
-          seen,
+          `Rate limit exceeded: at most ${perKey} requests per minute per API key`,
+          rejection.msBeforeNext,
         );
       }
     },
+    async assertMayAuthenticate(address) {
+      const until = blocked.get(address);
+      if (until === undefined) return;
+      const msLeft = until - Date.now();
+      if (msLeft <= 0) {
+        blocked.delete(address);
+        return;
+      }
+      throw tooMany(failureMessage, msLeft);
+    },
     async authenticationFailed(address) {
-      await failures?.penalty(address);
+      if (!failures) return;
+      try {
+        await failures.consume(address);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        blocked.set(address, Date.now() + rejection.msBeforeNext);
+        if (blocked.size > 10_000) blocked.delete(blocked.keys().next().value as string);
+        throw tooMany(failureMessage, rejection.msBeforeNext);
+      }
     },
   };
 }

@@ -46,6 +46,8 @@ export async function insertApiKey(
 
 export interface AuthenticatedKey {
   keyId: number;
+  /** When the key was last recorded as used (recorded at most once a minute). */
+  lastUsedAt: Date | null;
   user: Pick<UserRecord, 'id' | 'email' | 'maxConcurrentBots'>;
 }
 
@@ -55,20 +57,28 @@ export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<Auth
     .join('users as u', 'u.id', 'k.user_id')
     .where('k.key_hash', keyHash)
     .whereNull('k.revoked_at')
-    .first<{ key_id: number; user_id: number; email: string; max_concurrent_bots: number } | undefined>(
-      'k.id as key_id',
-      'u.id as user_id',
-      'u.email',
-      'u.max_concurrent_bots',
-    );
+    .first<
+      | {
+          key_id: number;
+          last_used_at: Date | null;
+          user_id: number;
+          email: string;
+          max_concurrent_bots: number;
+        }
+      | undefined
+    >('k.id as key_id', 'k.last_used_at', 'u.id as user_id', 'u.email', 'u.max_concurrent_bots');
   if (!row) return undefined;
   return {
     keyId: row.key_id,
+    lastUsedAt: row.last_used_at,
     user: { id: row.user_id, email: row.email, maxConcurrentBots: row.max_concurrent_bots },
   };
 }
 
-/** Records use at most once a minute per key, so authentication stays a read on the hot path. */
+/** How often a key's use is recorded: authentication stays a read on the hot path. */
+export const KEY_USE_RECORD_INTERVAL_MS = 60_000;
+
+/** Records use at most once a minute per key (callers skip it when lastUsedAt is recent). */
 export async function touchApiKey(db: Db, keyId: number): Promise<void> {
   await db('api_keys')
     .where({ id: keyId })

@@ -60,6 +60,8 @@ export const configSchema = z
     LIST_MAX_LIMIT: z.coerce.number().int().min(1).max(100_000).default(1000),
     /** A meeting's `data` as stored (JSON text), all members together. */
     MEETING_DATA_MAX_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+    /** Memory for built GET /transcripts and GET /meetings answers, per API process (0: none kept). */
+    RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
     /** Live transcript streams one user may have open at once, across every API replica. */
     LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Requests one API key may make per minute, across every API replica (0: no limit). */

@@ -1,7 +1,9 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { AppError, ConflictError, NotFoundError, SpecErrors } from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
+import type { ResponseCache } from '../infra/response-cache.js';
 import type { Platform } from './platforms.js';
+import { meetingJson } from './serialize.js';
 import { isTerminal } from './status.js';
 import {
   deleteMeetings,
@@ -10,6 +12,7 @@ import {
   listMeetings,
   listUserMeetingsFor,
   type MeetingRecord,
+  meetingListVersion,
   mergeMeetingData,
 } from './store.js';
 import { listTransitions, type TransitionRecord } from './transitions-store.js';
@@ -39,13 +42,18 @@ export async function latestMeeting(
   return meeting;
 }
 
-/** The user's meetings, newest first. */
-export function listUserMeetings(
+/** GET /meetings' answer as JSON bytes, built once per version of the user's meetings and page. */
+export async function meetingListAnswer(
   db: Knex,
+  cache: ResponseCache,
   auth: AuthenticatedKey,
-  page: { limit?: number | undefined; offset?: number | undefined },
-): Promise<MeetingRecord[]> {
-  return listMeetings(db, auth.user.id, page);
+  page: { limit: number; offset: number },
+): Promise<Buffer> {
+  const version = await meetingListVersion(db, auth.user.id);
+  const key = `meetings:${auth.user.id}:${page.limit}:${page.offset}:${version}`;
+  return cache.through(key, async () =>
+    JSON.stringify({ meetings: (await listMeetings(db, auth.user.id, page)).map(meetingJson) }),
+  );
 }
 
 /** A meeting's status history, oldest first. */

@@ -356,3 +356,17 @@ export async function listLiveMeetingsOfWorker(db: Db, workerId: string): Promis
     .whereIn('status', NON_TERMINAL_STATUSES);
   return rows.map(toRecord);
 }
+
+/**
+ * A version of the user's meetings: their count, highest id (ids are never reused, so any insert
+ * moves it) and the sum of their row versions (every update bumps one). It changes whenever
+ * anything in the list does, whatever order concurrent transactions commit in.
+ */
+export async function meetingListVersion(db: Db, userId: number): Promise<string> {
+  const row: { n: number; s: string; m: number } | undefined = await db('meetings')
+    .where({ user_id: userId })
+    .first(
+      db.raw('count(*)::bigint AS n, coalesce(sum(row_version), 0)::text AS s, coalesce(max(id), 0) AS m'),
+    );
+  return `${row?.n ?? 0}.${row?.m ?? 0}.${row?.s ?? 0}`;
+}

@@ -1,8 +1,6 @@
 import type { z } from 'zod';
-import { meetingHeaderJson } from '../meetings/serialize.js';
-import type { MeetingRecord } from '../meetings/store.js';
 import type { SegmentRecord } from './store.js';
-import type { segmentSchema, transcriptSchema } from './wire.js';
+import type { segmentSchema } from './wire.js';
 
 export const UNKNOWN_SPEAKER = 'Unknown speaker';
 export const UNKNOWN_LANGUAGE = 'und';
@@ -31,12 +29,4 @@ export interface LiveSegmentJson extends SegmentJson {
 
 export function liveSegmentJson(segment: SegmentRecord): LiveSegmentJson {
   return { segment_id: segment.segmentId, final: segment.final, ...segmentJson(segment) };
-}
-
-/** GET /transcripts/{platform}/{native_meeting_id}. */
-export function transcriptJson(
-  meeting: MeetingRecord,
-  segments: readonly SegmentRecord[],
-): z.infer<typeof transcriptSchema> {
-  return { ...meetingHeaderJson(meeting), segments: segments.map(segmentJson) };
 }

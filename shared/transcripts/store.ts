@@ -136,3 +136,16 @@ function latestPerSegmentId(segments: readonly SegmentUpsert[]): SegmentUpsert[]
   }
   return [...byKey.values()];
 }
+
+/**
+ * A version of the meeting's transcript: the count of its segments and the sum of their change
+ * numbers. Every write gives a segment a higher change number, so the sum grows with any write,
+ * whatever order concurrent writes commit in (a maximum would not). Segments are only ever
+ * deleted with their meeting.
+ */
+export async function transcriptVersion(db: Db, meetingId: number): Promise<string> {
+  const row: { n: number; s: string } | undefined = await db('transcript_segments')
+    .where({ meeting_id: meetingId })
+    .first(db.raw('count(*)::bigint AS n, coalesce(sum(change_seq), 0)::text AS s'));
+  return `${row?.n ?? 0}.${row?.s ?? 0}`;
+}

@@ -1,12 +1,13 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/infra/knex.js';
+import type { ResponseCache } from '../../../shared/infra/response-cache.js';
 import { meetingEventJson, meetingJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
 import {
   deleteMeetingData,
   getMeeting,
-  listUserMeetings,
   meetingHistory,
+  meetingListAnswer,
   updateMeetingData,
 } from '../../../shared/meetings/service.js';
 import { type AppState, requireAuth } from '../../context.js';
@@ -22,6 +23,8 @@ export interface MeetingsRouterDeps {
   pageSizes: PageSizes;
   /** MEETING_DATA_MAX_BYTES */
   dataMaxBytes: number;
+  /** Built answers, keyed by the version of what they show. */
+  cache: ResponseCache;
 }
 
 export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
@@ -30,8 +33,8 @@ export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
 
   router.get('/meetings', deps.requireUser, async (ctx) => {
     const page = parseInput(listQuery, ctx.query, 'Query');
-    const meetings = await listUserMeetings(deps.db, requireAuth(ctx), page);
-    ctx.body = { meetings: meetings.map(meetingJson) };
+    ctx.type = 'application/json';
+    ctx.body = await meetingListAnswer(deps.db, deps.cache, requireAuth(ctx), page);
   });
 
   router.get('/meetings/:id', deps.requireUser, async (ctx) => {
