@@ -33,6 +33,23 @@ afterAll(async () => {
   unreachable.disconnect();
 });
 
+/** An active meeting stored directly (no bot can be queued through this API). */
+async function activeMeeting(nativeMeetingId: string): Promise<number> {
+  const [row] = await api.database
+    .db('meetings')
+    .insert({
+      user_id: user.id,
+      platform: 'google_meet',
+      native_meeting_id: nativeMeetingId,
+      status: 'requested',
+      meeting_url: `https://meet.google.com/${nativeMeetingId}`,
+      bot_name: 'Bot',
+    })
+    .returning('id');
+  await advanceMeeting(api.database.db, row.id, 'active');
+  return row.id;
+}
+
 describe('when the job queue is unreachable', () => {
   it('POST /bots answers 503 and leaves no meeting in flight', async () => {
     const response = await api.request('POST', '/bots', { key: user.key, json: googleMeetBot() });
@@ -49,38 +66,14 @@ describe('when the job queue is unreachable', () => {
   });
 
   it('DELETE /bots still completes the meeting (the reconciler removes the container later)', async () => {
-    const [meetingId] = await api.database
-      .db('meetings')
-      .insert({
-        user_id: user.id,
-        platform: 'google_meet',
-        native_meeting_id: 'liv-ebot-abc',
-        status: 'requested',
-        meeting_url: 'https://meet.google.com/liv-ebot-abc',
-        bot_name: 'Bot',
-      })
-      .returning('id')
-      .then((rows) => rows.map((row: { id: number }) => row.id));
-    await advanceMeeting(api.database.db, meetingId!, 'active');
+    await activeMeeting('liv-ebot-abc');
     const response = await api.request('DELETE', '/bots/google_meet/liv-ebot-abc', { key: user.key });
     expect(response.status).toBe(202);
     expect(response.body.status).toBe('completed');
   });
 
   it('PUT /bots/.../config answers 503 and keeps the saved settings when the bot cannot be reached', async () => {
-    const [meetingId] = await api.database
-      .db('meetings')
-      .insert({
-        user_id: user.id,
-        platform: 'google_meet',
-        native_meeting_id: 'rec-onfi-gdd',
-        status: 'requested',
-        meeting_url: 'https://meet.google.com/rec-onfi-gdd',
-        bot_name: 'Bot',
-      })
-      .returning('id')
-      .then((rows) => rows.map((row: { id: number }) => row.id));
-    await advanceMeeting(api.database.db, meetingId!, 'active');
+    const meetingId = await activeMeeting('rec-onfi-gdd');
     const response = await api.request('PUT', '/bots/google_meet/rec-onfi-gdd/config', {
       key: user.key,
       json: { language: 'de' },
