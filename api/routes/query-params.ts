@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-/** Postgres `integer` ids: a number past this names nothing and can't even be compared to a column. */
-export const MAX_DB_INTEGER = 2_147_483_647;
+import { MAX_DB_INTEGER } from '../../shared/infra/knex.js';
 
 /** A whole number in a query string, bounded so it always fits what it is compared to. */
 export function wholeNumberParam(min: number, max: number) {

@@ -1,6 +1,6 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { AppError, ConflictError, NotFoundError, SpecErrors } from '../infra/errors.js';
-import type { Knex } from '../infra/knex.js';
+import { type Knex, MAX_DB_INTEGER } from '../infra/knex.js';
 import type { ResponseCache } from '../infra/response-cache.js';
 import type { Platform } from './platforms.js';
 import { meetingJson } from './serialize.js';
@@ -17,15 +17,12 @@ import {
 } from './store.js';
 import { listTransitions, type TransitionRecord } from './transitions-store.js';
 
-/** Meeting ids are Postgres `integer`s; a larger number names no meeting. */
-const MAX_MEETING_ID = 2_147_483_647;
-
 export async function getMeeting(
   db: Knex,
   auth: AuthenticatedKey,
   meetingId: number,
 ): Promise<MeetingRecord> {
-  if (meetingId > MAX_MEETING_ID) throw new NotFoundError(SpecErrors.meetingNotFound);
+  if (meetingId > MAX_DB_INTEGER) throw new NotFoundError(SpecErrors.meetingNotFound);
   const meeting = await findUserMeetingById(db, auth.user.id, meetingId);
   if (!meeting) throw new NotFoundError(SpecErrors.meetingNotFound);
   return meeting;

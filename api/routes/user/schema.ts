@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { MAX_DB_INTEGER } from '../../../shared/infra/knex.js';
 import { DELIVERY_STATUSES } from '../../../shared/webhooks/outbox.js';
 import type { UserWebhookChange } from '../../../shared/webhooks/settings-store.js';
-import { MAX_DB_INTEGER, type PageSizes, pageQueryShape, wholeNumberParam } from '../query-params.js';
+import { type PageSizes, pageQueryShape, wholeNumberParam } from '../query-params.js';
 
 export const webhookUrl = z
   .string({ error: 'must be a string' })
