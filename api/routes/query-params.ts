@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { MAX_DB_INTEGER } from '../../shared/infra/knex.js';
 
 /** A whole number in a query string, bounded so it always fits what it is compared to. */
 export function wholeNumberParam(min: number, max: number) {
