@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { webhookChangeOf, webhookSettingsRequest } from '../api/routes/user/schema.js';
 import { listApiKeys, revokeApiKey } from '../shared/accounts/keys-store.js';
-import { findOrCreateUser, issueApiKey } from '../shared/accounts/service.js';
+import { findOrCreateUser, issueApiKey, replaceNamedApiKey } from '../shared/accounts/service.js';
 import { findUserByEmail, updateUser } from '../shared/accounts/users-store.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
@@ -10,8 +10,9 @@ import { configureUserWebhook } from '../shared/webhooks/service.js';
 import { type UserWebhookSettings, userWebhookSettings } from '../shared/webhooks/settings-store.js';
 
 const USAGE = `Usage:
-  keys create --email EMAIL [--name NAME] [--key-name NAME] [--max-bots N] [--quiet]
-      Finds or creates the user and prints a new API key (shown only this once).
+  keys create --email EMAIL [--name NAME] [--key-name NAME] [--max-bots N] [--replace] [--quiet]
+      Finds or creates the user and prints a new API key (shown only this once). With --replace,
+      the user's earlier keys of that name are revoked.
   keys list --email EMAIL
       Lists the user's keys (prefixes only).
   keys revoke --id KEY_ID
@@ -32,6 +33,7 @@ const { values, positionals } = parseArgs({
     off: { type: 'boolean', default: false },
     secret: { type: 'string' },
     'partial-segments': { type: 'string' },
+    replace: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -67,13 +69,17 @@ try {
       !created && maxBots !== undefined
         ? await updateUser(db, user.id, { maxConcurrentBots: maxBots })
         : user;
-    const issued = await issueApiKey(db, user.id, values['key-name'] ?? 'cli');
+    const keyName = values['key-name'] ?? 'cli';
+    const issued = values.replace
+      ? await replaceNamedApiKey(db, user.id, keyName)
+      : { ...(await issueApiKey(db, user.id, keyName)), revoked: 0 };
     if (values.quiet) {
       process.stdout.write(`${issued.token}\n`);
     } else {
       process.stdout.write(
         `${created ? 'created' : 'found'} user ${user.id} <${user.email}> (max concurrent bots: ${current?.maxConcurrentBots})\n` +
-          `new API key (id ${issued.key.id}); it is shown only once:\n${issued.token}\n`,
+          `new API key (id ${issued.key.id}); it is shown only once:\n${issued.token}\n` +
+          (issued.revoked > 0 ? `revoked ${issued.revoked} earlier key(s) named ${keyName}\n` : ''),
       );
     }
   } else if (command === 'list') {

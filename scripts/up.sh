@@ -39,14 +39,14 @@ start_background worker node dist/worker/main.js
 sleep 1
 kill -0 "$(cat "$RUN_DIR/worker.pid")" 2>/dev/null || { tail -n 30 "$RUN_DIR/worker.log" >&2; die "the worker exited"; }
 
-API_KEY="$(node dist/scripts/keys.js create --email "${MEETBOT_USER_EMAIL:-you@localhost.localdomain}" --key-name quickstart --quiet)"
+API_KEY="$(node dist/scripts/keys.js create --email "${MEETBOT_USER_EMAIL:-you@localhost.localdomain}" --key-name quickstart --replace --quiet)"
 
 cat <<INFO
 
   Meetbot is up.
 
   Base URL:  $BASE_URL
-  API key:   $API_KEY
+  API key:   $API_KEY  (earlier "quickstart" keys are revoked)
   Docs:      $BASE_URL/docs
   Queues:    $BASE_URL/admin/queues  (user: admin, password: ADMIN_API_KEY in .env)
 

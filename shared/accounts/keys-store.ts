@@ -100,3 +100,11 @@ export async function revokeApiKey(db: Db, keyId: number): Promise<ApiKeyRecord 
     .returning('*');
   return row && toRecord(row);
 }
+
+/** Revokes the user's live keys with this name; returns how many. */
+export async function revokeKeysNamed(db: Db, userId: number, name: string): Promise<number> {
+  return db('api_keys')
+    .where({ user_id: userId, name })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now() });
+}

@@ -1,7 +1,7 @@
 import { BadRequestError, NotFoundError } from '../infra/errors.js';
 import type { Db, Knex } from '../infra/knex.js';
 import { generateApiKey } from './api-keys.js';
-import { type ApiKeyRecord, insertApiKey, listApiKeys, revokeApiKey } from './keys-store.js';
+import { type ApiKeyRecord, insertApiKey, listApiKeys, revokeApiKey, revokeKeysNamed } from './keys-store.js';
 import {
   findUserByEmail,
   findUserById,
@@ -94,4 +94,19 @@ export async function revokeUserApiKey(db: Knex, keyId: number): Promise<ApiKeyR
   const key = await revokeApiKey(db, keyId);
   if (!key) throw new NotFoundError('Token not found');
   return key;
+}
+
+/**
+ * A new key named `name` that replaces the user's earlier keys of that name (they are revoked in
+ * the same transaction): running `npm run up` again leaves one live "quickstart" key, not one more.
+ */
+export async function replaceNamedApiKey(
+  db: Knex,
+  userId: number,
+  name: string,
+): Promise<IssuedApiKey & { revoked: number }> {
+  return db.transaction(async (trx) => {
+    const revoked = await revokeKeysNamed(trx, userId, name);
+    return { ...(await issueApiKey(trx, userId, name)), revoked };
+  });
 }
