@@ -174,9 +174,14 @@ ensure_bot_image_locked() {
   local previous
   previous="$(docker image inspect --format '{{ .Id }}' "$BOT_IMAGE" 2>/dev/null || true)"
   # Host network for RUN steps: this engine has no bridge (a registry base installs packages with apt).
+  # The classic builder needs no buildx component (Debian's docker.io ships none) and builds on a
+  # locally imported base with no registry; newer engines print a deprecation that tells the user to
+  # remove DOCKER_BUILDKIT=0, a variable they never set, so that notice is left out of the output.
   (cd "$ROOT_DIR" && DOCKER_BUILDKIT=0 docker build --network host \
     --build-arg "BASE_IMAGE=$BOT_BASE_IMAGE" --label "$BOT_HASH_LABEL=$hash" \
-    -f "$BOT_DOCKERFILE" -t "$BOT_IMAGE" .) || die "building the bot image failed"
+    -f "$BOT_DOCKERFILE" -t "$BOT_IMAGE" . 2>&1) |
+    sed -e '/^DEPRECATED: The legacy builder is deprecated/,/environment-variable\.$/d' ||
+    die "building the bot image failed"
   # The images this one replaces: the previous bot image, then untagged ones of ours (bases that bot
   # image built on). Each removal fails harmlessly while a container still uses the image.
   if [ -n "$previous" ] && [ "$previous" != "$(docker image inspect --format '{{ .Id }}' "$BOT_IMAGE")" ]; then
