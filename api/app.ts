@@ -64,7 +64,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   const routers: Router<AppState>[] = [
     healthRouter(deps.readiness),
-    docsRouter(() => buildOpenApiDocument(config.PUBLIC_BASE_URL)),
+    docsRouter(() =>
+      buildOpenApiDocument(config.PUBLIC_BASE_URL, {
+        listDefaultLimit: config.LIST_DEFAULT_LIMIT,
+        listMaxLimit: config.LIST_MAX_LIMIT,
+        meetingDataMaxBytes: config.MEETING_DATA_MAX_BYTES,
+        liveStreamsPerUser: config.LIVE_STREAMS_PER_USER,
+      }),
+    ),
     botsRouter({
       db,
       jobs: deps.jobs,

@@ -89,9 +89,43 @@ const nativeIdParam = {
 const meetingRef = [platformParam, nativeIdParam];
 const userAuth = [{ ApiKey: [] }];
 const adminAuth = [{ AdminApiKey: [] }];
-const common = { 401: error('Missing or invalid X-API-Key: `Unauthorized`') };
+const common = {
+  401: error('Missing or invalid X-API-Key: `Unauthorized`'),
+  429: error(
+    'Over the per-key request rate (`Rate limit exceeded: …`) or, from this address, over the failed-authentication limit (`Too many failed authentication attempts …`); `Retry-After` says when to try again',
+  ),
+};
 
-export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown> {
+/** What the document states of the limits, as this deployment has them set. */
+export interface DocumentedLimits {
+  listDefaultLimit: number;
+  listMaxLimit: number;
+  meetingDataMaxBytes: number;
+  liveStreamsPerUser: number;
+}
+
+const DEFAULT_LIMITS: DocumentedLimits = {
+  listDefaultLimit: 100,
+  listMaxLimit: 1000,
+  meetingDataMaxBytes: 65_536,
+  liveStreamsPerUser: 20,
+};
+
+export function buildOpenApiDocument(
+  serverUrl?: string,
+  limits: DocumentedLimits = DEFAULT_LIMITS,
+): Record<string, unknown> {
+  const page = (name: string) => [
+    {
+      name,
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: limits.listMaxLimit, default: limits.listDefaultLimit },
+    },
+  ];
+  const offset = (name: string) => [
+    { name, in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+  ];
   const { schemas: generated } = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     unrepresentable: 'any',
@@ -136,7 +170,9 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
             400: error('Invalid input; for a bad meeting id exactly `Invalid meeting ID format`'),
             ...common,
             409: error('A bot is already running or starting for this meeting'),
-            429: error('`Too many concurrent bots`'),
+            429: error(
+              '`Too many concurrent bots`; or over the per-key request rate or failed-authentication limit (with `Retry-After`)',
+            ),
             503: error('The job queue is unreachable; nothing was started'),
           },
         },
@@ -168,21 +204,14 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
             400: error('Invalid input'),
             ...common,
             404: error('`Bot not found`'),
+            503: error('Redis is unreachable: the new settings were saved but not sent to the bot'),
           },
         },
       },
       '/meetings': {
         get: {
           summary: 'List Meetings, newest first',
-          parameters: [
-            {
-              name: 'limit',
-              in: 'query',
-              required: false,
-              schema: { type: 'integer', minimum: 1, maximum: 1000 },
-            },
-            { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
-          ],
+          parameters: [...page('limit'), ...offset('offset')],
           responses: {
             200: { description: 'Meetings', ...json(meetingListSchema) },
             400: error('Invalid query'),
@@ -223,6 +252,9 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
             400: error('Invalid input'),
             ...common,
             404: error('`Meeting not found`'),
+            413: error(
+              `The meeting's data would take more than ${limits.meetingDataMaxBytes} bytes; nothing changed`,
+            ),
           },
         },
         delete: {
@@ -268,6 +300,9 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
             },
             ...common,
             404: error('`Meeting not found`'),
+            429: error(
+              `${limits.liveStreamsPerUser} live streams of this user are open already; or a rate limit (see the other answers)`,
+            ),
           },
         },
       },
@@ -316,13 +351,9 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
               in: 'query',
               schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
             },
-            { name: 'meeting_id', in: 'query', schema: { type: 'integer' } },
-            {
-              name: 'limit',
-              in: 'query',
-              schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-            },
-            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+            { name: 'meeting_id', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+            ...page('limit'),
+            ...offset('offset'),
           ],
           responses: {
             200: { description: 'Deliveries', ...json(deliveryListSchema) },
@@ -360,14 +391,7 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
         get: {
           summary: 'List users',
           security: adminAuth,
-          parameters: [
-            { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
-            {
-              name: 'limit',
-              in: 'query',
-              schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-            },
-          ],
+          parameters: [...offset('skip'), ...page('limit')],
           responses: {
             200: {
               description: 'Users',

@@ -172,6 +172,13 @@ describe('operator endpoints', () => {
       'google_meet',
       'teams',
     ]);
+    // The limits as this deployment has them (LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, ...).
+    const meetingsLimit = document.body.paths['/meetings'].get.parameters[0];
+    expect(meetingsLimit).toMatchObject({ name: 'limit', schema: { default: 100, maximum: 1000 } });
+    expect(
+      document.body.paths['/meetings/{platform}/{native_meeting_id}'].patch.responses[413],
+    ).toBeDefined();
+    expect(document.body.paths['/meetings'].get.responses[429].description).toMatch(/Rate limit exceeded/);
     const docs = await fetch(`${api.baseUrl}/docs`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('/docs/assets/swagger-ui-bundle.js');
