@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import type { Queue } from 'bullmq';
 import Koa from 'koa';
+import type { Registry } from 'prom-client';
 import type { BotJobs } from '../shared/bots/jobs.js';
 import type { BotCommands } from '../shared/contract/command-channel.js';
 import type { Config } from '../shared/infra/config.js';
@@ -11,6 +12,7 @@ import type { AnnounceChanges, MeetingChangeListener } from '../shared/meetings/
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { bullBoard } from './bull-board.js';
 import type { AppState } from './context.js';
+import { apiMetrics } from './metrics.js';
 import { requireAdmin, requireUser } from './middleware/auth.js';
 import { errorBodies } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -46,6 +48,8 @@ export interface AppDeps {
   rateLimits: RateLimits;
   /** Open live streams per user (LIVE_STREAMS_PER_USER), counted across replicas. */
   streamSlots: StreamSlots;
+  /** This process's Prometheus registry (GET /metrics). */
+  metrics: Registry;
 }
 
 /** The whole HTTP app; the middleware order lives here and nowhere else. */
@@ -120,8 +124,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }),
   ];
 
+  const metrics = apiMetrics(deps.metrics, deps.queues);
+  app.use(metrics.timing);
   app.use(requestContext(deps.logger));
   app.use(errorBodies());
+  app.use(metrics.endpoint(config.METRICS_TOKEN));
   app.use(
     bullBoard(deps.queues, requireAdmin(config.ADMIN_API_KEY, deps.rateLimits, { browserPrompt: true })),
   );

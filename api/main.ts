@@ -5,6 +5,7 @@ import { redisBotCommands } from '../shared/contract/command-channel.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
+import { createMetricsRegistry } from '../shared/infra/metrics.js';
 import { createBotQueues, createWebhookQueue } from '../shared/infra/queues.js';
 import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
@@ -41,6 +42,7 @@ const app = createApp({
   jobs: bullBotJobs(queues),
   commands: redisBotCommands(redis, config.QUEUE_PREFIX),
   rateLimits: redisRateLimits(redis, config.QUEUE_PREFIX, config),
+  metrics: createMetricsRegistry('api'),
   streamSlots: redisStreamSlots(redis, config.QUEUE_PREFIX, {
     perUser: config.LIVE_STREAMS_PER_USER,
     staleMs: 3 * DEFAULT_STREAM_OPTIONS.heartbeatMs,

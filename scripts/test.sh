@@ -11,6 +11,7 @@ load_env
 ensure_postgres
 ensure_redis
 ensure_bot_host_packages
+ensure_test_tools
 ensure_docker
 
 log "typecheck, lint, format"

@@ -3,11 +3,13 @@ import { redisBotCommands } from '../shared/contract/command-channel.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
+import { createMetricsRegistry } from '../shared/infra/metrics.js';
 import { createWorkerRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
 import { meetingAnnouncer } from '../shared/meetings/changes.js';
 import { BotFleet } from './bot-fleet.js';
 import { Ingester } from './ingest/ingester.js';
+import { serveWorkerMetrics, WorkerMetrics } from './metrics.js';
 import { createControlWorker, createLaunchWorker } from './queue-workers.js';
 import { reconcile } from './reconciler.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
@@ -29,7 +31,14 @@ const runtime = new DockerRuntime(new Docker(), log);
 const fleet = new BotFleet(config.BOT_SLOTS);
 const announce = meetingAnnouncer(redis, config.QUEUE_PREFIX, log);
 const commands = redisBotCommands(redis, config.QUEUE_PREFIX);
-const deps: WorkerDeps = { config, db, redis, runtime, fleet, log, announce, commands };
+const metrics = new WorkerMetrics(createMetricsRegistry('worker', { worker: config.WORKER_ID }), {
+  fleet,
+  runtime,
+  db,
+  workerId: config.WORKER_ID,
+  log,
+});
+const deps: WorkerDeps = { config, db, redis, runtime, fleet, log, announce, commands, metrics };
 
 const onExit = (containerId: string) => {
   handleBotExit(deps, containerId).catch((error: unknown) =>
@@ -52,6 +61,7 @@ const ingester = new Ingester({
   publisher: redis,
   prefix: config.QUEUE_PREFIX,
   consumerName: config.WORKER_ID,
+  onSegmentsCommitted: (written) => metrics.segmentsWritten(written),
   log,
 });
 ingester.start();
@@ -62,7 +72,7 @@ void launchWorker.run();
 void controlWorker.run();
 
 const webhooks = new WebhookService(
-  { config, db, log },
+  { config, db, log, onAttempt: (outcome) => metrics.webhookOutcome(outcome) },
   { queue: redis, worker: queueConnection, subscriber: webhookSubscriber },
   config.RECONCILE_INTERVAL_SECONDS * 1000,
 );
@@ -81,10 +91,26 @@ const reconcileTimer = setInterval(() => {
       reconciling = false;
     });
 }, config.RECONCILE_INTERVAL_SECONDS * 1000);
-log.info('worker started');
+const metricsServer =
+  config.WORKER_METRICS_PORT > 0
+    ? await serveWorkerMetrics(metrics.registry, {
+        host: config.WORKER_METRICS_HOST,
+        port: config.WORKER_METRICS_PORT,
+        token: config.METRICS_TOKEN,
+      }).catch((error: unknown) => {
+        // A second worker on the same host with the default port: it runs, without metrics.
+        log.error({ err: error, port: config.WORKER_METRICS_PORT }, 'could not serve /metrics');
+        return undefined;
+      })
+    : undefined;
+log.info({ metricsPort: metricsServer ? config.WORKER_METRICS_PORT : null }, 'worker started');
 
 // Bots keep running through a worker restart: shutting down only stops taking and applying work.
 new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
+  .add(
+    'metrics',
+    () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),
+  )
   .add('launch worker', () => launchWorker.close())
   .add('control worker', () => controlWorker.close())
   .add('webhook deliveries', () => webhooks.stop())

@@ -5,6 +5,7 @@ import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
 import type { AnnounceChanges } from '../shared/meetings/changes.js';
 import type { BotFleet } from './bot-fleet.js';
+import type { WorkerMetrics } from './metrics.js';
 import type { BotRuntime } from './runtime/bot-runtime.js';
 
 /** What the job processors, the exit handler and the reconciler share. */
@@ -16,6 +17,8 @@ export interface WorkerDeps {
   runtime: BotRuntime;
   fleet: BotFleet;
   log: Logger;
+  /** Launch durations and the rest of this worker's metrics. */
+  metrics: Pick<WorkerMetrics, 'launchDuration'>;
   /** Reaches running bots through their command streams. */
   commands: BotCommands;
   /** Tells live streams and webhook dispatchers what changed, after the commit; never throws. */

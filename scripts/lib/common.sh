@@ -129,6 +129,12 @@ ensure_bot_host_packages() {
   apt_install chromium flite pocketsphinx pocketsphinx-en-us sox
 }
 
+# What the tests need beyond the bots' packages: Debian's Prometheus, which a test runs to scrape
+# the API and a worker (only the binary; its service is not started).
+ensure_test_tools() {
+  apt_install prometheus
+}
+
 ensure_admin_key() {
   if [ -z "${ADMIN_API_KEY:-}" ]; then
     set_env_value ADMIN_API_KEY "$(node -e 'console.log(require("crypto").randomBytes(24).toString("base64url"))')"

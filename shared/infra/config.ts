@@ -51,6 +51,11 @@ export const configSchema = z
     EXTRA_MEETING_ORIGINS: originList,
     REQUEST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
     TRUST_PROXY: booleanFlag,
+    /** When set, GET /metrics (API and workers) wants `Authorization: Bearer <token>`; open otherwise. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Where a worker serves /metrics (0: nowhere). */
+    WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    WORKER_METRICS_PORT: port.default(9464),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
 
     // Limits on what one caller can ask of the API.

@@ -49,6 +49,7 @@ export async function deliverWebhook(
     await markDelivered(deps.db, delivery.id, { statusCode: result.statusCode, error: null });
     log.debug({ statusCode: result.statusCode }, 'webhook delivered');
     await dispatcher.kick([delivery.meetingId]);
+    deps.onAttempt?.('delivered');
     return 'delivered';
   }
 
@@ -63,8 +64,10 @@ export async function deliverWebhook(
   if (final) {
     log.warn({ error: result.error, attempts: delivery.attempts + 1 }, 'webhook delivery given up');
     await dispatcher.kick([delivery.meetingId]);
+    deps.onAttempt?.('given_up');
     throw new UnrecoverableError(`delivery given up: ${result.error}`);
   }
   log.info({ error: result.error, retryInMs: nextDelay }, 'webhook delivery failed; will retry');
+  deps.onAttempt?.('retrying');
   throw new Error(result.error);
 }

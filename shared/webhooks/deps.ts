@@ -18,4 +18,8 @@ export interface WebhookDeps {
   >;
   db: Knex;
   log: Logger;
+  /** Told the outcome of every attempt (a worker counts them for its metrics). */
+  onAttempt?: (outcome: DeliveryAttemptOutcome) => void;
 }
+
+export type DeliveryAttemptOutcome = 'delivered' | 'retrying' | 'given_up';

@@ -11,6 +11,7 @@ import { type BotJobs, bullBotJobs } from '../../shared/bots/jobs.js';
 import { type BotCommands, redisBotCommands } from '../../shared/contract/command-channel.js';
 import { type Config, parseConfig } from '../../shared/infra/config.js';
 import { createLogger } from '../../shared/infra/logger.js';
+import { createMetricsRegistry } from '../../shared/infra/metrics.js';
 import { type BotQueues, createBotQueues } from '../../shared/infra/queues.js';
 import { MeetingChangeListener, meetingAnnouncer } from '../../shared/meetings/changes.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -94,6 +95,7 @@ export async function startTestApi(
     jobs: options.jobs ? options.jobs(queues) : bullBotJobs(queues),
     commands: options.commands ?? redisBotCommands(redis, prefix),
     rateLimits: options.rateLimited ? redisRateLimits(redis, prefix, config) : noRateLimits,
+    metrics: createMetricsRegistry('api', { deployment: prefix }),
     streamSlots: redisStreamSlots(redis, prefix, {
       perUser: config.LIVE_STREAMS_PER_USER,
       staleMs: 45_000,

@@ -3,7 +3,7 @@ import { streamFields } from '../../shared/contract/stream-codec.js';
 import { botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { claimLaunch } from '../../shared/meetings/store.js';
-import { Ingester } from '../../worker/ingest/ingester.js';
+import { Ingester, type IngesterOptions } from '../../worker/ingest/ingester.js';
 import { googleMeetBot, type TestApi, type TestUser } from './api.js';
 import { createTestRedis } from './redis.js';
 
@@ -17,7 +17,10 @@ export class FakeBots {
   private readonly redis: Redis;
   private readonly ingester: Ingester;
 
-  constructor(private readonly api: TestApi) {
+  constructor(
+    private readonly api: TestApi,
+    options: Pick<IngesterOptions, 'onSegmentsCommitted'> = {},
+  ) {
     const [redis, eventsRedis, segmentsRedis] = [createTestRedis(), createTestRedis(), createTestRedis()];
     this.connections.push(redis, eventsRedis, segmentsRedis);
     this.redis = redis;
@@ -29,6 +32,7 @@ export class FakeBots {
       prefix: api.prefix,
       consumerName: 'fake-bots',
       log: createLogger('fake-bots', 'silent'),
+      ...options,
     });
     this.ingester.start();
   }

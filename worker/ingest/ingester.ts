@@ -3,6 +3,7 @@ import { botDeadLetterStream, botEventsStream, botSegmentsStream } from '../../s
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import { meetingAnnouncer } from '../../shared/meetings/changes.js';
+import type { SegmentRecord } from '../../shared/transcripts/store.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
 import { StreamConsumer } from './stream-consumer.js';
 import { transcriptSegmentHandler } from './transcript-segments.js';
@@ -19,6 +20,8 @@ export interface IngesterOptions {
   prefix: string;
   consumerName: string;
   log: Logger;
+  /** Told of every committed batch of segment writes (a worker counts them for its metrics). */
+  onSegmentsCommitted?: (written: SegmentRecord[]) => void;
   /** How long another consumer's message may stay pending before this one takes it over. */
   claimIdleMs?: number;
 }
@@ -53,6 +56,7 @@ export class Ingester {
         options.db,
         options.log.child({ component: 'ingest-segments' }),
         announce,
+        options.onSegmentsCommitted,
       ),
       log: options.log,
       batchSize: 500,

@@ -4,14 +4,19 @@ import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { saveSegments } from '../../shared/transcripts/ingest.js';
-import type { SegmentUpsert } from '../../shared/transcripts/store.js';
+import type { SegmentRecord, SegmentUpsert } from '../../shared/transcripts/store.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
  * Applies a batch of the bots' segment messages in one statement: a mutable segment is updated in
  * place, a repeated message writes nothing (and so reports nothing to webhooks).
  */
-export function transcriptSegmentHandler(db: Knex, log: Logger, announce: AnnounceChanges): BatchHandler {
+export function transcriptSegmentHandler(
+  db: Knex,
+  log: Logger,
+  announce: AnnounceChanges,
+  onCommitted: (written: SegmentRecord[]) => void = () => undefined,
+): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
     const rows: Array<SegmentUpsert & { messageId: string }> = [];
@@ -40,6 +45,7 @@ export function transcriptSegmentHandler(db: Knex, log: Logger, announce: Announ
     for (const row of unknownMeeting) {
       deadLetters.push({ id: row.messageId, reason: `meeting ${row.meetingId} not found` });
     }
+    onCommitted(written);
     log.debug({ received: messages.length, written: written.length, events }, 'segments ingested');
     await announce(written.map((segment) => segment.meetingId));
     return deadLetters;

@@ -25,8 +25,10 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
   if (!claimed) return { launched: false, reason: 'claimed by another launch' };
 
   let containerId: string;
+  const timer = deps.metrics.launchDuration.startTimer();
   try {
     containerId = await deps.runtime.start(botContainerSpec(deps.config, claimed, sessionId));
+    timer();
   } catch (error) {
     log.error({ err: error }, 'could not start the bot container');
     await transitionMeeting(deps.db, meeting.id, {

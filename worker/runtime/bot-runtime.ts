@@ -19,6 +19,15 @@ export interface BotContainerInfo {
   exitCode: number | null;
 }
 
+export interface ContainerUsage {
+  /** Memory as `docker stats` shows it: the cgroup's usage less its inactive file cache. */
+  memoryBytes: number;
+  /** CPU time the container used so far, and the host's, in nanoseconds (a rate needs two samples). */
+  cpuNanos: number;
+  systemCpuNanos: number;
+  onlineCpus: number;
+}
+
 export interface BotRuntime {
   /** Creates and starts the container; resolves with its id once it runs. */
   start(spec: BotContainerSpec): Promise<string>;
@@ -31,6 +40,8 @@ export interface BotRuntime {
   remove(id: string): Promise<void>;
   /** The last lines the container printed (stdout and stderr). */
   logsTail(id: string, lines: number): Promise<string>;
+  /** What a running container uses now, as the engine counts it; undefined when it is gone. */
+  usage(id: string): Promise<ContainerUsage | undefined>;
   /** Calls back whenever a container carrying these labels exits; returns an unsubscribe function. */
   onExit(labels: Record<string, string>, listener: (id: string) => void): Promise<() => void>;
 }

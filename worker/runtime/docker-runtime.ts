@@ -1,6 +1,12 @@
 import type Docker from 'dockerode';
 import type { Logger } from '../../shared/infra/logger.js';
-import type { BotContainerInfo, BotContainerSpec, BotRuntime } from './bot-runtime.js';
+import type { BotContainerInfo, BotContainerSpec, BotRuntime, ContainerUsage } from './bot-runtime.js';
+
+/** The parts of the engine's stats answer we read. */
+interface DockerStats {
+  memory_stats?: { usage?: number; stats?: { inactive_file?: number; total_inactive_file?: number } };
+  cpu_stats?: { cpu_usage?: { total_usage?: number }; system_cpu_usage?: number; online_cpus?: number };
+}
 
 const NOT_FOUND = 404;
 const NOT_MODIFIED = 304;
@@ -48,6 +54,26 @@ export class DockerRuntime implements BotRuntime {
       throw error;
     }
     return container.id;
+  }
+
+  async usage(id: string): Promise<ContainerUsage | undefined> {
+    try {
+      // One sample, at once (without one-shot the engine waits a second for a second sample).
+      const stats = (await this.docker
+        .getContainer(id)
+        .stats({ stream: false, 'one-shot': true } as { stream: false })) as unknown as DockerStats;
+      const memory = stats.memory_stats ?? {};
+      const inactive = memory.stats?.inactive_file ?? memory.stats?.total_inactive_file ?? 0;
+      return {
+        memoryBytes: Math.max(0, (memory.usage ?? 0) - inactive),
+        cpuNanos: stats.cpu_stats?.cpu_usage?.total_usage ?? 0,
+        systemCpuNanos: stats.cpu_stats?.system_cpu_usage ?? 0,
+        onlineCpus: stats.cpu_stats?.online_cpus ?? 1,
+      };
+    } catch (error) {
+      if (statusOf(error) === NOT_FOUND) return undefined;
+      throw error;
+    }
   }
 
   async inspect(id: string): Promise<BotContainerInfo | undefined> {
