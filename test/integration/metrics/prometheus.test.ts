@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ let workerServer: Server;
 let prometheus: ChildProcess;
 let prometheusUrl: string;
 let dataDir: string;
+let workerMetricsUrl: string;
 const METRICS_TOKEN = 'metrics-token-for-tests';
 
 async function freePort(): Promise<number> {
@@ -61,6 +62,7 @@ beforeAll(async () => {
   });
   bots = new FakeBots(api, { onSegmentsCommitted: (written) => metrics.segmentsWritten(written) });
   const workerPort = await freePort();
+  workerMetricsUrl = `http://127.0.0.1:${workerPort}/metrics`;
   workerServer = await serveWorkerMetrics(metrics.registry, {
     host: '127.0.0.1',
     port: workerPort,
@@ -161,5 +163,25 @@ describe('metrics a real Prometheus scrapes', () => {
     expect(total(await query('meetbot_ingest_lag_seconds_count'))).toBe(2);
     expect(total(await query('meetbot_bot_slots{kind="total"}'))).toBe(4);
     expect(await query('meetbot_process_resident_memory_bytes')).toHaveLength(2);
+  });
+
+  it('has every series the shipped Grafana dashboard charts', async () => {
+    const dashboard = readFileSync(
+      new URL('../../../docker/grafana-dashboard.json', import.meta.url),
+      'utf8',
+    );
+    const charted = new Set(
+      [...dashboard.matchAll(/meetbot_[a-z0-9_]+/g)].map(([name]) =>
+        name.replace(/_(bucket|count|sum)$/, ''),
+      ),
+    );
+    expect(charted.size).toBeGreaterThan(10);
+    const headers = { Authorization: `Bearer ${METRICS_TOKEN}` };
+    const exported = [
+      await (await fetch(`${api.baseUrl}/metrics`, { headers })).text(),
+      await (await fetch(workerMetricsUrl, { headers })).text(),
+    ].join('\n');
+    const missing = [...charted].filter((name) => !exported.includes(`# TYPE ${name} `));
+    expect(missing).toEqual([]);
   });
 });
