@@ -49,6 +49,7 @@ cat <<INFO
   API key:   $API_KEY  (earlier "quickstart" keys are revoked)
   Docs:      $BASE_URL/docs
   Queues:    $BASE_URL/admin/queues  (user: admin, password: ADMIN_API_KEY in .env)
+  Metrics:   $BASE_URL/metrics and http://${WORKER_METRICS_HOST:-127.0.0.1}:${WORKER_METRICS_PORT:-9464}/metrics (Prometheus)
 
   Try:       curl -s -H "X-API-Key: $API_KEY" $BASE_URL/meetings
   Demo:      npm run demo   (a simulated meeting, transcribed live)
