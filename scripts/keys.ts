@@ -1,13 +1,19 @@
 import { parseArgs } from 'node:util';
 import { webhookChangeOf, webhookSettingsRequest } from '../api/routes/user/schema.js';
-import { listApiKeys, revokeApiKey } from '../shared/accounts/keys-store.js';
-import { findOrCreateUser, issueApiKey, replaceNamedApiKey } from '../shared/accounts/service.js';
-import { findUserByEmail, updateUser } from '../shared/accounts/users-store.js';
+import {
+  findOrCreateUser,
+  issueApiKey,
+  replaceNamedApiKey,
+  revokeUserApiKey,
+  updateUserProfile,
+  userByEmail,
+  userWithKeys,
+} from '../shared/accounts/service.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
-import { configureUserWebhook } from '../shared/webhooks/service.js';
-import { type UserWebhookSettings, userWebhookSettings } from '../shared/webhooks/settings-store.js';
+import { configureUserWebhook, webhookSettings } from '../shared/webhooks/service.js';
+import type { UserWebhookSettings } from '../shared/webhooks/settings-store.js';
 
 const USAGE = `Usage:
   keys create --email EMAIL [--name NAME] [--key-name NAME] [--max-bots N] [--replace] [--quiet]
@@ -67,7 +73,7 @@ try {
     );
     const current =
       !created && maxBots !== undefined
-        ? await updateUser(db, user.id, { maxConcurrentBots: maxBots })
+        ? await updateUserProfile(db, user.id, { maxConcurrentBots: maxBots })
         : user;
     const keyName = values['key-name'] ?? 'cli';
     const issued = values.replace
@@ -84,9 +90,8 @@ try {
     }
   } else if (command === 'list') {
     if (!values.email) fail('--email EMAIL is required');
-    const user = await findUserByEmail(db, values.email);
-    if (!user) fail(`no user with email ${values.email}`);
-    for (const key of await listApiKeys(db, user.id)) {
+    const user = await userByEmail(db, values.email).catch(() => fail(`no user with email ${values.email}`));
+    for (const key of (await userWithKeys(db, user.id)).keys) {
       process.stdout.write(
         `${key.id}\t${key.prefix}…\t${key.name ?? ''}\tcreated ${key.createdAt.toISOString()}` +
           `${key.revokedAt ? `\trevoked ${key.revokedAt.toISOString()}` : ''}\n`,
@@ -95,18 +100,16 @@ try {
   } else if (command === 'revoke') {
     const id = Number(values.id);
     if (!Number.isInteger(id) || id <= 0) fail('--id KEY_ID is required');
-    const key = await revokeApiKey(db, id);
-    if (!key) fail(`no key with id ${id}`);
+    const key = await revokeUserApiKey(db, id).catch(() => fail(`no key with id ${id}`));
     process.stdout.write(`revoked key ${key.id} (${key.prefix}…)\n`);
   } else if (command === 'webhook') {
     if (!values.email) fail('--email EMAIL is required');
-    const user = await findUserByEmail(db, values.email);
-    if (!user) fail(`no user with email ${values.email}`);
+    const user = await userByEmail(db, values.email).catch(() => fail(`no user with email ${values.email}`));
     if (values.url !== undefined && values.off) fail('give --url or --off, not both');
     const partial = values['partial-segments'];
     if (partial !== undefined && partial !== 'true' && partial !== 'false')
       fail('--partial-segments must be true or false');
-    const current = await userWebhookSettings(db, user.id);
+    const current = await webhookSettings(db, user.id);
     // Without --url or --off the endpoint stays as it is.
     const parsed = webhookSettingsRequest.safeParse({
       webhook_url: values.off ? null : (values.url ?? current?.url ?? null),
