@@ -85,7 +85,10 @@ function nastyString(): string {
     () => 'NaN',
     () => 'abc-defg-hij',
     () => '123456789012',
-    () => 'https://meet.google.com/abc-defg-hij',
+    // URLs name loopback addresses only: a host name would be looked up (webhook_url checks resolve it),
+    // and no lookup may leave the machine.
+    () => 'https://127.0.0.1:4100/abc-defg-hij',
+    () => 'https://[::1]/hook',
     () => 'http://127.0.0.1:22/',
     () => String.fromCharCode(...Array.from({ length: integer(40) }, () => integer(0x10000))),
   ])();
