@@ -1,4 +1,5 @@
 import type { Db } from '../infra/knex.js';
+import { mergedData } from '../infra/merge-patch.js';
 
 export interface UserRecord {
   id: number;
@@ -82,8 +83,7 @@ export async function updateUser(db: Db, id: number, changes: UserChanges): Prom
   if (changes.imageUrl !== undefined) update.image_url = changes.imageUrl;
   if (changes.maxConcurrentBots !== undefined) update.max_concurrent_bots = changes.maxConcurrentBots;
   if (changes.data !== undefined) {
-    const { set, remove } = splitMergePatch(changes.data);
-    update.data = db.raw('(data || ?::jsonb) - ?::text[]', [JSON.stringify(set), remove]);
+    update.data = mergedData(db, changes.data);
   }
   if (Object.keys(update).length === 0) return findUserById(db, id);
   const [row] = await db<UserRow>('users').where({ id }).update(update).returning('*');
@@ -97,18 +97,4 @@ export async function updateUser(db: Db, id: number, changes: UserChanges): Prom
 export async function lockUserForUpdate(db: Db, id: number): Promise<UserRecord | undefined> {
   const row = await db<UserRow>('users').where({ id }).forUpdate().first();
   return row && toRecord(row);
-}
-
-/** RFC 7396-style merge: members set to null are removed, others replace what was there. */
-export function splitMergePatch(patch: Record<string, unknown>): {
-  set: Record<string, unknown>;
-  remove: string[];
-} {
-  const set: Record<string, unknown> = {};
-  const remove: string[] = [];
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) remove.push(key);
-    else if (value !== undefined) set[key] = value;
-  }
-  return { set, remove };
 }

@@ -43,8 +43,4 @@ export class ResponseCache {
     this.set(key, built);
     return built;
   }
-
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
-  }
 }

@@ -1,6 +1,6 @@
-import { splitMergePatch } from '../accounts/users-store.js';
 import type { BotSettingsChange } from '../contract/commands.js';
 import type { Db } from '../infra/knex.js';
+import { mergedData } from '../infra/merge-patch.js';
 import type { Platform } from './platforms.js';
 import {
   allowedPredecessors,
@@ -247,19 +247,11 @@ export async function mergeMeetingData(
   patch: Record<string, unknown>,
   maxBytes: number,
 ): Promise<MeetingRecord | 'tooLarge' | undefined> {
-  const { set, remove } = splitMergePatch(patch);
-  const merged = db.raw('(data || ?::jsonb) - ?::text[]', [JSON.stringify(set), remove]);
   const [row] = await db<MeetingRow>('meetings')
     .where({ id: meetingId })
-    .andWhere(
-      db.raw('octet_length(((data || ?::jsonb) - ?::text[])::text) <= ?', [
-        JSON.stringify(set),
-        remove,
-        maxBytes,
-      ]),
-    )
+    .andWhere(db.raw('octet_length((?)::text) <= ?', [mergedData(db, patch), maxBytes]))
     .update({
-      data: merged as unknown as Record<string, unknown>,
+      data: mergedData(db, patch) as unknown as Record<string, unknown>,
       updated_at: db.fn.now() as unknown as Date,
     })
     .returning('*');

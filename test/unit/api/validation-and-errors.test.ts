@@ -5,10 +5,10 @@ import { errorBodies } from '../../../api/middleware/errors.js';
 import { parseInput } from '../../../api/middleware/validate.js';
 import { botRequestOf, createBotRequest } from '../../../api/routes/bots/schema.js';
 import { generateApiKey, hashApiKey } from '../../../shared/accounts/api-keys.js';
-import { splitMergePatch } from '../../../shared/accounts/users-store.js';
 import { resolveCreateBot } from '../../../shared/bots/service.js';
 import { BadRequestError, NotFoundError } from '../../../shared/infra/errors.js';
 import { createLogger } from '../../../shared/infra/logger.js';
+import { splitMergePatch } from '../../../shared/infra/merge-patch.js';
 
 describe('parseInput', () => {
   const schema = z.object({
