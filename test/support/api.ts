@@ -66,25 +66,30 @@ export async function startTestApi(
     commands?: BotCommands;
     /** Enforce the configured rate limits (off by default: tests make many requests on purpose). */
     rateLimited?: boolean;
-    /** A second API replica: same database and key prefix as this one (which owns their cleanup). */
+    /** A second API replica: same database, Redis and key prefix as this one (which owns their cleanup). */
     replicaOf?: TestApi;
+    /** The Redis to use instead of TEST_REDIS_URL. */
+    redisUrl?: string;
+    /** The Postgres server to create the test database on instead of TEST_DATABASE_URL's. */
+    postgresUrl?: string;
   } = {},
 ): Promise<TestApi> {
-  const database = options.replicaOf?.database ?? (await createTestDatabase());
+  const database = options.replicaOf?.database ?? (await createTestDatabase(options.postgresUrl));
   const prefix = options.replicaOf?.prefix ?? uniquePrefix('api');
+  const redisUrl = options.redisUrl ?? options.replicaOf?.config.REDIS_URL ?? TEST_REDIS_URL;
   const config = parseConfig({
     DATABASE_URL: database.url,
-    REDIS_URL: TEST_REDIS_URL,
+    REDIS_URL: redisUrl,
     QUEUE_PREFIX: prefix,
     ADMIN_API_KEY: ADMIN_KEY,
     EXTRA_MEETING_ORIGINS: SIMULATOR_ORIGIN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   });
-  const redis = createTestRedis();
+  const redis = createTestRedis(redisUrl);
   const queues = createBotQueues(redis, prefix);
   const logger = createLogger('api-test', config.LOG_LEVEL);
-  const changes = new MeetingChangeListener(createTestRedis(), prefix, logger);
+  const changes = new MeetingChangeListener(createTestRedis(redisUrl), prefix, logger);
   const app = createApp({
     changes,
     announce: meetingAnnouncer(redis, prefix, logger),

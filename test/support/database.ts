@@ -9,12 +9,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own for one test file; `drop()` removes it. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own for one test file; `drop()` removes it. `serverUrl` names
+ * the Postgres server to create it on (any database there the user may connect to).
+ */
+export async function createTestDatabase(serverUrl = TEST_POSTGRES_URL): Promise<TestDatabase> {
   const name = `meetbot_test_${randomBytes(6).toString('hex')}`;
-  const admin = createKnex(TEST_POSTGRES_URL, 1);
+  const admin = createKnex(serverUrl, 1);
   await admin.raw('CREATE DATABASE ??', [name]);
-  const url = new URL(TEST_POSTGRES_URL);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const db = createKnex(url.toString(), 20);
   await migrateToLatest(db);

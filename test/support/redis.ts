@@ -17,6 +17,6 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
-export function createTestRedis(): Redis {
-  return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+export function createTestRedis(url = TEST_REDIS_URL): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null });
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +14,18 @@ import { TEST_REDIS_URL } from './env.js';
 import { TEST_WEBHOOK_ENV } from './webhook-service.js';
 
 const execFileAsync = promisify(execFile);
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 let imageReady: Promise<void> | undefined;
 
@@ -44,6 +57,22 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
+/** An API served by its own process (node dist/api/main.js), e.g. to kill it. */
+export interface ApiProcess {
+  baseUrl: string;
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+export interface StackOptions {
+  workerEnv?: Record<string, string>;
+  /** The Redis every process of the stack uses (API, workers, bots) instead of TEST_REDIS_URL. */
+  redisUrl?: string;
+  /** The Postgres server the stack's database is created on instead of TEST_DATABASE_URL's. */
+  postgresUrl?: string;
+}
+
 export interface Stack {
   api: TestApi;
   user: TestUser;
@@ -52,6 +81,12 @@ export interface Stack {
   docker: Docker;
   startWorker(id: string, env?: Record<string, string>): WorkerProcess;
   stopWorker(worker: WorkerProcess, signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * An API process on the stack's database, Redis and key prefix, besides the in-process one;
+   * `port` 0 picks a free one (pass the same port again to restart it where clients expect it).
+   */
+  startApiProcess(options?: { port?: number; env?: Record<string, string> }): Promise<ApiProcess>;
+  stopApiProcess(api: ApiProcess, signal?: NodeJS.Signals): Promise<void>;
   /** The deployment's bot containers for a meeting (running or exited). */
   containersOf(meetingId: number): Promise<Docker.ContainerInfo[]>;
   transitions(meetingId: number): Promise<TransitionRecord[]>;
@@ -65,15 +100,21 @@ export interface Stack {
 }
 
 /** Simulator + API (in process) + worker processes running real bot containers, on a fresh database and key prefix. */
-export async function startStack(options: { workerEnv?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await ensureBotImage();
   const sim = await createSimulator({ host: '127.0.0.1', port: 0 });
   const simulatorOrigin = new URL(sim.url).origin;
-  const api = await startTestApi({ env: { EXTRA_MEETING_ORIGINS: simulatorOrigin, ...TEST_WEBHOOK_ENV } });
+  const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
+  const api = await startTestApi({
+    env: { EXTRA_MEETING_ORIGINS: simulatorOrigin, ...TEST_WEBHOOK_ENV },
+    redisUrl,
+    ...(options.postgresUrl && { postgresUrl: options.postgresUrl }),
+  });
   const user = await api.createUser({ maxConcurrentBots: 100 });
   const simulator = new SimulatorClient(sim.url);
   const docker = new Docker();
   const workers = new Set<WorkerProcess>();
+  const apiProcesses = new Set<ApiProcess>();
   const workDir = mkdtempSync(join(tmpdir(), 'meetbot-worker-'));
 
   const startWorker: Stack['startWorker'] = (id, env = {}) => {
@@ -84,7 +125,7 @@ export async function startStack(options: { workerEnv?: Record<string, string> }
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/root',
         DATABASE_URL: api.database.url,
-        REDIS_URL: TEST_REDIS_URL,
+        REDIS_URL: redisUrl,
         QUEUE_PREFIX: api.prefix,
         WORKER_ID: id,
         EXTRA_MEETING_ORIGINS: simulatorOrigin,
@@ -118,6 +159,63 @@ export async function startStack(options: { workerEnv?: Record<string, string> }
     if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill(signal);
     await worker.exited;
     workers.delete(worker);
+  };
+
+  const startApiProcess: Stack['startApiProcess'] = async ({ port = 0, env = {} } = {}) => {
+    const listenPort = port || (await freePort());
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/api/main.js')], {
+      cwd: workDir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/root',
+        DATABASE_URL: api.database.url,
+        REDIS_URL: redisUrl,
+        QUEUE_PREFIX: api.prefix,
+        API_HOST: '127.0.0.1',
+        API_PORT: String(listenPort),
+        EXTRA_MEETING_ORIGINS: simulatorOrigin,
+        // Tests make many requests on purpose.
+        RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
+        LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
+        ...TEST_WEBHOOK_ENV,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const append = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-200_000);
+    };
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const apiProcess: ApiProcess = {
+      baseUrl: `http://127.0.0.1:${listenPort}`,
+      child,
+      output: () => output,
+      exited,
+    };
+    apiProcesses.add(apiProcess);
+    // Ready once it answers /healthz.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`the API process exited at start-up:\n${output.slice(-4000)}`);
+      const healthy = await fetch(`${apiProcess.baseUrl}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (healthy) return apiProcess;
+      if (Date.now() > deadline) throw new Error(`the API process never answered:\n${output.slice(-4000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  const stopApiProcess: Stack['stopApiProcess'] = async (apiProcess, signal = 'SIGTERM') => {
+    const { child } = apiProcess;
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await apiProcess.exited;
+    apiProcesses.delete(apiProcess);
   };
 
   const containersOf: Stack['containersOf'] = (meetingId) =>
@@ -169,11 +267,14 @@ export async function startStack(options: { workerEnv?: Record<string, string> }
     docker,
     startWorker,
     stopWorker,
+    startApiProcess,
+    stopApiProcess,
     containersOf,
     transitions: (meetingId) => listTransitions(api.database.db, meetingId),
     waitForStatus,
     createMeetingAndBot,
     async close() {
+      for (const apiProcess of [...apiProcesses]) await stopApiProcess(apiProcess);
       for (const worker of [...workers]) await stopWorker(worker);
       const leftovers = await docker.listContainers({
         all: true,
