@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../shared/infra/logger.js';
 import { CommandReader } from './commands.js';
 import { EndSignal, type Outcome } from './end-signal.js';
 import { createEngine } from './engines/index.js';
+import { Liveness } from './liveness.js';
 import { Outbox } from './outbox.js';
 import { BotSession } from './session.js';
 
@@ -53,6 +54,8 @@ async function runBot(config: BotConfig): Promise<number> {
   });
   const redis = connect(config.redisUrl, log);
   const outbox = new Outbox(redis, config, log);
+  const liveness = new Liveness(redis, config, log);
+  liveness.start();
   const end = new EndSignal();
   let outcome: Outcome;
   let reader: CommandReader | null = null;
@@ -83,6 +86,7 @@ async function runBot(config: BotConfig): Promise<number> {
   await reader?.stop();
   await waitAtMost(outbox.event(outcome), FINAL_EVENT_LIMIT_MS);
   await waitAtMost(outbox.drain(), FINAL_EVENT_LIMIT_MS);
+  await waitAtMost(liveness.stop(), FINAL_EVENT_LIMIT_MS);
   await redis.quit().catch(() => redis.disconnect());
   log.info({ outcome }, 'bot finished');
   return outcome.status === 'completed' ? 0 : 1;

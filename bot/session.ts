@@ -106,6 +106,7 @@ export class BotSession {
       () => this.page?.captureStartedAt() ?? null,
       deps.config.language,
       deps.log,
+      deps.config.transcriptOrigin ? Date.parse(deps.config.transcriptOrigin) : null,
     );
   }
 

@@ -6,7 +6,8 @@ import type { SpeakerTimeline } from './speakers.js';
 /**
  * Turns engine segments into contract messages: the speaker from the page's speaking evidence,
  * absolute times from the wall time of the first captured sample, the language in force when
- * the engine gave none.
+ * the engine gave none. With a transcript origin (a relaunched bot), `start`/`end` count from it
+ * instead of from this bot's capture, so the meeting keeps one time line.
  */
 export class TranscriptPublisher {
   private language: string | null;
@@ -18,6 +19,7 @@ export class TranscriptPublisher {
     private readonly captureStartedAt: () => number | null,
     language: string | null,
     private readonly log: Logger,
+    private readonly transcriptOriginMs: number | null = null,
   ) {
     this.language = language;
   }
@@ -35,12 +37,14 @@ export class TranscriptPublisher {
     const start = Math.max(0, segment.start);
     const end = Math.max(start, segment.end);
     const speaker = this.speakers.attribute(start, end);
+    const shift =
+      this.transcriptOriginMs === null ? 0 : Math.max(0, (origin - this.transcriptOriginMs) / 1000);
     this.published += 1;
-    this.log.debug({ segmentId: segment.id, start, end, speaker, final: segment.final }, 'segment');
+    this.log.debug({ segmentId: segment.id, start, end, shift, speaker, final: segment.final }, 'segment');
     void this.outbox.segment({
       segmentId: segment.id,
-      start,
-      end,
+      start: start + shift,
+      end: end + shift,
       text: segment.text,
       speaker,
       language: segment.language ?? this.language,

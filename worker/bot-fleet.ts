@@ -7,8 +7,9 @@ export interface TrackedBot {
 }
 
 /**
- * The bots this worker runs, which decide its free slots. Emits `freed` when a slot opens.
- * Reservations cover the gap between taking a launch and its container running.
+ * The bots this worker runs, which decide its free slots. Emits `freed` when a slot opens and
+ * `changed` whenever the number of slots in use does. Reservations cover the gap between taking a
+ * launch and its container running.
  */
 export class BotFleet extends EventEmitter {
   private readonly bots = new Map<string, TrackedBot>();
@@ -26,6 +27,7 @@ export class BotFleet extends EventEmitter {
   reserve(): boolean {
     if (this.used >= this.slots) return false;
     this.reserved += 1;
+    this.emit('changed');
     return true;
   }
 
@@ -34,11 +36,13 @@ export class BotFleet extends EventEmitter {
     this.reserved = Math.max(0, this.reserved - 1);
     if (bot) this.bots.set(bot.containerId, bot);
     else this.emit('freed');
+    this.emit('changed');
   }
 
   /** A running bot found at start-up (re-adoption) or after a restart of the worker. */
   adopt(bot: TrackedBot): void {
     this.bots.set(bot.containerId, bot);
+    this.emit('changed');
   }
 
   has(containerId: string): boolean {
@@ -50,7 +54,9 @@ export class BotFleet extends EventEmitter {
   }
 
   release(containerId: string): void {
-    if (this.bots.delete(containerId)) this.emit('freed');
+    if (!this.bots.delete(containerId)) return;
+    this.emit('freed');
+    this.emit('changed');
   }
 
   list(): TrackedBot[] {

@@ -1,15 +1,20 @@
 import Docker from 'dockerode';
+import { bullBotJobs } from '../shared/bots/jobs.js';
 import { redisBotCommands } from '../shared/contract/command-channel.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
 import { createMetricsRegistry } from '../shared/infra/metrics.js';
+import { createBotQueues } from '../shared/infra/queues.js';
 import { createWorkerRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
 import { meetingAnnouncer } from '../shared/meetings/changes.js';
 import { BotFleet } from './bot-fleet.js';
+import { WorkerHeartbeat } from './heartbeat.js';
+import { recoverLostHosts } from './host-recovery.js';
 import { Ingester } from './ingest/ingester.js';
 import { serveWorkerMetrics, WorkerMetrics } from './metrics.js';
+import { LaunchPlacement } from './placement.js';
 import { createControlWorker, createLaunchWorker } from './queue-workers.js';
 import { reconcile } from './reconciler.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
@@ -27,18 +32,43 @@ const queueConnection = createWorkerRedis(config.REDIS_URL, log);
 const eventsRedis = createWorkerRedis(config.REDIS_URL, log);
 const segmentsRedis = createWorkerRedis(config.REDIS_URL, log);
 const webhookSubscriber = createWorkerRedis(config.REDIS_URL, log);
-const runtime = new DockerRuntime(new Docker(), log);
+const docker = new Docker();
+const runtime = new DockerRuntime(docker, log);
+const dockerHost = config.DOCKER_HOST_NAME ?? (await dockerEngineName(docker));
 const fleet = new BotFleet(config.BOT_SLOTS);
+const botQueues = createBotQueues(redis, config.QUEUE_PREFIX);
 const announce = meetingAnnouncer(redis, config.QUEUE_PREFIX, log);
 const commands = redisBotCommands(redis, config.QUEUE_PREFIX);
-const metrics = new WorkerMetrics(createMetricsRegistry('worker', { worker: config.WORKER_ID }), {
-  fleet,
-  runtime,
+const metrics = new WorkerMetrics(
+  createMetricsRegistry('worker', { worker: config.WORKER_ID, docker_host: dockerHost }),
+  {
+    fleet,
+    runtime,
+    db,
+    workerId: config.WORKER_ID,
+    log,
+  },
+);
+const deps: WorkerDeps = {
+  config,
   db,
-  workerId: config.WORKER_ID,
+  redis,
+  runtime,
+  fleet,
   log,
+  announce,
+  commands,
+  metrics,
+  jobs: bullBotJobs(botQueues),
+};
+const heartbeat = new WorkerHeartbeat({
+  db,
+  fleet,
+  log,
+  workerId: config.WORKER_ID,
+  dockerHost,
+  intervalSeconds: config.WORKER_HEARTBEAT_SECONDS,
 });
-const deps: WorkerDeps = { config, db, redis, runtime, fleet, log, announce, commands, metrics };
 
 const onExit = (containerId: string) => {
   handleBotExit(deps, containerId).catch((error: unknown) =>
@@ -46,9 +76,14 @@ const onExit = (containerId: string) => {
   );
 };
 
-// Re-adopt the bots this worker left running before taking any new work.
+// Re-adopt the bots this worker left running (and drop those whose meetings moved to another host
+// while it was away) before taking any new work; from now on other workers see it alive.
 const initial = await reconcile(deps);
-log.info({ ...initial, slots: config.BOT_SLOTS, image: config.BOT_IMAGE }, 'worker reconciled at start-up');
+await heartbeat.start();
+log.info(
+  { ...initial, slots: config.BOT_SLOTS, image: config.BOT_IMAGE, dockerHost },
+  'worker reconciled at start-up',
+);
 const stopWatchingExits = await runtime.onExit(
   { ...deploymentLabels(config), [Labels.workerId]: config.WORKER_ID },
   onExit,
@@ -66,7 +101,13 @@ const ingester = new Ingester({
 });
 ingester.start();
 
-const launchWorker = createLaunchWorker(deps, queueConnection);
+const placement = new LaunchPlacement({
+  db,
+  fleet,
+  workerId: config.WORKER_ID,
+  heartbeatSeconds: config.WORKER_HEARTBEAT_SECONDS,
+});
+const launchWorker = createLaunchWorker(deps, queueConnection, placement);
 const controlWorker = createControlWorker(deps, queueConnection);
 void launchWorker.run();
 void controlWorker.run();
@@ -83,8 +124,10 @@ const reconcileTimer = setInterval(() => {
   if (reconciling) return;
   reconciling = true;
   reconcile(deps)
-    .then((report) => {
+    .then(async (report) => {
       if (Object.values(report).some((count) => count > 0)) log.info(report, 'reconciled');
+      const recovery = await recoverLostHosts(deps);
+      if (Object.values(recovery).some((count) => count > 0)) log.info(recovery, 'lost hosts swept');
     })
     .catch((error: unknown) => log.error({ err: error }, 'reconcile failed'))
     .finally(() => {
@@ -111,14 +154,24 @@ new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
     'metrics',
     () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),
   )
+  .add('launches', () => heartbeat.drain())
   .add('launch worker', () => launchWorker.close())
   .add('control worker', () => controlWorker.close())
   .add('webhook deliveries', () => webhooks.stop())
   .add('reconciler', () => clearInterval(reconcileTimer))
+  .add('heartbeat', () => heartbeat.stop())
   .add('docker events', () => stopWatchingExits())
   .add('ingester', () => ingester.stop())
   .add('postgres pool', () => db.destroy())
+  .add('bot queues', () => Promise.all([botQueues.launch.close(), botQueues.control.close()]))
   .add('redis', () =>
     Promise.all([redis, queueConnection, eventsRedis, segmentsRedis].map((connection) => connection.quit())),
   )
   .installSignalHandlers();
+
+/** The engine's own name and id (`docker info`), which tell hosts apart in heartbeats and metrics. */
+async function dockerEngineName(engine: Docker): Promise<string> {
+  const info = (await engine.info()) as { Name?: string; ID?: string };
+  const name = `${info.Name ?? 'docker'}:${(info.ID ?? '').replace(/[^A-Za-z0-9]/g, '').slice(0, 12)}`;
+  return name.replace(/[^A-Za-z0-9_.:-]/g, '-').slice(0, 200);
+}

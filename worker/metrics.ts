@@ -25,6 +25,7 @@ export class WorkerMetrics implements IngestMetrics {
   readonly segmentsCommitted: Counter;
   readonly ingestLag: Histogram;
   readonly webhookDeliveries: Counter;
+  readonly relaunches: Counter;
   /** The last CPU sample of each bot container, for a rate between two scrapes. */
   private readonly lastCpu = new Map<string, { cpu: number; system: number }>();
 
@@ -53,6 +54,12 @@ export class WorkerMetrics implements IngestMetrics {
     this.webhookDeliveries = new Counter({
       name: `${METRIC_PREFIX}webhook_delivery_attempts_total`,
       help: 'Webhook delivery attempts by outcome (delivered, retrying, given_up)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.relaunches = new Counter({
+      name: `${METRIC_PREFIX}relaunches_total`,
+      help: 'Meetings of lost hosts this worker relaunched elsewhere, or gave up on, by outcome',
       labelNames: ['outcome'],
       registers,
     });

@@ -17,6 +17,7 @@ import type { WebhookDispatcher } from '../shared/webhooks/dispatcher.js';
 import { retryDelayMs } from '../shared/webhooks/retry-schedule.js';
 import { launchBot } from './jobs/launch-bot.js';
 import { stopBot } from './jobs/stop-bot.js';
+import type { LaunchPlacement } from './placement.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /** Payloads are validated again when dequeued: a job that can never run fails at once, without retries. */
@@ -28,12 +29,15 @@ function payloadOf<Schema extends z.ZodType>(schema: Schema, job: Job): z.infer<
 }
 
 const SLOT_WAIT_MS = 2000;
+/** A launch left for a roomier worker comes back to the queue this soon. */
+const PLACEMENT_WAIT_MS = 300;
 
 /**
  * Takes launches only while this worker has a free bot slot: when the slots fill up it pauses
- * (other replicas take the next launches) and resumes when a bot ends.
+ * (other replicas take the next launches) and resumes when a bot ends. A launch another worker has
+ * more room for is left to that worker (placement by free capacity).
  */
-export function createLaunchWorker(deps: WorkerDeps, connection: Redis): Worker {
+export function createLaunchWorker(deps: WorkerDeps, connection: Redis, placement: LaunchPlacement): Worker {
   const worker: Worker = new Worker(
     LAUNCH_QUEUE,
     async (job, token) => {
@@ -42,6 +46,11 @@ export function createLaunchWorker(deps: WorkerDeps, connection: Redis): Worker 
       if (!deps.fleet.reserve()) {
         await job.moveToDelayed(Date.now() + SLOT_WAIT_MS, token);
         void worker.pause(true);
+        throw new DelayedError();
+      }
+      if (await placement.shouldDefer(job.id ?? '')) {
+        deps.fleet.settle(undefined);
+        await job.moveToDelayed(Date.now() + PLACEMENT_WAIT_MS, token);
         throw new DelayedError();
       }
       try {

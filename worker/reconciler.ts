@@ -15,6 +15,8 @@ const LAUNCH_IN_PROGRESS_MS = 120_000;
 
 export interface ReconcileReport {
   adopted: number;
+  /** Bots whose meeting was relaunched elsewhere while this host was away. */
+  removedMoved: number;
   exitedHandled: number;
   removedForEndedMeetings: number;
   failedMissingContainers: number;
@@ -26,12 +28,15 @@ export interface ReconcileReport {
  * of killing or relaunching them) and periodically:
  * - a container of a finished meeting is removed (a running one after the stop grace period);
  * - a container that exited is handled as an exit (final event, or failed with its exit code);
+ * - a running container whose meeting was relaunched on another host (this one was lost for a
+ *   while) is removed: the meeting has a new bot;
  * - a live meeting this worker launched whose container is gone is failed;
  * - a meeting no worker took within REQUESTED_TIMEOUT_SECONDS is failed, saying so.
  */
 export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
   const report: ReconcileReport = {
     adopted: 0,
+    removedMoved: 0,
     exitedHandled: 0,
     removedForEndedMeetings: 0,
     failedMissingContainers: 0,
@@ -107,11 +112,23 @@ async function reconcileContainer(
     return;
   }
 
+  const sessionId = container.labels[Labels.sessionId] ?? '';
+  if (meeting.launchSessionId !== sessionId) {
+    deps.log.warn(
+      { meetingId, containerId: container.id.slice(0, 12), relaunches: meeting.relaunchCount },
+      'removing a bot whose meeting was relaunched elsewhere',
+    );
+    await deps.runtime.stop(container.id, 5);
+    await handleBotExit(deps, container.id);
+    report.removedMoved += 1;
+    return;
+  }
+
   if (ownedHere && !deps.fleet.has(container.id)) {
     deps.fleet.adopt({
       containerId: container.id,
       meetingId,
-      sessionId: container.labels[Labels.sessionId] ?? '',
+      sessionId,
     });
     deps.log.info({ meetingId, containerId: container.id.slice(0, 12) }, 're-adopted a running bot');
     report.adopted += 1;

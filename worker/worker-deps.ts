@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { BotJobs } from '../shared/bots/jobs.js';
 import type { BotCommands } from '../shared/contract/command-channel.js';
 import type { Config } from '../shared/infra/config.js';
 import type { Knex } from '../shared/infra/knex.js';
@@ -18,7 +19,9 @@ export interface WorkerDeps {
   fleet: BotFleet;
   log: Logger;
   /** Launch durations and the rest of this worker's metrics. */
-  metrics: Pick<WorkerMetrics, 'launchDuration'>;
+  metrics: Pick<WorkerMetrics, 'launchDuration' | 'relaunches'>;
+  /** Queues launches (a lost host's meetings are relaunched through the same queue). */
+  jobs: BotJobs;
   /** Reaches running bots through their command streams. */
   commands: BotCommands;
   /** Tells live streams and webhook dispatchers what changed, after the commit; never throws. */

@@ -71,6 +71,12 @@ export const botConfigSchema = z.object({
   streamPrefix: z.string().min(1),
   transcription: transcriptionConfig.default({ engine: 'embedded', extraArgs: [] }),
   automaticLeave: automaticLeaveConfig.default(automaticLeaveConfig.parse({})),
+  /**
+   * The wall time a segment `start` of 0 stands for, when the meeting's transcript began before this
+   * bot (a relaunch after a lost host): the new bot's segments carry on the same time line.
+   * Absent: 0 is the start of this bot's own capture.
+   */
+  transcriptOrigin: z.iso.datetime().optional(),
   /** Origins (besides the platform's own hosts) the bot may navigate to, e.g. the simulator's. */
   extraAllowedOrigins: z.array(z.url()).default([]),
   browser: z

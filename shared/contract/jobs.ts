@@ -28,7 +28,11 @@ const meetingRef = {
 /** How every bot job names its meeting. */
 export type JobMeetingRef = z.infer<z.ZodObject<typeof meetingRef>>;
 
-export const launchBotPayload = z.object({ ...meetingRef });
+export const launchBotPayload = z.object({
+  ...meetingRef,
+  /** Set on a relaunch after a lost host: which one (1, 2, ...), so each gets a job of its own. */
+  relaunch: z.number().int().positive().optional(),
+});
 export type LaunchBotPayload = z.infer<typeof launchBotPayload>;
 
 export const stopBotPayload = z.object({
@@ -64,7 +68,9 @@ const keepFinishedJobs = {
 export const JobOptions = {
   [JobNames.launchBot]: (payload: LaunchBotPayload): JobsOptions => ({
     ...keepFinishedJobs,
-    jobId: `launch-${payload.meetingId}`,
+    jobId: payload.relaunch
+      ? `launch-${payload.meetingId}-relaunch-${payload.relaunch}`
+      : `launch-${payload.meetingId}`,
     attempts: 3,
     backoff: { type: 'exponential', delay: 2000 },
   }),

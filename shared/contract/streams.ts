@@ -18,3 +18,15 @@ export function botDeadLetterStream(prefix: string): string {
 export function botCommandsStream(prefix: string, meetingId: number): string {
   return `${prefix}:bot-commands:${meetingId}`;
 }
+
+/**
+ * Set by a running bot and refreshed while it runs (it expires on its own when the bot or its host
+ * is gone): a lost worker's meeting is relaunched only when its bot is not alive any more.
+ */
+export function botAliveKey(prefix: string, sessionId: string): string {
+  return `${prefix}:bot-alive:${sessionId}`;
+}
+
+/** How often a bot refreshes its alive key, and how long the key outlives a refresh. */
+export const BOT_ALIVE_REFRESH_MS = 5000;
+export const BOT_ALIVE_TTL_MS = 20_000;

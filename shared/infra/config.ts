@@ -109,6 +109,17 @@ export const configSchema = z
     /** A meeting no worker has taken after this long is failed with a reason saying so. */
     REQUESTED_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
+    /** How often a worker records that it is alive (and its free slots, which steer launches). */
+    WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0.5).max(300).default(5),
+    /** A worker silent this long has lost its host: its meetings are relaunched on other hosts. */
+    WORKER_LOST_AFTER_SECONDS: z.coerce.number().min(2).max(3600).default(30),
+    /** How many times one meeting's bot is relaunched after lost hosts before the meeting is failed. */
+    BOT_MAX_RELAUNCHES: z.coerce.number().int().min(0).max(100).default(2),
+    /** How this worker's Docker engine is named in heartbeats and metrics (default: the engine's own name). */
+    DOCKER_HOST_NAME: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,200}$/, 'letters, digits, _ . : and - only')
+      .optional(),
 
     // Webhooks.
     /** Allow endpoints on private, loopback and link-local addresses (refused by default). */
@@ -165,6 +176,13 @@ export const configSchema = z
         code: 'custom',
         path: ['WEBHOOK_RETRY_MAX_DELAY_MS'],
         message: 'must be at least WEBHOOK_RETRY_BASE_MS',
+      });
+    }
+    if (config.WORKER_LOST_AFTER_SECONDS < config.WORKER_HEARTBEAT_SECONDS * 2) {
+      context.addIssue({
+        code: 'custom',
+        path: ['WORKER_LOST_AFTER_SECONDS'],
+        message: 'must be at least twice WORKER_HEARTBEAT_SECONDS (one late heartbeat must not lose a host)',
       });
     }
     if (config.TRANSCRIPTION_ENGINE === 'whisperlive' && !config.WHISPERLIVE_URL) {

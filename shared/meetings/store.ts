@@ -28,6 +28,10 @@ export interface MeetingRecord {
   launchSessionId: string | null;
   workerId: string | null;
   launchedAt: Date | null;
+  /** How many times the meeting's bot was relaunched after its host was lost. */
+  relaunchCount: number;
+  /** When the latest relaunch was asked for (null if never). */
+  relaunchRequestedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -50,6 +54,8 @@ interface MeetingRow {
   launch_session_id: string | null;
   worker_id: string | null;
   launched_at: Date | null;
+  relaunch_count: number;
+  relaunch_requested_at: Date | null;
   webhook_url: string | null;
   webhook_secret: string | null;
   webhook_partial_segments: boolean;
@@ -82,6 +88,8 @@ function toRecord(row: MeetingRow): MeetingRecord {
     launchSessionId: row.launch_session_id,
     workerId: row.worker_id,
     launchedAt: row.launched_at,
+    relaunchCount: row.relaunch_count,
+    relaunchRequestedAt: row.relaunch_requested_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -296,8 +304,9 @@ export async function listUserMeetingsFor(
 }
 
 /**
- * Claims a requested meeting's launch for one worker and session. Only one claim can ever succeed,
- * so retries, stalled jobs and several worker replicas never start two bots for one meeting.
+ * Claims a meeting's launch for one worker and session: a requested meeting, or a live one whose
+ * bot is being relaunched (its session was released). Only one claim can ever succeed, so retries,
+ * stalled jobs and several worker replicas never start two bots for one meeting.
  */
 export async function claimLaunch(
   db: Db,
@@ -305,7 +314,8 @@ export async function claimLaunch(
   claim: { sessionId: string; workerId: string },
 ): Promise<MeetingRecord | undefined> {
   const [row] = await db<MeetingRow>('meetings')
-    .where({ id: meetingId, status: 'requested' })
+    .where({ id: meetingId })
+    .whereIn('status', NON_TERMINAL_STATUSES)
     .whereNull('launch_session_id')
     .update({
       launch_session_id: claim.sessionId,
@@ -315,6 +325,41 @@ export async function claimLaunch(
     })
     .returning('*');
   return row && toRecord(row);
+}
+
+/**
+ * Takes a live meeting away from the bot session `fromSessionId` so a new launch can claim it, and
+ * counts the relaunch. Only one caller can ever release a given session, so a meeting is never
+ * relaunched twice at once. Undefined when the meeting ended or was already moved.
+ */
+export async function releaseForRelaunch(
+  db: Db,
+  meetingId: number,
+  fromSessionId: string,
+): Promise<MeetingRecord | undefined> {
+  const [row] = await db<MeetingRow>('meetings')
+    .where({ id: meetingId, launch_session_id: fromSessionId })
+    .whereIn('status', NON_TERMINAL_STATUSES)
+    .update({
+      launch_session_id: null,
+      worker_id: null,
+      launched_at: null,
+      bot_container_id: null,
+      relaunch_count: db.raw('relaunch_count + 1') as unknown as number,
+      relaunch_requested_at: db.fn.now() as unknown as Date,
+      updated_at: db.fn.now() as unknown as Date,
+    })
+    .returning('*');
+  return row && toRecord(row);
+}
+
+/** Live meetings waiting for a relaunch that no worker claimed since before `olderThan`. */
+export async function listUnclaimedRelaunchesBefore(db: Db, olderThan: Date): Promise<MeetingRecord[]> {
+  const rows = await db<MeetingRow>('meetings')
+    .whereIn('status', NON_TERMINAL_STATUSES)
+    .whereNull('launch_session_id')
+    .andWhere('relaunch_requested_at', '<', olderThan);
+  return rows.map(toRecord);
 }
 
 /** Records the started container, unless the meeting has already ended (then nothing changes). */
@@ -337,6 +382,7 @@ export async function listUnclaimedRequestedBefore(db: Db, olderThan: Date): Pro
   const rows = await db<MeetingRow>('meetings')
     .where({ status: 'requested' })
     .whereNull('launch_session_id')
+    .whereNull('relaunch_requested_at')
     .andWhere('created_at', '<', olderThan);
   return rows.map(toRecord);
 }

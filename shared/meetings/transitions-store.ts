@@ -78,3 +78,11 @@ export async function listTransitionsSince(
     .orderBy('id');
   return rows.map(toTransitionRecord);
 }
+
+export async function findLatestTransition(db: Db, meetingId: number): Promise<TransitionRecord | undefined> {
+  const row = await db<TransitionRow>('meeting_status_transitions')
+    .where({ meeting_id: meetingId })
+    .orderBy('id', 'desc')
+    .first();
+  return row && toTransitionRecord(row);
+}

@@ -2,7 +2,12 @@ import type { Db } from '../infra/knex.js';
 import { recordStatusChangeEvent } from '../webhooks/record-events.js';
 import type { MeetingStatus } from './status.js';
 import { type MeetingRecord, moveMeetingStatus } from './store.js';
-import { insertTransition, type NewTransition, type TransitionRecord } from './transitions-store.js';
+import {
+  findLatestTransition,
+  insertTransition,
+  type NewTransition,
+  type TransitionRecord,
+} from './transitions-store.js';
 
 export interface TransitionRequest {
   to: MeetingStatus;
@@ -54,4 +59,26 @@ export async function recordStatusChange(db: Db, change: NewTransition): Promise
   const record = await insertTransition(db, change);
   await recordStatusChangeEvent(db, record);
   return record;
+}
+
+/**
+ * A relaunched bot is back in the call of a meeting that stayed `active`: records `rejoined` with how
+ * long the meeting was without a bot. Once per relaunch (only right after its `relaunched` event),
+ * so a repeated event records nothing. Returns whether it recorded the event.
+ */
+export async function recordRejoin(db: Db, meeting: MeetingRecord, at: Date): Promise<boolean> {
+  if (!db.isTransaction) return db.transaction((trx) => recordRejoin(trx, meeting, at));
+  await db('meetings').where({ id: meeting.id }).forUpdate().first('id');
+  const latest = await findLatestTransition(db, meeting.id);
+  if (latest?.reason !== 'relaunched') return false;
+  const seconds = Math.max(0, (at.getTime() - latest.createdAt.getTime()) / 1000);
+  await recordStatusChange(db, {
+    meetingId: meeting.id,
+    from: meeting.status,
+    to: meeting.status,
+    source: 'bot',
+    reason: 'rejoined',
+    detail: `the relaunched bot is back in the call ${seconds.toFixed(1)} s after the relaunch (relaunch ${meeting.relaunchCount})`,
+  });
+  return true;
 }

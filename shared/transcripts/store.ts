@@ -149,3 +149,31 @@ export async function transcriptVersion(db: Db, meetingId: number): Promise<stri
     .first(db.raw('count(*)::bigint AS n, coalesce(sum(change_seq), 0)::text AS s'));
   return `${row?.n ?? 0}.${row?.s ?? 0}`;
 }
+
+/** Where a meeting's transcript stands: the wall time its `start` 0 stands for, and its last segment's end. */
+export interface TranscriptTimeline {
+  origin: Date | null;
+  lastEnd: Date | null;
+  lastEndSeconds: number | null;
+}
+
+/**
+ * Read by a relaunch: the new bot carries on the meeting's time line (its `start` values follow the
+ * earlier bot's), and the relaunch event says where the transcript stopped.
+ */
+export async function findTranscriptTimeline(db: Db, meetingId: number): Promise<TranscriptTimeline> {
+  const row: { origin: Date | null; last_end: Date | null; last_end_seconds: number | null } | undefined =
+    await db('transcript_segments')
+      .where({ meeting_id: meetingId })
+      .first(
+        db.raw(
+          `min(absolute_start_time - make_interval(secs => start_seconds)) AS origin,
+           max(absolute_end_time) AS last_end, max(end_seconds) AS last_end_seconds`,
+        ),
+      );
+  return {
+    origin: row?.origin ?? null,
+    lastEnd: row?.last_end ?? null,
+    lastEndSeconds: row?.last_end_seconds ?? null,
+  };
+}

@@ -4,7 +4,7 @@ import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
-import { transitionMeeting } from '../../shared/meetings/transitions.js';
+import { recordRejoin, transitionMeeting } from '../../shared/meetings/transitions.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
@@ -33,6 +33,13 @@ export function lifecycleEventHandler(db: Knex, log: Logger, announce: AnnounceC
           { meetingId: meeting.id, sessionId: event.sessionId },
           'event from another launch session ignored',
         );
+        continue;
+      }
+      if (event.status === 'active' && meeting.status === 'active' && meeting.relaunchCount > 0) {
+        if (await recordRejoin(db, meeting, new Date(event.at))) {
+          changed.add(meeting.id);
+          log.info({ meetingId: meeting.id, relaunch: meeting.relaunchCount }, 'relaunched bot rejoined');
+        }
         continue;
       }
       const moved = await transitionMeeting(db, meeting.id, {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LaunchBotPayload } from '../../shared/contract/jobs.js';
+import { isTerminal } from '../../shared/meetings/status.js';
 import { claimLaunch, findMeetingById, recordBotContainer } from '../../shared/meetings/store.js';
 import { transitionMeeting } from '../../shared/meetings/transitions.js';
+import { findTranscriptTimeline } from '../../shared/transcripts/store.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
@@ -10,15 +12,20 @@ export type LaunchOutcome =
   | { launched: false; reason: string };
 
 /**
- * Starts one container for a requested meeting. The claim in Postgres makes it happen at most once
- * per meeting, whatever the retries, stalled jobs or number of workers. The caller holds a slot.
+ * Starts one container for a requested meeting, or for a live one being relaunched after its host
+ * was lost (then the bot carries on the transcript's time line). The claim in Postgres makes it
+ * happen at most once per launch, whatever the retries, stalled jobs or number of workers. The
+ * caller holds a slot.
  */
 export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Promise<LaunchOutcome> {
   const log = deps.log.child({ meetingId: payload.meetingId });
   const meeting = await findMeetingById(deps.db, payload.meetingId);
   if (!meeting) return { launched: false, reason: 'meeting not found' };
-  if (meeting.status !== 'requested') return { launched: false, reason: `meeting is ${meeting.status}` };
+  if (isTerminal(meeting.status)) return { launched: false, reason: `meeting is ${meeting.status}` };
   if (meeting.launchSessionId) return { launched: false, reason: 'already launched' };
+  if (meeting.status !== 'requested' && !payload.relaunch) {
+    return { launched: false, reason: `meeting is ${meeting.status}` };
+  }
 
   const sessionId = randomUUID();
   const claimed = await claimLaunch(deps.db, meeting.id, { sessionId, workerId: deps.config.WORKER_ID });
@@ -27,7 +34,9 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
   let containerId: string;
   const timer = deps.metrics.launchDuration.startTimer();
   try {
-    containerId = await deps.runtime.start(botContainerSpec(deps.config, claimed, sessionId));
+    const origin =
+      claimed.relaunchCount > 0 ? (await findTranscriptTimeline(deps.db, meeting.id)).origin : null;
+    containerId = await deps.runtime.start(botContainerSpec(deps.config, claimed, sessionId, origin));
     timer();
   } catch (error) {
     log.error({ err: error }, 'could not start the bot container');

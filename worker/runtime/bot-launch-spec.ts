@@ -27,7 +27,12 @@ export function transcriptionConfigFrom(config: Config): TranscriptionConfig {
 }
 
 /** The bot's config, exactly as the contract in shared/contract/bot-config.ts expects it. */
-export function botConfigFor(config: Config, meeting: MeetingRecord, sessionId: string): BotConfigInput {
+export function botConfigFor(
+  config: Config,
+  meeting: MeetingRecord,
+  sessionId: string,
+  transcriptOrigin: Date | null = null,
+): BotConfigInput {
   const automaticLeave: Record<string, number> = {};
   if (config.BOT_ADMISSION_TIMEOUT_SECONDS)
     automaticLeave.admissionTimeoutSeconds = config.BOT_ADMISSION_TIMEOUT_SECONDS;
@@ -47,13 +52,19 @@ export function botConfigFor(config: Config, meeting: MeetingRecord, sessionId: 
     streamPrefix: config.QUEUE_PREFIX,
     transcription: transcriptionConfigFrom(config),
     automaticLeave,
+    ...(transcriptOrigin && { transcriptOrigin: transcriptOrigin.toISOString() }),
     extraAllowedOrigins: config.EXTRA_MEETING_ORIGINS,
     logLevel: config.BOT_LOG_LEVEL,
   };
 }
 
-export function containerNameFor(config: Config, meetingId: number): string {
-  return `meetbot-${config.QUEUE_PREFIX}-meeting-${meetingId}`;
+/** One name per launch: a relaunched bot may land on the engine that still holds the old one's container. */
+export function containerNameFor(
+  config: Config,
+  meeting: Pick<MeetingRecord, 'id' | 'relaunchCount'>,
+): string {
+  const base = `meetbot-${config.QUEUE_PREFIX}-meeting-${meeting.id}`;
+  return meeting.relaunchCount > 0 ? `${base}-relaunch-${meeting.relaunchCount}` : base;
 }
 
 /** The labels every bot container of this deployment carries (the reconciler finds them by these). */
@@ -65,11 +76,12 @@ export function botContainerSpec(
   config: Config,
   meeting: MeetingRecord,
   sessionId: string,
+  transcriptOrigin: Date | null = null,
 ): BotContainerSpec {
   return {
-    name: containerNameFor(config, meeting.id),
+    name: containerNameFor(config, meeting),
     image: config.BOT_IMAGE,
-    env: { [BOT_CONFIG_ENV]: JSON.stringify(botConfigFor(config, meeting, sessionId)) },
+    env: { [BOT_CONFIG_ENV]: JSON.stringify(botConfigFor(config, meeting, sessionId, transcriptOrigin)) },
     labels: {
       ...deploymentLabels(config),
       [Labels.meetingId]: String(meeting.id),

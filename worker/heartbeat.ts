@@ -1,0 +1,82 @@
+import type { Knex } from '../shared/infra/knex.js';
+import type { Logger } from '../shared/infra/logger.js';
+import { recordHeartbeat } from '../shared/workers/store.js';
+import type { BotFleet } from './bot-fleet.js';
+
+/**
+ * Records in Postgres, every interval and at once whenever its bots change, that this worker is
+ * alive, which Docker host it runs bots on and how many of its slots are free. Other workers read it
+ * to place launches by free capacity and to notice a lost host.
+ */
+export class WorkerHeartbeat {
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private again = false;
+  private accepting = true;
+  private readonly onFleetChange = () => void this.beat();
+
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      fleet: BotFleet;
+      log: Logger;
+      workerId: string;
+      dockerHost: string;
+      intervalSeconds: number;
+    },
+  ) {}
+
+  /** The first heartbeat (marks the worker started), then one per interval. */
+  async start(): Promise<void> {
+    await this.write(true);
+    this.deps.fleet.on('changed', this.onFleetChange);
+    this.timer = setInterval(() => void this.beat(), this.deps.intervalSeconds * 1000);
+  }
+
+  /** The worker is shutting down: it stays alive for its bots but asks for no more launches. */
+  async drain(): Promise<void> {
+    this.accepting = false;
+    await this.beat();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.deps.fleet.off('changed', this.onFleetChange);
+    await this.writing;
+  }
+
+  /** One write at a time; a change during a write is written right after it. */
+  beat(): Promise<void> {
+    if (this.writing) {
+      this.again = true;
+      return this.writing;
+    }
+    this.writing = this.write(false).finally(() => {
+      this.writing = undefined;
+      if (this.again) {
+        this.again = false;
+        void this.beat();
+      }
+    });
+    return this.writing;
+  }
+
+  private async write(started: boolean): Promise<void> {
+    try {
+      await recordHeartbeat(
+        this.deps.db,
+        {
+          workerId: this.deps.workerId,
+          dockerHost: this.deps.dockerHost,
+          slots: this.deps.fleet.slots,
+          bots: this.deps.fleet.used,
+          accepting: this.accepting,
+        },
+        started,
+      );
+    } catch (error) {
+      if (started) throw error;
+      this.deps.log.warn({ err: error }, 'could not record the heartbeat');
+    }
+  }
+}
