@@ -96,6 +96,25 @@ export class WorkerMetrics implements IngestMetrics {
         }
       },
     });
+    new Gauge({
+      name: `${METRIC_PREFIX}worker_heartbeat_age_seconds`,
+      help: 'Seconds since each known worker last recorded a heartbeat, as this worker reads them (a lost host keeps growing)',
+      labelNames: ['peer', 'peer_docker_host'],
+      registers,
+      async collect() {
+        this.reset();
+        const rows = (await deps
+          .db('workers')
+          .select('worker_id', 'docker_host', deps.db.raw('extract(epoch from now() - heartbeat_at) AS age'))
+          .catch((error: unknown) => {
+            deps.log.warn({ err: error }, 'could not read heartbeats for metrics');
+            return [];
+          })) as Array<{ worker_id: string; docker_host: string; age: number | string }>;
+        for (const row of rows) {
+          this.set({ peer: row.worker_id, peer_docker_host: row.docker_host }, Math.max(0, Number(row.age)));
+        }
+      },
+    });
     const memory = new Gauge({
       name: `${METRIC_PREFIX}bot_memory_bytes`,
       help: "A running bot's memory as docker stats shows it (cgroup usage less inactive file)",

@@ -28,5 +28,5 @@ export function botAliveKey(prefix: string, sessionId: string): string {
 }
 
 /** How often a bot refreshes its alive key, and how long the key outlives a refresh. */
-export const BOT_ALIVE_REFRESH_MS = 5000;
-export const BOT_ALIVE_TTL_MS = 20_000;
+export const BOT_ALIVE_REFRESH_MS = 2000;
+export const BOT_ALIVE_TTL_MS = 8000;
