@@ -45,10 +45,6 @@ export async function startDockerEngine(name: string, options: EngineOptions = {
   let child: ChildProcess | undefined;
 
   const launch = async () => {
-    // A previous run's engine (killed test) must not hold the exec root.
-    await killMatching(execRoot);
-    await forgetPidFile(`${execRoot}/containerd/containerd.pid`);
-    await forgetPidFile(`${execRoot}.pid`);
     const out = openSync(logFile, 'a');
     child = spawn(
       'dockerd',
@@ -78,6 +74,15 @@ export async function startDockerEngine(name: string, options: EngineOptions = {
     }
   };
 
+  /** Every process of the engine SIGKILLed, and gone (reaped) before it may start again. */
+  const killEngine = async () => {
+    await killMatching(execRoot);
+    await forgetPidFile(`${execRoot}/containerd/containerd.pid`);
+    await forgetPidFile(`${execRoot}.pid`);
+  };
+
+  // A previous run's engine (a killed test) must not hold the exec root.
+  await killEngine();
   await launch();
   return {
     name,
@@ -110,7 +115,7 @@ export async function startDockerEngine(name: string, options: EngineOptions = {
         )?.State.Pid;
         if (pid) process.kill(pid, 'SIGKILL');
       }
-      await killMatching(execRoot);
+      await killEngine();
     },
     async restart() {
       await launch();
@@ -129,7 +134,7 @@ export async function startDockerEngine(name: string, options: EngineOptions = {
         ),
       );
       await terminate(child?.pid);
-      await killMatching(execRoot);
+      await killEngine();
     },
     log: () => tail(logFile),
   };
