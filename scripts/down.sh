@@ -11,7 +11,7 @@ engine_pidfile="$RUN_DIR/dockerd.pid"
 if [ -f "$engine_pidfile" ] && kill -0 "$(cat "$engine_pidfile")" 2>/dev/null; then
   bots="$(docker ps --filter label=meetbot.meeting-id --quiet 2>/dev/null | wc -l || echo 0)"
   log "left running: the Docker engine these scripts started (pid $(cat "$engine_pidfile"); $bots bot container(s) in it), Postgres and Redis"
-  log "to stop the engine too (running bots end with it): kill $(cat "$engine_pidfile")"
+  log "to stop the engine too: stop the bots first (docker rm -f \$(docker ps -q --filter label=meetbot.meeting-id)), then kill $(cat "$engine_pidfile") (it runs with --live-restore, so bots would outlive it)"
 elif pgrep -x dockerd >/dev/null 2>&1; then
   log "left running: this machine's Docker engine (not started by 'up'), Postgres and Redis"
 fi

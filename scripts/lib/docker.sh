@@ -21,7 +21,8 @@ BOT_HASH_LABEL="org.meetbot.inputs-hash"
 docker_answers() { timeout 20 docker info >/dev/null 2>&1; }
 
 # Installs Debian's engine when absent and starts one when none answers. No bridge and no iptables:
-# nothing here creates Docker networks; containers use the host's network (--network host).
+# nothing here creates Docker networks; containers use the host's network (--network host). Live
+# restore: restarting the engine leaves running bots in their meetings.
 ensure_docker() {
   if ! command -v dockerd >/dev/null 2>&1 || ! command -v docker >/dev/null 2>&1; then
     apt_install docker.io
@@ -38,7 +39,7 @@ ensure_docker() {
     [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
     # Detached from our stdio (callers' pipes close) and in a session of its own (a signal to the
     # caller's process group does not reach it); the pid file lets `stop_pidfile dockerd` end it.
-    (cd / && exec setsid nohup "${sudo[@]}" dockerd --iptables=false --ip6tables=false --bridge=none \
+    (cd / && exec setsid nohup "${sudo[@]}" dockerd --iptables=false --ip6tables=false --bridge=none --live-restore \
       >"$RUN_DIR/dockerd.log" 2>&1 </dev/null) &
     echo $! >"$RUN_DIR/dockerd.pid"
   fi
