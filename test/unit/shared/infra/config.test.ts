@@ -49,6 +49,18 @@ describe('parseConfig', () => {
     expect(problems).toMatch(/^EXTRA_MEETING_ORIGINS\.0: /m);
   });
 
+  it('keeps the lost-host timeout well above the heartbeat interval', () => {
+    expect(() => parseConfig({ WORKER_HEARTBEAT_SECONDS: '10', WORKER_LOST_AFTER_SECONDS: '15' })).toThrow(
+      /WORKER_LOST_AFTER_SECONDS: must be at least twice WORKER_HEARTBEAT_SECONDS/,
+    );
+    expect(parseConfig({})).toMatchObject({
+      WORKER_HEARTBEAT_SECONDS: 5,
+      WORKER_LOST_AFTER_SECONDS: 30,
+      BOT_MAX_RELAUNCHES: 2,
+    });
+    expect(() => parseConfig({ DOCKER_HOST_NAME: 'host a' })).toThrow(/DOCKER_HOST_NAME/);
+  });
+
   it('checks the webhook retry settings against each other', () => {
     expect(() => parseConfig({ WEBHOOK_RETRY_BASE_MS: '5000', WEBHOOK_RETRY_MAX_DELAY_MS: '1000' })).toThrow(
       /WEBHOOK_RETRY_MAX_DELAY_MS: must be at least WEBHOOK_RETRY_BASE_MS/,
