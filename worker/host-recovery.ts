@@ -4,9 +4,10 @@ import {
   listUnclaimedRelaunchesBefore,
   releaseForRelaunch,
 } from '../shared/meetings/store.js';
-import { recordStatusChange, transitionMeeting } from '../shared/meetings/transitions.js';
+import { recordStatusChange } from '../shared/meetings/transitions.js';
 import { findTranscriptTimeline } from '../shared/transcripts/store.js';
 import { listMeetingsOfLapsedWorkers, type OrphanedMeeting } from '../shared/workers/store.js';
+import { failMeeting } from './fail-meeting.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 export type RecoveryDeps = Pick<
@@ -96,19 +97,13 @@ async function relaunch(deps: RecoveryDeps, orphan: OrphanedMeeting): Promise<bo
 }
 
 async function giveUp(deps: RecoveryDeps, orphan: OrphanedMeeting): Promise<boolean> {
-  const moved = await transitionMeeting(deps.db, orphan.meetingId, {
-    to: 'failed',
-    source: 'worker',
-    reason: 'relaunch_gave_up',
-    detail: `${lostHostDetail(orphan)}; the meeting was relaunched ${orphan.relaunchCount} times already (BOT_MAX_RELAUNCHES=${deps.config.BOT_MAX_RELAUNCHES})`,
-  });
-  if (!moved) return false;
+  const detail = `${lostHostDetail(orphan)}; the meeting was relaunched ${orphan.relaunchCount} times already (BOT_MAX_RELAUNCHES=${deps.config.BOT_MAX_RELAUNCHES})`;
+  if (!(await failMeeting(deps, orphan.meetingId, 'relaunch_gave_up', detail))) return false;
   deps.metrics.relaunches.inc({ outcome: 'gave_up' });
   deps.log.warn(
     { meetingId: orphan.meetingId, lostWorker: orphan.workerId },
     'gave up relaunching a meeting',
   );
-  await deps.announce([orphan.meetingId]);
   return true;
 }
 
@@ -144,16 +139,10 @@ async function failUnclaimedRelaunches(deps: RecoveryDeps): Promise<number> {
     deps.db,
     new Date(Date.now() - timeoutSeconds * 1000),
   )) {
-    const moved = await transitionMeeting(deps.db, meeting.id, {
-      to: 'failed',
-      source: 'worker',
-      reason: 'relaunch_gave_up',
-      detail: `no worker took the relaunch within ${timeoutSeconds} s`,
-    });
-    if (moved) {
+    const detail = `no worker took the relaunch within ${timeoutSeconds} s`;
+    if (await failMeeting(deps, meeting.id, 'relaunch_gave_up', detail)) {
       failed += 1;
       deps.metrics.relaunches.inc({ outcome: 'gave_up' });
-      await deps.announce([meeting.id]);
     }
   }
   return failed;

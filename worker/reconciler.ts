@@ -4,7 +4,7 @@ import {
   listLiveMeetingsOfWorker,
   listUnclaimedRequestedBefore,
 } from '../shared/meetings/store.js';
-import { transitionMeeting } from '../shared/meetings/transitions.js';
+import { failMeeting } from './fail-meeting.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
 import { handleBotExit } from './runtime/exit-handler.js';
@@ -49,16 +49,8 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
   for (const meeting of await listLiveMeetingsOfWorker(deps.db, deps.config.WORKER_ID)) {
     if (present.has(meeting.launchSessionId ?? '')) continue;
     if (meeting.launchedAt && Date.now() - meeting.launchedAt.getTime() < LAUNCH_IN_PROGRESS_MS) continue;
-    const moved = await transitionMeeting(deps.db, meeting.id, {
-      to: 'failed',
-      source: 'worker',
-      reason: 'container_missing',
-      detail: `the bot container of worker ${deps.config.WORKER_ID} is gone`,
-    });
-    if (moved) {
-      report.failedMissingContainers += 1;
-      await deps.announce([meeting.id]);
-    }
+    const detail = `the bot container of worker ${deps.config.WORKER_ID} is gone`;
+    if (await failMeeting(deps, meeting.id, 'container_missing', detail)) report.failedMissingContainers += 1;
   }
 
   const timeoutSeconds = deps.config.REQUESTED_TIMEOUT_SECONDS;
@@ -66,16 +58,8 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
     deps.db,
     new Date(Date.now() - timeoutSeconds * 1000),
   )) {
-    const moved = await transitionMeeting(deps.db, meeting.id, {
-      to: 'failed',
-      source: 'worker',
-      reason: 'no_worker_available',
-      detail: `no worker took the launch within ${timeoutSeconds} s`,
-    });
-    if (moved) {
-      report.failedUnclaimed += 1;
-      await deps.announce([meeting.id]);
-    }
+    const detail = `no worker took the launch within ${timeoutSeconds} s`;
+    if (await failMeeting(deps, meeting.id, 'no_worker_available', detail)) report.failedUnclaimed += 1;
   }
   return report;
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { LaunchBotPayload } from '../../shared/contract/jobs.js';
 import { isTerminal } from '../../shared/meetings/status.js';
 import { claimLaunch, findMeetingById, recordBotContainer } from '../../shared/meetings/store.js';
-import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import { findTranscriptTimeline } from '../../shared/transcripts/store.js';
+import { failMeeting } from '../fail-meeting.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
@@ -40,13 +40,8 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
     timer();
   } catch (error) {
     log.error({ err: error }, 'could not start the bot container');
-    await transitionMeeting(deps.db, meeting.id, {
-      to: 'failed',
-      source: 'worker',
-      reason: 'launch_failed',
-      detail: `could not start the bot container: ${(error as Error).message}`.slice(0, 2000),
-    });
-    await deps.announce([meeting.id]);
+    const detail = `could not start the bot container: ${(error as Error).message}`.slice(0, 2000);
+    await failMeeting(deps, meeting.id, 'launch_failed', detail);
     return { launched: false, reason: 'container did not start' };
   }
 
