@@ -1,11 +1,29 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { KoaAdapter } from '@bull-board/koa';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { Queue } from 'bullmq';
 import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
 
 export const BULL_BOARD_PATH = '/admin/queues';
+
+/**
+ * Where @bull-board/ui's page, scripts and translations are, resolved from this module (so from
+ * `api/` under tsx and from `dist/api/` when compiled, in a checkout or in the service image). The
+ * UI fetches its labels from `<base>/static/locales/<lng>/messages.json` after the page loads; a
+ * missing file leaves raw keys (MENU.QUEUES) on screen, so start-up fails instead.
+ */
+function bullBoardUiPath(): string {
+  // @bull-board/ui is @bull-board/koa's dependency: look it up from there, hoisted or nested.
+  const koaAdapter = createRequire(import.meta.url).resolve('@bull-board/koa');
+  const uiPath = dirname(createRequire(koaAdapter).resolve('@bull-board/ui/package.json'));
+  const english = join(uiPath, 'dist', 'static', 'locales', 'en-US', 'messages.json');
+  if (!existsSync(english)) throw new Error(`Bull Board's translations are missing: ${english}`);
+  return uiPath;
+}
 
 /**
  * Bull Board for operators at /admin/queues, behind the admin key. A browser gets a Basic-auth
@@ -17,7 +35,11 @@ export function bullBoard(
 ): Middleware<AppState> {
   const serverAdapter = new KoaAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);
-  createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue)), serverAdapter });
+  createBullBoard({
+    queues: queues.map((queue) => new BullMQAdapter(queue)),
+    serverAdapter,
+    options: { uiBasePath: bullBoardUiPath() },
+  });
   const board = serverAdapter.registerPlugin() as unknown as Middleware<AppState>;
   return async (ctx, next) => {
     if (ctx.path !== BULL_BOARD_PATH && !ctx.path.startsWith(`${BULL_BOARD_PATH}/`)) return next();
