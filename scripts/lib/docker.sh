@@ -193,3 +193,63 @@ ensure_bot_image_locked() {
     docker image rm "$stale" >/dev/null 2>&1 || true
   done
 }
+
+# The service image (docker/service.Dockerfile): the compiled API, worker, migration and keys CLI
+# with their production packages, for docker/compose.yml. Needs `npm run build` first. Rebuilt only
+# when its inputs changed (hash label); the packages are installed on this machine into the staging
+# folder (`npm install --omit=dev`, from npm's cache when it has them), so the build itself fetches nothing.
+SERVICE_IMAGE="${SERVICE_IMAGE:-meetbot/service:latest}"
+SERVICE_BASE_IMAGE="${SERVICE_BASE_IMAGE:-$BOT_LOCAL_BASE_IMAGE}"
+SERVICE_DOCKERFILE="$ROOT_DIR/docker/service.Dockerfile"
+SERVICE_STAGE_DIR="$ROOT_DIR/docker/.build/service/app"
+
+ensure_service_image() {
+  (
+    flock -w 1800 9 || die "another service image build holds $RUN_DIR/service-image.lock"
+    ensure_service_image_locked
+  ) 9>"$RUN_DIR/service-image.lock"
+}
+
+ensure_service_image_locked() {
+  local part
+  for part in api worker shared scripts migrations; do
+    [ -d "$ROOT_DIR/dist/$part" ] || die "dist/$part is missing: run \`npm run build\` first"
+  done
+  local base_id=""
+  if [ "$SERVICE_BASE_IMAGE" = "$BOT_LOCAL_BASE_IMAGE" ]; then
+    ensure_bot_base_image
+    base_id="$(docker image inspect --format '{{ .Id }}' "$BOT_LOCAL_BASE_IMAGE")"
+  fi
+  local hash
+  hash="$({
+    printf '%s %s\n' "$SERVICE_BASE_IMAGE" "$base_id"
+    inputs_hash "$SERVICE_DOCKERFILE" "$ROOT_DIR/package.json" "$ROOT_DIR/package-lock.json" \
+      "$ROOT_DIR/dist/api" "$ROOT_DIR/dist/worker" "$ROOT_DIR/dist/shared" "$ROOT_DIR/dist/scripts" "$ROOT_DIR/dist/migrations"
+  } | sha256sum | cut -d' ' -f1)"
+  if [ "${SERVICE_IMAGE_REBUILD:-0}" != 1 ] && [ "$(image_label "$SERVICE_IMAGE" "$BOT_HASH_LABEL")" = "$hash" ]; then
+    log "service image $SERVICE_IMAGE is up to date"
+    return 0
+  fi
+  log "staging the service (dist/ and production packages)"
+  rm -rf "$SERVICE_STAGE_DIR"
+  mkdir -p "$SERVICE_STAGE_DIR/dist"
+  cp "$ROOT_DIR/package.json" "$ROOT_DIR/package-lock.json" "$SERVICE_STAGE_DIR/"
+  for part in api worker shared scripts migrations; do
+    cp -a "$ROOT_DIR/dist/$part" "$SERVICE_STAGE_DIR/dist/"
+  done
+  find "$SERVICE_STAGE_DIR/dist" -name '*.map' -delete
+  # `npm install` rather than `ci`, as ensure_node_modules: the lock file may lack other platforms' binaries.
+  (cd "$SERVICE_STAGE_DIR" && npm install --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error) ||
+    die "installing the production packages failed"
+  log "building service image $SERVICE_IMAGE on $SERVICE_BASE_IMAGE"
+  local previous
+  previous="$(docker image inspect --format '{{ .Id }}' "$SERVICE_IMAGE" 2>/dev/null || true)"
+  (DOCKER_BUILDKIT=0 docker build --network host \
+    --build-arg "BASE_IMAGE=$SERVICE_BASE_IMAGE" --label "$BOT_HASH_LABEL=$hash" \
+    -f "$SERVICE_DOCKERFILE" -t "$SERVICE_IMAGE" "$SERVICE_STAGE_DIR" 2>&1) |
+    sed -e '/^DEPRECATED: The legacy builder is deprecated/,/environment-variable\.$/d' ||
+    die "building the service image failed"
+  if [ -n "$previous" ] && [ "$previous" != "$(docker image inspect --format '{{ .Id }}' "$SERVICE_IMAGE")" ]; then
+    docker image rm "$previous" >/dev/null 2>&1 || true
+  fi
+}
