@@ -8,6 +8,7 @@ import { CommandReader } from './commands.js';
 import { EndSignal, type Outcome } from './end-signal.js';
 import { createEngine } from './engines/index.js';
 import { Liveness } from './liveness.js';
+import { oomKillCount } from './memory-limit.js';
 import { Outbox } from './outbox.js';
 import { BotSession } from './session.js';
 
@@ -54,6 +55,7 @@ async function runBot(config: BotConfig): Promise<number> {
   });
   const redis = connect(config.redisUrl, log);
   const outbox = new Outbox(redis, config, log);
+  const oomKillsAtStart = oomKillCount();
   const liveness = new Liveness(redis, config, log);
   liveness.start();
   const end = new EndSignal();
@@ -84,12 +86,29 @@ async function runBot(config: BotConfig): Promise<number> {
     outcome = { status: 'failed', reason: 'crashed', detail: (error as Error).message?.slice(0, 2000) };
   }
   await reader?.stop();
+  outcome = blameMemoryLimit(outcome, oomKillsAtStart);
   await waitAtMost(outbox.event(outcome), FINAL_EVENT_LIMIT_MS);
   await waitAtMost(outbox.drain(), FINAL_EVENT_LIMIT_MS);
   await waitAtMost(liveness.stop(), FINAL_EVENT_LIMIT_MS);
   await redis.quit().catch(() => redis.disconnect());
   log.info({ outcome }, 'bot finished');
   return outcome.status === 'completed' ? 0 : 1;
+}
+
+/** A crash while the kernel was killing processes for the memory limit is the limit's doing. */
+function blameMemoryLimit(outcome: Outcome, oomKillsAtStart: number): Outcome {
+  if (outcome.status !== 'failed' || outcome.reason !== 'crashed') return outcome;
+  const kills = oomKillCount() - oomKillsAtStart;
+  if (kills <= 0) return outcome;
+  return {
+    status: 'failed',
+    reason: 'out_of_memory',
+    detail:
+      `the container hit its memory limit (${kills} process(es) killed by the kernel): ${outcome.detail ?? ''}`.slice(
+        0,
+        2000,
+      ),
+  };
 }
 
 async function main(): Promise<void> {

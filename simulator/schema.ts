@@ -75,6 +75,8 @@ export const trapsInput = z.object({
   midJoinReload: z.boolean().default(false),
   /** Leaving asks for confirmation: Meet "Just leave the meeting", Teams "Leave". */
   leaveConfirmation: z.boolean().default(false),
+  /** The page grows without end from this many seconds into the call (32 MB per 100 ms, kept). */
+  memoryHogAfterSeconds: seconds.optional(),
 });
 export type Traps = z.infer<typeof trapsInput>;
 

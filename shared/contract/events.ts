@@ -20,6 +20,8 @@ export const FAILED_REASONS = [
   'invalid_config',
   'engine_error',
   'crashed',
+  /** The container hit its memory limit (BOT_MEMORY_MB) and the kernel killed part of the bot. */
+  'out_of_memory',
 ] as const;
 export type CompletedReason = (typeof COMPLETED_REASONS)[number];
 export type FailedReason = (typeof FAILED_REASONS)[number];

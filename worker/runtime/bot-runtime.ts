@@ -17,6 +17,8 @@ export interface BotContainerInfo {
   running: boolean;
   /** Set once the container has exited. */
   exitCode: number | null;
+  /** The kernel killed a process in it for its memory limit (known from inspect; list says false). */
+  oomKilled: boolean;
 }
 
 export interface ContainerUsage {

@@ -85,6 +85,7 @@ export class DockerRuntime implements BotRuntime {
         labels: info.Config.Labels ?? {},
         running: info.State.Running,
         exitCode: info.State.Running || info.State.Status === 'created' ? null : info.State.ExitCode,
+        oomKilled: info.State.OOMKilled === true,
       };
     } catch (error) {
       if (statusOf(error) === NOT_FOUND) return undefined;
@@ -103,6 +104,7 @@ export class DockerRuntime implements BotRuntime {
       labels: container.Labels ?? {},
       running: container.State === 'running',
       exitCode: container.State === 'exited' ? exitCodeFromStatus(container.Status) : null,
+      oomKilled: false,
     }));
   }
 

@@ -17,8 +17,9 @@ const LOG_LINES = 20;
 
 /**
  * A bot container exited. If the bot published a final event (it may not be ingested yet), that
- * event decides; otherwise the meeting fails with the exit code and the last log lines. Then the
- * container is removed and its slot freed.
+ * event decides; otherwise the meeting fails with the exit code and the last log lines
+ * (`out_of_memory` when the engine says the memory limit killed it). Then the container is removed
+ * and its slot freed.
  */
 export async function handleBotExit(deps: ExitHandlerDeps, containerId: string): Promise<void> {
   const info = await deps.runtime.inspect(containerId);
@@ -47,14 +48,18 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
         );
       } else {
         const lastLines = (await deps.runtime.logsTail(containerId, LOG_LINES)).trim();
-        const detail = `exit code ${info.exitCode ?? 'unknown'}${lastLines ? `; last log lines:\n${lastLines}` : ''}`;
+        const cause = info.oomKilled ? 'killed for its memory limit (BOT_MEMORY_MB), ' : '';
+        const detail = `${cause}exit code ${info.exitCode ?? 'unknown'}${lastLines ? `; last log lines:\n${lastLines}` : ''}`;
         await transitionMeeting(deps.db, meetingId, {
           to: 'failed',
           source: 'worker',
-          reason: 'container_exited',
+          reason: info.oomKilled ? 'out_of_memory' : 'container_exited',
           detail: detail.slice(0, 8000),
         });
-        log.warn({ exitCode: info.exitCode }, 'bot container exited without a final event');
+        log.warn(
+          { exitCode: info.exitCode, oomKilled: info.oomKilled },
+          'bot container exited without a final event',
+        );
       }
       await deps.announce([meetingId]);
     }

@@ -37,6 +37,20 @@ export function presentParticipants(ui) {
  *   stateChanging(state, previous)   ui.state has just changed; media and render follow (optional)
  *   participants(data)               who is in the call changed; the page sets ui.present
  */
+const memoryHeld = [];
+
+/**
+ * The memory-hog trap: a page that keeps growing (a leak, a very heavy call). From `seconds` after
+ * the call starts it allocates and touches 32 MB every 100 ms and keeps it, off the JS heap (typed
+ * arrays), so what gives is the container's memory limit, not V8's heap limit.
+ */
+function growMemoryLater(seconds) {
+  if (typeof seconds !== 'number') return;
+  setTimeout(() => {
+    setInterval(() => memoryHeld.push(new Uint8Array(32 * 1024 * 1024).fill(1)), 100);
+  }, seconds * 1000);
+}
+
 export function connectMeetingPage(
   ui,
   { platform, id, passcode, showLevel, render, notFound, found, stateChanging, participants },
@@ -53,6 +67,8 @@ export function connectMeetingPage(
     ui.state = state;
     stateChanging?.(state, previous);
     if (state === 'in_call') ui.engine.start();
+    if (state === 'in_call' && previous !== 'in_call')
+      growMemoryLater(ui.meeting.traps.memoryHogAfterSeconds);
     if (previous === 'in_call' && state !== 'in_call') {
       ui.engine.stop();
       ui.engine = createEngine();
