@@ -130,9 +130,11 @@ ensure_bot_host_packages() {
 }
 
 # What the tests need beyond the bots' packages: Debian's Prometheus, which a test runs to scrape
-# the API and a worker (only the binary; its service is not started).
+# the API and a worker (only the binary; its service is not started), and docker-compose, which
+# test/e2e/deploy/compose.test.ts drives (docker/compose.yml).
 ensure_test_tools() {
   apt_install prometheus
+  command -v docker-compose >/dev/null 2>&1 || apt_install docker-compose
 }
 
 ensure_admin_key() {
