@@ -31,7 +31,8 @@ export interface ReconcileReport {
  * - a running container whose meeting was relaunched on another host (this one was lost for a
  *   while) is removed: the meeting has a new bot;
  * - a live meeting this worker launched whose container is gone is failed;
- * - a meeting no worker took within REQUESTED_TIMEOUT_SECONDS is failed, saying so.
+ * - a meeting no worker took within REQUESTED_TIMEOUT_SECONDS is failed, saying so;
+ * - a launch unclaimed for half a minute is queued again (a no-op unless it was never queued).
  */
 export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
   const report: ReconcileReport = {
@@ -61,7 +62,37 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
     const detail = `no worker took the launch within ${timeoutSeconds} s`;
     if (await failMeeting(deps, meeting.id, 'no_worker_available', detail)) report.failedUnclaimed += 1;
   }
+  await requeueLaunches(deps);
   return report;
+}
+
+/** A launch not claimed this long may never have been queued (its API process died right after the commit). */
+const UNQUEUED_AFTER_MS = 30_000;
+const REQUEUE_BATCH = 200;
+
+/**
+ * Queues the launch of requested meetings nobody has claimed for a while. The job id is the
+ * meeting's, so a launch still waiting in the queue (all slots busy) is left as it is; only one the
+ * API never got to queue is added.
+ */
+export async function requeueLaunches(deps: Pick<WorkerDeps, 'db' | 'jobs' | 'log'>): Promise<void> {
+  const waiting = await listUnclaimedRequestedBefore(
+    deps.db,
+    new Date(Date.now() - UNQUEUED_AFTER_MS),
+    REQUEUE_BATCH,
+  );
+  for (const meeting of waiting) {
+    await deps.jobs
+      .launch({
+        meetingId: meeting.id,
+        userId: meeting.userId,
+        platform: meeting.platform,
+        nativeMeetingId: meeting.nativeMeetingId,
+      })
+      .catch((error: unknown) =>
+        deps.log.warn({ err: error, meetingId: meeting.id }, 'could not requeue a launch'),
+      );
+  }
 }
 
 async function reconcileContainer(

@@ -377,13 +377,19 @@ export async function recordBotContainer(
   return row && toRecord(row);
 }
 
-/** Meetings still `requested` that no worker claimed since before `olderThan`. */
-export async function listUnclaimedRequestedBefore(db: Db, olderThan: Date): Promise<MeetingRecord[]> {
+/** Meetings still `requested` that no worker claimed since before `olderThan`, oldest first. */
+export async function listUnclaimedRequestedBefore(
+  db: Db,
+  olderThan: Date,
+  limit = 10_000,
+): Promise<MeetingRecord[]> {
   const rows = await db<MeetingRow>('meetings')
     .where({ status: 'requested' })
     .whereNull('launch_session_id')
     .whereNull('relaunch_requested_at')
-    .andWhere('created_at', '<', olderThan);
+    .andWhere('created_at', '<', olderThan)
+    .orderBy('id')
+    .limit(limit);
   return rows.map(toRecord);
 }
 

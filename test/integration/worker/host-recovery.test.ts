@@ -19,6 +19,7 @@ import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { upsertSegments } from '../../../shared/transcripts/store.js';
 import { recordHeartbeat, roomierWorkerExists } from '../../../shared/workers/store.js';
 import { type RecoveryDeps, recoverLostHosts } from '../../../worker/host-recovery.js';
+import { requeueLaunches } from '../../../worker/reconciler.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 
@@ -260,5 +261,37 @@ describe('placement by free capacity', () => {
     await heartbeat('other', 0, 0, 4);
     await database.db('workers').where({ worker_id: 'other' }).update({ accepting: false });
     expect(await roomierWorkerExists(database.db, { workerId: 'me', free: 2 }, 15)).toBe(false);
+  });
+});
+
+describe('a launch the API never queued (its process died right after the commit)', () => {
+  it('is queued by the reconciler once it has waited half a minute, and a queued one is left alone', async () => {
+    const meeting = await insertMeeting(database.db, {
+      userId,
+      platform: 'google_meet',
+      nativeMeetingId: 'unq-ueue-dme',
+      meetingUrl: 'https://meet.google.com/unq-ueue-dme',
+      passcode: null,
+      botName: 'Bot',
+      language: null,
+      task: 'transcribe',
+    });
+    const deps = depsFor('alive-a');
+    await requeueLaunches(deps);
+    expect(await queues.launch.getJob(`launch-${meeting.id}`)).toBeUndefined();
+
+    await database
+      .db('meetings')
+      .where({ id: meeting.id })
+      .update({ created_at: database.db.raw(`now() - interval '1 minute'`) });
+    await requeueLaunches(deps);
+    const job = await queues.launch.getJob(`launch-${meeting.id}`);
+    expect(job?.data).toMatchObject({ meetingId: meeting.id, userId, platform: 'google_meet' });
+    const queuedAt = job?.timestamp;
+    await requeueLaunches(deps);
+    expect((await queues.launch.getJob(`launch-${meeting.id}`))?.timestamp).toBe(queuedAt);
+    expect(
+      await queues.launch.getJobCountByTypes('waiting', 'prioritized', 'delayed'),
+    ).toBeGreaterThanOrEqual(1);
   });
 });
