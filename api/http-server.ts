@@ -32,12 +32,15 @@ export function answerMalformedRequests(server: Server): Server {
     }
     const { status, message } = answerFor(error.code);
     const body = JSON.stringify({ error: message });
+    // A HEAD request gets the headers only: a body after them would be read as the next response.
+    const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+    const isHead = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +
-        body,
+        (isHead ? '' : body),
     );
   });
   return server;

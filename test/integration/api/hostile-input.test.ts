@@ -221,6 +221,16 @@ describe("answers Node's parser gives are JSON too", () => {
     expect(Object.keys(answer.body as object)).toEqual(['error']);
   });
 
+  it('a HEAD the parser refuses gets the headers only (a body would read as a second response)', async () => {
+    const raw = await rawHttp(
+      api.baseUrl,
+      `HEAD /meetings HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+    expect(raw).toMatch(/\r\ncontent-type: application\/json/i);
+    expect(raw.endsWith('\r\n\r\n')).toBe(true);
+  });
+
   it.each(['TRACE', 'PROPFIND'])(
     '%s on a known path is 405 with Allow, as the README says',
     async (method) => {
