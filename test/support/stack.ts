@@ -50,6 +50,38 @@ export function ensureBotImage(): Promise<void> {
   return imageReady;
 }
 
+/** A service process of the stack (worker or API) with its output kept for failure messages. */
+interface ServiceProcess {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Runs a compiled entry point (dist/…) in `cwd` with exactly `env` plus PATH and HOME. */
+function spawnService(entry: string, cwd: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [join(REPO_ROOT, entry)], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const append = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-200_000);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  return {
+    child,
+    output: () => output,
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+  };
+}
+
+async function stopService(service: ServiceProcess, signal: NodeJS.Signals): Promise<void> {
+  if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill(signal);
+  await service.exited;
+}
+
 export interface WorkerProcess {
   id: string;
   child: ChildProcess;
@@ -118,12 +150,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const workDir = mkdtempSync(join(tmpdir(), 'meetbot-worker-'));
 
   const startWorker: Stack['startWorker'] = (id, env = {}) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/worker/main.js')], {
-      // A directory without a .env, so only what is set here configures the worker.
-      cwd: workDir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/root',
+    // A directory without a .env, so only what is set here configures the worker.
+    const worker: WorkerProcess = {
+      id,
+      ...spawnService('dist/worker/main.js', workDir, {
         DATABASE_URL: api.database.url,
         REDIS_URL: redisUrl,
         QUEUE_PREFIX: api.prefix,
@@ -136,85 +166,52 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ...TEST_WEBHOOK_ENV,
         ...options.workerEnv,
         ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const append = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-200_000);
-    };
-    child.stdout?.on('data', append);
-    child.stderr?.on('data', append);
-    const worker: WorkerProcess = {
-      id,
-      child,
-      output: () => output,
-      exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+      }),
     };
     workers.add(worker);
     return worker;
   };
 
   const stopWorker: Stack['stopWorker'] = async (worker, signal = 'SIGTERM') => {
-    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill(signal);
-    await worker.exited;
+    await stopService(worker, signal);
     workers.delete(worker);
   };
 
   const startApiProcess: Stack['startApiProcess'] = async ({ port = 0, env = {} } = {}) => {
     const listenPort = port || (await freePort());
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/api/main.js')], {
-      cwd: workDir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/root',
-        DATABASE_URL: api.database.url,
-        REDIS_URL: redisUrl,
-        QUEUE_PREFIX: api.prefix,
-        API_HOST: '127.0.0.1',
-        API_PORT: String(listenPort),
-        EXTRA_MEETING_ORIGINS: simulatorOrigin,
-        // Tests make many requests on purpose.
-        RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
-        LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
-        ...TEST_WEBHOOK_ENV,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const service = spawnService('dist/api/main.js', workDir, {
+      DATABASE_URL: api.database.url,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: api.prefix,
+      API_HOST: '127.0.0.1',
+      API_PORT: String(listenPort),
+      EXTRA_MEETING_ORIGINS: simulatorOrigin,
+      // Tests make many requests on purpose.
+      RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
+      LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
+      ...TEST_WEBHOOK_ENV,
+      ...env,
     });
-    let output = '';
-    const append = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-200_000);
-    };
-    child.stdout?.on('data', append);
-    child.stderr?.on('data', append);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const apiProcess: ApiProcess = {
-      baseUrl: `http://127.0.0.1:${listenPort}`,
-      child,
-      output: () => output,
-      exited,
-    };
+    const { child, output } = service;
+    const apiProcess: ApiProcess = { baseUrl: `http://127.0.0.1:${listenPort}`, ...service };
     apiProcesses.add(apiProcess);
     // Ready once it answers /healthz.
     const deadline = Date.now() + 30_000;
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`the API process exited at start-up:\n${output.slice(-4000)}`);
+        throw new Error(`the API process exited at start-up:\n${output().slice(-4000)}`);
       const healthy = await fetch(`${apiProcess.baseUrl}/healthz`).then(
         (response) => response.ok,
         () => false,
       );
       if (healthy) return apiProcess;
-      if (Date.now() > deadline) throw new Error(`the API process never answered:\n${output.slice(-4000)}`);
+      if (Date.now() > deadline) throw new Error(`the API process never answered:\n${output().slice(-4000)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
 
   const stopApiProcess: Stack['stopApiProcess'] = async (apiProcess, signal = 'SIGTERM') => {
-    const { child } = apiProcess;
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await apiProcess.exited;
+    await stopService(apiProcess, signal);
     apiProcesses.delete(apiProcess);
   };
 
