@@ -1,0 +1,237 @@
+/**
+ * How many meetings this machine transcribes in real time: N bots through the full stack (API →
+ * worker → bot containers) into N simulated Google Meet meetings with continuous scripted speech,
+ * for N = 1, 2, 4, 6, 8 (or `--n 1,2,3`), each meeting `--seconds` long (180). Per N it prints:
+ * bots admitted, utterances the bots missed, WER, segment lag (end of speech → committed) p50/p95
+ * in each half of the meeting, per-bot memory (as `docker stats` shows it) and CPU, and machine CPU.
+ * It stops at the first N that falls behind and says why.
+ *
+ *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams]
+ *
+ * Needs what the e2e tests need (Docker, the bot image, Postgres, Redis, flite); run it on an
+ * otherwise idle machine.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createLogger } from '../shared/infra/logger.js';
+import type { UtteranceSnapshot } from '../simulator/snapshot.js';
+import { startStack } from '../test/support/stack.js';
+import { wordErrorRate } from '../test/support/wer.js';
+import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '1,2,4,6,8' },
+    seconds: { type: 'string', default: '180' },
+    platform: { type: 'string', default: 'google_meet' },
+  },
+});
+const COUNTS = values.n
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
+const SECONDS = Number(values.seconds);
+const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
+/** Falling behind: a lag p95 above this, or growing this much from the first half to the second. */
+const MAX_LAG_P95_SECONDS = 3;
+const MAX_LAG_GROWTH_SECONDS = 1;
+const SAMPLE_EVERY_MS = 5000;
+
+const SENTENCES = [
+  'good morning everyone and welcome to the weekly review',
+  'the design work is finished and testing starts on monday',
+  'please send the updated budget to the finance team today',
+  'the new office opens next month with room for forty people',
+  'our customers asked for better search and faster exports',
+  'let us schedule a follow up meeting on thursday afternoon',
+  'we should move the release to the second week of march',
+  'i will call them this afternoon and write down their questions',
+];
+const SPEAKERS = [
+  { name: 'Alice Archer', voice: 'slt' as const },
+  { name: 'Bob Baker', voice: 'rms' as const },
+  { name: 'Carol Cooper', voice: 'awb' as const },
+];
+
+/** Three people taking turns every 5 s for the whole meeting. */
+function script(seconds: number) {
+  return SPEAKERS.map((speaker, index) => ({
+    ...speaker,
+    utterances: Array.from({ length: Math.floor((seconds - 4) / 5) }, (_, turn) => turn)
+      .filter((turn) => turn % SPEAKERS.length === index)
+      .map((turn) => ({ at: 1 + turn * 5, text: SENTENCES[turn % SENTENCES.length]! })),
+  }));
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function machineCpuTicks(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - idle, total };
+}
+
+interface RoundResult {
+  n: number;
+  admitted: number;
+  missed: number;
+  utterances: number;
+  wer: number;
+  lagFirst: number[];
+  lagSecond: number[];
+  memoryMiB: number[];
+  cpuCores: number[];
+  machineCores: number;
+  behind: string[];
+}
+
+async function round(n: number): Promise<RoundResult> {
+  const stack = await startStack({
+    workerEnv: {
+      BOT_SLOTS: String(n),
+      RECONCILE_INTERVAL_SECONDS: '5',
+      LOG_LEVEL: 'warn',
+      WORKER_METRICS_PORT: '0',
+    },
+  });
+  const runtime = new DockerRuntime(stack.docker, createLogger('capacity', 'silent'));
+  try {
+    stack.startWorker('capacity-worker');
+    const meetings: Array<{ meetingId: number; nativeId: string }> = [];
+    for (let index = 0; index < n; index += 1) {
+      meetings.push(
+        await stack.createMeetingAndBot({
+          platform: PLATFORM,
+          admission: { policy: 'after', delaySeconds: 1 },
+          participants: script(SECONDS),
+          endAt: SECONDS,
+        }),
+      );
+    }
+    const admitted = (
+      await Promise.all(
+        meetings.map((m) =>
+          stack
+            .waitForStatus(m.meetingId, ['active', 'failed', 'completed'], 300_000)
+            .then((seen) => seen.at(-1)),
+        ),
+      )
+    ).filter((status) => status === 'active').length;
+
+    // Sample each bot's memory and CPU, and the machine's CPU, while the meetings run.
+    const memoryMiB: number[] = [];
+    const cpuCores: number[] = [];
+    const previous = new Map<string, { cpu: number; system: number }>();
+    const machineStart = machineCpuTicks();
+    const cores = Number(readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1);
+    const sampler = setInterval(async () => {
+      for (const meeting of meetings) {
+        const [container] = await stack.containersOf(meeting.meetingId);
+        if (container?.State !== 'running') continue;
+        const usage = await runtime.usage(container!.Id).catch(() => undefined);
+        if (!usage) continue;
+        memoryMiB.push(usage.memoryBytes / 1024 / 1024);
+        const last = previous.get(container!.Id);
+        previous.set(container!.Id, { cpu: usage.cpuNanos, system: usage.systemCpuNanos });
+        if (last && usage.systemCpuNanos > last.system) {
+          cpuCores.push(
+            ((usage.cpuNanos - last.cpu) / (usage.systemCpuNanos - last.system)) * usage.onlineCpus,
+          );
+        }
+      }
+    }, SAMPLE_EVERY_MS);
+    await Promise.all(
+      meetings.map((m) => stack.waitForStatus(m.meetingId, ['completed', 'failed'], (SECONDS + 120) * 1000)),
+    );
+    clearInterval(sampler);
+    const machineEnd = machineCpuTicks();
+    const machineCores =
+      ((machineEnd.busy - machineStart.busy) / (machineEnd.total - machineStart.total)) * cores;
+
+    let missed = 0;
+    let utterances = 0;
+    const references: string[] = [];
+    const hypotheses: string[] = [];
+    const lagFirst: number[] = [];
+    const lagSecond: number[] = [];
+    for (const meeting of meetings) {
+      const snapshot = await stack.simulator.getMeeting(meeting.nativeId);
+      const spoken: UtteranceSnapshot[] = snapshot.utterances.filter(
+        (u) => u.startedAt !== null || u.status === 'missed',
+      );
+      utterances += snapshot.utterances.length;
+      missed += snapshot.utterances.filter((u) => u.status === 'missed' || u.status === 'cut').length;
+      references.push(spoken.map((u) => u.text).join(' '));
+      const rows: Array<{ text: string; absolute_end_time: Date; created_at: Date; is_final: boolean }> =
+        await stack.api.database
+          .db('transcript_segments')
+          .where({ meeting_id: meeting.meetingId, is_final: true })
+          .orderBy('absolute_start_time');
+      hypotheses.push(rows.map((row) => row.text).join(' '));
+      const firstSpeech = Math.min(
+        ...spoken.map((u) => Date.parse(u.startedAt ?? '') || Number.POSITIVE_INFINITY),
+      );
+      const middle = firstSpeech + (SECONDS * 1000) / 2;
+      for (const row of rows) {
+        const lag = (row.created_at.getTime() - row.absolute_end_time.getTime()) / 1000;
+        (row.absolute_end_time.getTime() < middle ? lagFirst : lagSecond).push(lag);
+      }
+    }
+    const wer = wordErrorRate(references.join(' '), hypotheses.join(' ')).rate;
+
+    const behind: string[] = [];
+    if (admitted < n) behind.push(`${n - admitted} of ${n} bots were not admitted`);
+    if (missed > 0) behind.push(`${missed} utterances missed`);
+    const p95First = percentile(lagFirst, 95);
+    const p95Second = percentile(lagSecond, 95);
+    if (Math.max(p95First, p95Second) > MAX_LAG_P95_SECONDS)
+      behind.push(`segment lag p95 ${Math.max(p95First, p95Second).toFixed(1)} s > ${MAX_LAG_P95_SECONDS} s`);
+    if (p95Second - p95First > MAX_LAG_GROWTH_SECONDS)
+      behind.push(`lag grows: p95 ${p95First.toFixed(1)} s → ${p95Second.toFixed(1)} s`);
+    return {
+      n,
+      admitted,
+      missed,
+      utterances,
+      wer,
+      lagFirst,
+      lagSecond,
+      memoryMiB,
+      cpuCores,
+      machineCores,
+      behind,
+    };
+  } finally {
+    await stack.close();
+  }
+}
+
+const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+console.log(
+  `capacity: ${PLATFORM}, ${SECONDS} s meetings, continuous speech from 3 speakers; N = ${COUNTS.join(', ')}`,
+);
+console.log(
+  '| N | admitted | missed | WER | lag p50/p95 1st half (s) | lag p50/p95 2nd half (s) | memory per bot avg/max (MiB) | CPU per bot avg (cores) | machine CPU (cores) |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const n of COUNTS) {
+  const result = await round(n);
+  const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  console.log(
+    `| ${n} | ${result.admitted}/${n} | ${result.missed}/${result.utterances} | ${fmt(result.wer * 100, 1)} % | ` +
+      `${fmt(percentile(result.lagFirst, 50))} / ${fmt(percentile(result.lagFirst, 95))} | ` +
+      `${fmt(percentile(result.lagSecond, 50))} / ${fmt(percentile(result.lagSecond, 95))} | ` +
+      `${fmt(average(result.memoryMiB), 0)} / ${fmt(Math.max(...result.memoryMiB), 0)} | ${fmt(average(result.cpuCores))} | ` +
+      `${fmt(result.machineCores)} |`,
+  );
+  if (result.behind.length > 0) {
+    console.log(`falls behind at N = ${n}: ${result.behind.join('; ')}`);
+    break;
+  }
+}
+process.exit(0);
