@@ -49,14 +49,20 @@ ensure_node_modules() {
   fi
 }
 
-# Loads .env (if any) so DATABASE_URL / REDIS_URL overrides are honoured by these scripts too.
+# Loads .env (if any) so DATABASE_URL / REDIS_URL overrides are honoured by these scripts too. As the
+# processes do (loadConfigOrExit), a variable already set in the environment wins over its .env line.
 load_env() {
-  if [ -f "$ROOT_DIR/.env" ]; then
-    set -a
-    # shellcheck disable=SC1091
-    . "$ROOT_DIR/.env"
-    set +a
-  fi
+  [ -f "$ROOT_DIR/.env" ] || return 0
+  local line key value
+  while IFS= read -r line || [ -n "$line" ]; do
+    line="${line%$'\r'}"
+    [[ "$line" =~ ^[[:space:]]*(export[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
+    key="${BASH_REMATCH[2]}"
+    value="${BASH_REMATCH[3]}"
+    [ -z "${!key+set}" ] || continue
+    if [[ "$value" =~ ^\"(.*)\"$ ]] || [[ "$value" =~ ^\'(.*)\'$ ]]; then value="${BASH_REMATCH[1]}"; fi
+    export "$key=$value"
+  done <"$ROOT_DIR/.env"
 }
 
 set_env_value() { # KEY VALUE: add or replace a line in .env
