@@ -111,6 +111,31 @@ image_label() { # IMAGE LABEL: prints the label's value, nothing when the image 
 
 image_size_mb() { docker image inspect --format '{{ .Size }}' "$1" | awk '{ printf "%.0f", $1 / 1000 / 1000 }'; }
 
+# The base's image id when it is the local offline base (built first when needed), else nothing: a
+# rebuilt local base changes the hash of every image built on it.
+base_image_id() { # BASE
+  [ "$1" = "$BOT_LOCAL_BASE_IMAGE" ] || return 0
+  ensure_bot_base_image >&2
+  docker image inspect --format '{{ .Id }}' "$BOT_LOCAL_BASE_IMAGE"
+}
+
+# Builds IMAGE from DOCKERFILE and CONTEXT on BASE (build arg BASE_IMAGE), labelled with HASH, and
+# removes the image it replaces (which fails harmlessly while a container still uses it).
+build_image() { # IMAGE BASE HASH DOCKERFILE CONTEXT
+  local image="$1" base="$2" hash="$3" dockerfile="$4" context="$5" previous
+  previous="$(docker image inspect --format '{{ .Id }}' "$image" 2>/dev/null || true)"
+  # Host network for RUN steps: this engine has no bridge (a registry base installs packages with apt).
+  # The classic builder needs no buildx component (Debian's docker.io ships none) and builds on a
+  # locally imported base with no registry; newer engines print a deprecation that tells the user to
+  # remove DOCKER_BUILDKIT=0, a variable they never set, so that notice is left out of the output.
+  (DOCKER_BUILDKIT=0 docker build --network host --build-arg "BASE_IMAGE=$base" --label "$BOT_HASH_LABEL=$hash" \
+    -f "$dockerfile" -t "$image" "$context" 2>&1) |
+    sed -e '/^DEPRECATED: The legacy builder is deprecated/,/environment-variable\.$/d' || return 1
+  if [ -n "$previous" ] && [ "$previous" != "$(docker image inspect --format '{{ .Id }}' "$image")" ]; then
+    docker image rm "$previous" >/dev/null 2>&1 || true
+  fi
+}
+
 # The offline base: Debian trixie (debootstrap) with Chromium, Node.js and pocketsphinx, imported
 # into Docker. Rebuilt only when docker/bot-base.sh changes (its hash is a label on the image).
 BOT_BASE_CHECKED=0
@@ -154,11 +179,8 @@ ensure_bot_image_locked() {
   [ -d "$ROOT_DIR/dist/bot" ] || die "dist/bot is missing: run \`npm run build\` first"
   [ -f "$ROOT_DIR/dist/bot/main.js" ] || log "warning: dist/bot/main.js is missing, the image's entrypoint will fail"
   [ -x "$ROOT_DIR/node_modules/.bin/esbuild" ] || die "node_modules/.bin/esbuild is missing: run \`npm install\` first"
-  local base_id=""
-  if [ "$BOT_BASE_IMAGE" = "$BOT_LOCAL_BASE_IMAGE" ]; then
-    ensure_bot_base_image
-    base_id="$(docker image inspect --format '{{ .Id }}' "$BOT_LOCAL_BASE_IMAGE")"
-  fi
+  local base_id
+  base_id="$(base_image_id "$BOT_BASE_IMAGE")"
   local hash
   hash="$({
     printf '%s %s\n' "$BOT_BASE_IMAGE" "$base_id"
@@ -172,22 +194,9 @@ ensure_bot_image_locked() {
   log "staging the bot (dist/bot + the shared code and packages it imports)"
   (cd "$ROOT_DIR" && node "$BOT_STAGE_SCRIPT" "$BOT_STAGE_DIR") || die "staging the bot failed"
   log "building bot image $BOT_IMAGE on $BOT_BASE_IMAGE"
-  local previous
-  previous="$(docker image inspect --format '{{ .Id }}' "$BOT_IMAGE" 2>/dev/null || true)"
-  # Host network for RUN steps: this engine has no bridge (a registry base installs packages with apt).
-  # The classic builder needs no buildx component (Debian's docker.io ships none) and builds on a
-  # locally imported base with no registry; newer engines print a deprecation that tells the user to
-  # remove DOCKER_BUILDKIT=0, a variable they never set, so that notice is left out of the output.
-  (cd "$ROOT_DIR" && DOCKER_BUILDKIT=0 docker build --network host \
-    --build-arg "BASE_IMAGE=$BOT_BASE_IMAGE" --label "$BOT_HASH_LABEL=$hash" \
-    -f "$BOT_DOCKERFILE" -t "$BOT_IMAGE" . 2>&1) |
-    sed -e '/^DEPRECATED: The legacy builder is deprecated/,/environment-variable\.$/d' ||
-    die "building the bot image failed"
-  # The images this one replaces: the previous bot image, then untagged ones of ours (bases that bot
-  # image built on). Each removal fails harmlessly while a container still uses the image.
-  if [ -n "$previous" ] && [ "$previous" != "$(docker image inspect --format '{{ .Id }}' "$BOT_IMAGE")" ]; then
-    docker image rm "$previous" >/dev/null 2>&1 || true
-  fi
+  build_image "$BOT_IMAGE" "$BOT_BASE_IMAGE" "$hash" "$BOT_DOCKERFILE" "$ROOT_DIR" || die "building the bot image failed"
+  # Untagged images of ours (bases that bot image built on) go too; each removal fails harmlessly
+  # while a container still uses the image.
   local stale
   for stale in $(docker image ls -q --filter dangling=true --filter "label=$BOT_HASH_LABEL"); do
     docker image rm "$stale" >/dev/null 2>&1 || true
@@ -215,11 +224,8 @@ ensure_service_image_locked() {
   for part in api worker shared scripts migrations; do
     [ -d "$ROOT_DIR/dist/$part" ] || die "dist/$part is missing: run \`npm run build\` first"
   done
-  local base_id=""
-  if [ "$SERVICE_BASE_IMAGE" = "$BOT_LOCAL_BASE_IMAGE" ]; then
-    ensure_bot_base_image
-    base_id="$(docker image inspect --format '{{ .Id }}' "$BOT_LOCAL_BASE_IMAGE")"
-  fi
+  local base_id
+  base_id="$(base_image_id "$SERVICE_BASE_IMAGE")"
   local hash
   hash="$({
     printf '%s %s\n' "$SERVICE_BASE_IMAGE" "$base_id"
@@ -242,14 +248,41 @@ ensure_service_image_locked() {
   (cd "$SERVICE_STAGE_DIR" && npm install --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error) ||
     die "installing the production packages failed"
   log "building service image $SERVICE_IMAGE on $SERVICE_BASE_IMAGE"
-  local previous
-  previous="$(docker image inspect --format '{{ .Id }}' "$SERVICE_IMAGE" 2>/dev/null || true)"
-  (DOCKER_BUILDKIT=0 docker build --network host \
-    --build-arg "BASE_IMAGE=$SERVICE_BASE_IMAGE" --label "$BOT_HASH_LABEL=$hash" \
-    -f "$SERVICE_DOCKERFILE" -t "$SERVICE_IMAGE" "$SERVICE_STAGE_DIR" 2>&1) |
-    sed -e '/^DEPRECATED: The legacy builder is deprecated/,/environment-variable\.$/d' ||
+  build_image "$SERVICE_IMAGE" "$SERVICE_BASE_IMAGE" "$hash" "$SERVICE_DOCKERFILE" "$SERVICE_STAGE_DIR" ||
     die "building the service image failed"
-  if [ -n "$previous" ] && [ "$previous" != "$(docker image inspect --format '{{ .Id }}' "$SERVICE_IMAGE")" ]; then
-    docker image rm "$previous" >/dev/null 2>&1 || true
+}
+
+# Postgres and Redis from Debian's packages (docker/stores.Dockerfile), for docker/compose.yml on
+# machines without a registry (POSTGRES_IMAGE and REDIS_IMAGE; the public postgres and redis images
+# otherwise). Rebuilt only when its inputs changed (hash label).
+STORES_LOCAL_IMAGE="meetbot/stores:trixie"
+STORES_DOCKERFILE="$ROOT_DIR/docker/stores.Dockerfile"
+STORES_ENTRYPOINT="$ROOT_DIR/docker/stores-entrypoint.sh"
+STORES_STAGE_DIR="$ROOT_DIR/docker/.build/stores"
+
+ensure_stores_image() {
+  (
+    flock -w 1800 9 || die "another stores image build holds $RUN_DIR/stores-image.lock"
+    ensure_stores_image_locked
+  ) 9>"$RUN_DIR/stores-image.lock"
+}
+
+ensure_stores_image_locked() {
+  local base_id
+  base_id="$(base_image_id "$BOT_LOCAL_BASE_IMAGE")"
+  local hash
+  hash="$({
+    printf '%s %s\n' "$BOT_LOCAL_BASE_IMAGE" "$base_id"
+    inputs_hash "$STORES_DOCKERFILE" "$STORES_ENTRYPOINT"
+  } | sha256sum | cut -d' ' -f1)"
+  if [ "${BOT_IMAGE_REBUILD:-0}" != 1 ] && [ "$(image_label "$STORES_LOCAL_IMAGE" "$BOT_HASH_LABEL")" = "$hash" ]; then
+    log "stores image $STORES_LOCAL_IMAGE is up to date"
+    return 0
   fi
+  rm -rf "$STORES_STAGE_DIR"
+  mkdir -p "$STORES_STAGE_DIR"
+  cp "$STORES_ENTRYPOINT" "$STORES_STAGE_DIR/"
+  log "building stores image $STORES_LOCAL_IMAGE (Postgres and Redis from Debian's packages) on $BOT_LOCAL_BASE_IMAGE"
+  build_image "$STORES_LOCAL_IMAGE" "$BOT_LOCAL_BASE_IMAGE" "$hash" "$STORES_DOCKERFILE" "$STORES_STAGE_DIR" ||
+    die "building the stores image failed"
 }
