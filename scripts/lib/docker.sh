@@ -136,15 +136,32 @@ build_image() { # IMAGE BASE HASH DOCKERFILE CONTEXT
   fi
 }
 
+# Runs FUNCTION while holding $RUN_DIR/NAME.lock: one build of a kind at a time (tests and scripts may
+# start them together, and a build's staging folder is shared).
+with_build_lock() { # NAME WHAT FUNCTION
+  (
+    flock -w 1800 9 || die "another $2 build holds $RUN_DIR/$1.lock"
+    "$3"
+  ) 9>"$RUN_DIR/$1.lock"
+}
+
+# The hash an image is labelled with: its base (name and id) and its inputs (files and folders).
+image_inputs_hash() { # BASE_IMAGE INPUT...
+  local base="$1" base_id
+  shift
+  base_id="$(base_image_id "$base")" || return 1
+  {
+    printf '%s %s\n' "$base" "$base_id"
+    inputs_hash "$@"
+  } | sha256sum | cut -d' ' -f1
+}
+
 # The offline base: Debian trixie (debootstrap) with Chromium, Node.js and pocketsphinx, imported
 # into Docker. Rebuilt only when docker/bot-base.sh changes (its hash is a label on the image).
 BOT_BASE_CHECKED=0
 ensure_bot_base_image() {
   [ "$BOT_BASE_CHECKED" = 1 ] && return 0 # already checked (or rebuilt) by this shell
-  (
-    flock -w 1800 9 || die "another base image build holds $RUN_DIR/bot-base.lock"
-    ensure_bot_base_image_locked
-  ) 9>"$RUN_DIR/bot-base.lock" || return 1
+  with_build_lock bot-base "base image" ensure_bot_base_image_locked || return 1
   BOT_BASE_CHECKED=1
 }
 
@@ -168,25 +185,16 @@ ensure_bot_base_image_locked() {
 # local base first when that is the base. Needs `npm run build` first: dist/bot/main.js is the entrypoint.
 # BOT_IMAGE_REBUILD=1 rebuilds both anyway (e.g. to pick up Debian's security updates).
 ensure_bot_image() {
-  # One build at a time (tests and scripts may call this together): they share the staging folder.
-  (
-    flock -w 1800 9 || die "another bot image build holds $RUN_DIR/bot-image.lock"
-    ensure_bot_image_locked
-  ) 9>"$RUN_DIR/bot-image.lock"
+  with_build_lock bot-image "bot image" ensure_bot_image_locked
 }
 
 ensure_bot_image_locked() {
   [ -d "$ROOT_DIR/dist/bot" ] || die "dist/bot is missing: run \`npm run build\` first"
   [ -f "$ROOT_DIR/dist/bot/main.js" ] || log "warning: dist/bot/main.js is missing, the image's entrypoint will fail"
   [ -x "$ROOT_DIR/node_modules/.bin/esbuild" ] || die "node_modules/.bin/esbuild is missing: run \`npm install\` first"
-  local base_id
-  base_id="$(base_image_id "$BOT_BASE_IMAGE")"
   local hash
-  hash="$({
-    printf '%s %s\n' "$BOT_BASE_IMAGE" "$base_id"
-    inputs_hash "$BOT_DOCKERFILE" "$ROOT_DIR/.dockerignore" "$BOT_STAGE_SCRIPT" "$ROOT_DIR/package-lock.json" \
-      "$ROOT_DIR/dist/bot" "$ROOT_DIR/dist/shared"
-  } | sha256sum | cut -d' ' -f1)"
+  hash="$(image_inputs_hash "$BOT_BASE_IMAGE" "$BOT_DOCKERFILE" "$ROOT_DIR/.dockerignore" "$BOT_STAGE_SCRIPT" \
+    "$ROOT_DIR/package-lock.json" "$ROOT_DIR/dist/bot" "$ROOT_DIR/dist/shared")"
   if [ "${BOT_IMAGE_REBUILD:-0}" != 1 ] && [ "$(image_label "$BOT_IMAGE" "$BOT_HASH_LABEL")" = "$hash" ]; then
     log "bot image $BOT_IMAGE is up to date"
     return 0
@@ -213,10 +221,7 @@ SERVICE_DOCKERFILE="$ROOT_DIR/docker/service.Dockerfile"
 SERVICE_STAGE_DIR="$ROOT_DIR/docker/.build/service/app"
 
 ensure_service_image() {
-  (
-    flock -w 1800 9 || die "another service image build holds $RUN_DIR/service-image.lock"
-    ensure_service_image_locked
-  ) 9>"$RUN_DIR/service-image.lock"
+  with_build_lock service-image "service image" ensure_service_image_locked
 }
 
 ensure_service_image_locked() {
@@ -224,14 +229,9 @@ ensure_service_image_locked() {
   for part in api worker shared scripts migrations; do
     [ -d "$ROOT_DIR/dist/$part" ] || die "dist/$part is missing: run \`npm run build\` first"
   done
-  local base_id
-  base_id="$(base_image_id "$SERVICE_BASE_IMAGE")"
   local hash
-  hash="$({
-    printf '%s %s\n' "$SERVICE_BASE_IMAGE" "$base_id"
-    inputs_hash "$SERVICE_DOCKERFILE" "$ROOT_DIR/package.json" "$ROOT_DIR/package-lock.json" \
-      "$ROOT_DIR/dist/api" "$ROOT_DIR/dist/worker" "$ROOT_DIR/dist/shared" "$ROOT_DIR/dist/scripts" "$ROOT_DIR/dist/migrations"
-  } | sha256sum | cut -d' ' -f1)"
+  hash="$(image_inputs_hash "$SERVICE_BASE_IMAGE" "$SERVICE_DOCKERFILE" "$ROOT_DIR/package.json" "$ROOT_DIR/package-lock.json" \
+    "$ROOT_DIR/dist/api" "$ROOT_DIR/dist/worker" "$ROOT_DIR/dist/shared" "$ROOT_DIR/dist/scripts" "$ROOT_DIR/dist/migrations")"
   if [ "${SERVICE_IMAGE_REBUILD:-0}" != 1 ] && [ "$(image_label "$SERVICE_IMAGE" "$BOT_HASH_LABEL")" = "$hash" ]; then
     log "service image $SERVICE_IMAGE is up to date"
     return 0
@@ -261,20 +261,12 @@ STORES_ENTRYPOINT="$ROOT_DIR/docker/stores-entrypoint.sh"
 STORES_STAGE_DIR="$ROOT_DIR/docker/.build/stores"
 
 ensure_stores_image() {
-  (
-    flock -w 1800 9 || die "another stores image build holds $RUN_DIR/stores-image.lock"
-    ensure_stores_image_locked
-  ) 9>"$RUN_DIR/stores-image.lock"
+  with_build_lock stores-image "stores image" ensure_stores_image_locked
 }
 
 ensure_stores_image_locked() {
-  local base_id
-  base_id="$(base_image_id "$BOT_LOCAL_BASE_IMAGE")"
   local hash
-  hash="$({
-    printf '%s %s\n' "$BOT_LOCAL_BASE_IMAGE" "$base_id"
-    inputs_hash "$STORES_DOCKERFILE" "$STORES_ENTRYPOINT"
-  } | sha256sum | cut -d' ' -f1)"
+  hash="$(image_inputs_hash "$BOT_LOCAL_BASE_IMAGE" "$STORES_DOCKERFILE" "$STORES_ENTRYPOINT")"
   if [ "${BOT_IMAGE_REBUILD:-0}" != 1 ] && [ "$(image_label "$STORES_LOCAL_IMAGE" "$BOT_HASH_LABEL")" = "$hash" ]; then
     log "stores image $STORES_LOCAL_IMAGE is up to date"
     return 0
