@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../../shared/infra/errors.js';
+import { isTransientStoreError } from '../../shared/infra/store-errors.js';
 import type { AppState } from '../context.js';
 
 interface HttpLikeError {
@@ -19,9 +20,13 @@ const GENERIC_MESSAGES: Record<number, string> = {
   501: 'Not implemented',
 };
 
+/** How long a client should wait before trying again while the database is unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = '5';
+
 /**
  * Maps every failure to the spec's error body, `{ "error": "..." }` and nothing else.
- * Unknown errors become 500 with the request id logged, never a stack trace in the response.
+ * Unknown errors become 500 with the request id logged, never a stack trace in the response;
+ * Postgres being unreachable (a restart, a failover) is a 503 with `Retry-After`, not a 500.
  */
 export function errorBodies(): Middleware<AppState> {
   return async (ctx, next) => {
@@ -50,6 +55,12 @@ export function errorBodies(): Middleware<AppState> {
 function describe(caught: unknown): { status: number; message: string; headers: Record<string, string> } {
   if (caught instanceof AppError)
     return { status: caught.status, message: caught.message, headers: caught.headers };
+  if (isTransientStoreError(caught))
+    return {
+      status: 503,
+      message: 'Database unavailable; try again shortly',
+      headers: { 'Retry-After': DATABASE_RETRY_AFTER_SECONDS },
+    };
   const error = (caught ?? {}) as HttpLikeError;
   const status =
     typeof error.status === 'number'

@@ -3,6 +3,7 @@ import { STREAM_FIELD, streamData } from '../../shared/contract/stream-codec.js'
 import { sleep } from '../../shared/infra/async.js';
 import { BackgroundLoop } from '../../shared/infra/background-loop.js';
 import type { Logger } from '../../shared/infra/logger.js';
+import { isTransientStoreError } from '../../shared/infra/store-errors.js';
 
 export interface StreamMessage {
   id: string;
@@ -126,21 +127,24 @@ export class StreamConsumer extends BackgroundLoop {
   }
 
   /**
-   * When a batch fails, its messages are retried one by one: if some succeed, the store is fine and
-   * the ones that still fail can never be applied, so they are dead-lettered. If all fail, the cause
-   * is transient (e.g. Postgres down) and the batch stays pending for a retry.
+   * When a batch fails because the store is unavailable (Postgres down or restarting), the whole
+   * batch stays pending for a retry. Otherwise its messages are retried one by one: if some succeed,
+   * the store is fine and the ones that still fail can never be applied, so they are dead-lettered.
+   * If all fail, or one fails because the store went away meanwhile, the batch stays pending: a
+   * message is never dead-lettered for an outage.
    */
   private async applyIsolatingPoison(messages: StreamMessage[]): Promise<DeadLetter[]> {
     try {
       return await this.options.handler(messages);
     } catch (batchError) {
-      if (messages.length === 1) throw batchError;
+      if (messages.length === 1 || isTransientStoreError(batchError)) throw batchError;
       const deadLetters: DeadLetter[] = [];
       const failed: DeadLetter[] = [];
       for (const message of messages) {
         try {
           deadLetters.push(...(await this.options.handler([message])));
         } catch (error) {
+          if (isTransientStoreError(error)) throw error;
           failed.push({
             id: message.id,
             reason: `not applicable: ${(error as Error).message}`.slice(0, 500),

@@ -97,6 +97,19 @@ describe('errorBodies middleware', () => {
     expect(result).toEqual({ status: 500, body: { error: 'Internal server error' } });
   });
 
+  it('answers 503 with Retry-After, not 500, while Postgres is unreachable', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(
+      await run(() => {
+        throw refused;
+      }),
+    ).toEqual({ status: 503, body: { error: 'Database unavailable; try again shortly' } });
+    const shutdown = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+    });
+    expect((await run(() => Promise.reject(shutdown))).status).toBe(503);
+  });
+
   it('gives unanswered requests a JSON 404', async () => {
     expect(await run(async () => {})).toEqual({ status: 404, body: { error: 'Not found' } });
   });
