@@ -1,20 +1,29 @@
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestRedis } from '../../support/redis.js';
 import { type ApiProcess, type Stack, startStack } from '../../support/stack.js';
+import { auditFaultMeeting, endFaultMeeting, expectNoContainers, startFaultMeeting } from './meeting.js';
 
 /**
  * The API process is SIGKILLed while clients keep calling it, and started again on the same port.
  * No request ever gets a 5xx (refused connections while it is down are expected), every meeting a
  * POST /bots created is launched (no row without its launch job), the running bot never notices, and
- * its transcript is complete afterwards.
+ * its transcript is complete afterwards: every segment it published stored once, every meeting
+ * ended, no container left.
  */
 
 let stack: Stack;
+let redis: Redis;
 
 beforeAll(async () => {
-  stack = await startStack({ workerEnv: { RECONCILE_INTERVAL_SECONDS: '2' } });
+  stack = await startStack({ workerEnv: { RECONCILE_INTERVAL_SECONDS: '2', BOT_LOG_LEVEL: 'debug' } });
   stack.startWorker('api-kill-worker', { BOT_SLOTS: '8' });
+  redis = createTestRedis();
 });
-afterAll(() => stack?.close());
+afterAll(async () => {
+  redis?.disconnect();
+  await stack?.close();
+});
 
 interface Tally {
   byStatus: Map<number, number>;
@@ -82,20 +91,8 @@ let stackSimulatorUrl = '';
 describe('the API killed and restarted under traffic', () => {
   it('never answers 5xx, leaves no half-made meeting, and the running bot and transcript carry on', async () => {
     stackSimulatorUrl = stack.simulatorUrl;
-    const speech = Array.from({ length: 12 }, (_, index) => ({
-      at: 1 + index * 6,
-      text:
-        index % 2
-          ? 'please send the updated budget to the finance team today'
-          : 'the quarterly report is finished and ready for review',
-    }));
-    const { meetingId, nativeId } = await stack.createMeetingAndBot({
-      platform: 'google_meet',
-      admission: { policy: 'after', delaySeconds: 1 },
-      participants: [{ name: 'Alice Archer', voice: 'slt', utterances: speech }],
-    });
-    await stack.waitForStatus(meetingId, ['active'], 180_000);
-    const [container] = await stack.containersOf(meetingId);
+    const meeting = await startFaultMeeting(stack);
+    const { meetingId, nativeId, containerId } = meeting;
 
     let api: ApiProcess = await stack.startApiProcess();
     const port = Number(new URL(api.baseUrl).port);
@@ -137,8 +134,11 @@ describe('the API killed and restarted under traffic', () => {
     }
     expect(userMeetings.map((m) => m.id)).toEqual(expect.arrayContaining(tally.created));
 
+    // Each meeting's row came with its first status change (one transaction): nothing half-written.
+    for (const { id } of userMeetings) expect((await stack.transitions(id))[0]?.to).toBe('requested');
+
     // The bot never noticed and its transcript grows on.
-    expect((await stack.containersOf(meetingId)).map((c) => c.Id)).toEqual([container!.Id]);
+    expect((await stack.containersOf(meetingId)).map((c) => c.Id)).toEqual([containerId]);
     expect((await stack.transitions(meetingId)).map((event) => event.to)).toEqual([
       'requested',
       'joining',
@@ -151,5 +151,19 @@ describe('the API killed and restarted under traffic', () => {
     expect(transcript.status).toBe(200);
     expect(((await transcript.json()) as { segments: unknown[] }).segments.length).toBeGreaterThan(0);
     await stack.stopApiProcess(api);
+
+    // The meeting ends as it should, with every segment the bot published stored once; the bots
+    // sent to meetings that don't exist have ended too, and no container is left.
+    await endFaultMeeting(stack, meeting);
+    const figures = await auditFaultMeeting(stack, redis, meeting);
+    for (const { id } of userMeetings)
+      expect(['completed', 'failed']).toContain(
+        (await stack.waitForStatus(id, ['completed', 'failed'])).at(-1),
+      );
+    await expectNoContainers(stack);
+    console.log(
+      `[api kill] ${userMeetings.length - 1} bot meetings stored for ${tally.created.length} 201s; ` +
+        `meeting transcript ${JSON.stringify(figures)}`,
+    );
   });
 });
