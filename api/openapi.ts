@@ -94,6 +94,9 @@ const common = {
   429: error(
     'Over the per-key request rate (`Rate limit exceeded: …`) or, from this address, over the failed-authentication limit (`Too many failed authentication attempts …`); `Retry-After` says when to try again',
   ),
+  503: error(
+    'Postgres is unreachable for now (a restart, a failover): `Database unavailable; try again shortly`, with `Retry-After`',
+  ),
 };
 
 /** What the document states of the limits, as this deployment has them set. */
@@ -173,7 +176,9 @@ export function buildOpenApiDocument(
             429: error(
               '`Too many concurrent bots`; or over the per-key request rate or failed-authentication limit (with `Retry-After`)',
             ),
-            503: error('The job queue is unreachable; nothing was started'),
+            503: error(
+              'The job queue is unreachable, nothing was started; or Postgres is unreachable for now (`Database unavailable; try again shortly`, with `Retry-After`)',
+            ),
           },
         },
       },
@@ -204,7 +209,9 @@ export function buildOpenApiDocument(
             400: error('Invalid input'),
             ...common,
             404: error('`Bot not found`'),
-            503: error('Redis is unreachable: the new settings were saved but not sent to the bot'),
+            503: error(
+              'Redis is unreachable: the new settings were saved but not sent to the bot; or Postgres is unreachable for now (`Database unavailable; try again shortly`, with `Retry-After`)',
+            ),
           },
         },
       },
