@@ -1,12 +1,13 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OwnRedis, startOwnRedis } from '../../support/redis-server.js';
-import { type Stack, startStack, type WorkerProcess } from '../../support/stack.js';
+import { type ApiProcess, type Stack, startStack, type WorkerProcess } from '../../support/stack.js';
 import {
   auditFaultMeeting,
   endFaultMeeting,
   expectNoContainers,
   ONE_SENTENCE,
+  type RunningMeeting,
   startFaultMeeting,
   waitForSpoken,
 } from './meeting.js';
@@ -29,25 +30,50 @@ afterAll(async () => {
   await redisServer?.destroy();
 });
 
-/** Stops Redis, leaves it down while a sentence is spoken, starts it again; returns how long it was down. */
-async function restartRedis(signal: 'SIGTERM' | 'SIGKILL', downMs: number): Promise<number> {
+/**
+ * Stops Redis, leaves it down while a sentence is spoken, starts it again; meanwhile reads the
+ * meeting and its transcript through an API process wired as in production (rate limits counted in
+ * Redis, which fall back to the process). Returns how long Redis was down and the answers' statuses.
+ */
+async function restartRedis(
+  signal: 'SIGTERM' | 'SIGKILL',
+  downMs: number,
+  api: ApiProcess,
+  meeting: RunningMeeting,
+): Promise<{ downMs: number; answersWhileDown: Array<number | string> }> {
   const stoppedAt = Date.now();
   await redisServer.stop(signal);
-  await new Promise((resolve) => setTimeout(resolve, downMs));
+  const answersWhileDown: Array<number | string> = [];
+  while (Date.now() - stoppedAt < downMs) {
+    for (const path of [`/meetings/${meeting.meetingId}`, `/transcripts/google_meet/${meeting.nativeId}`]) {
+      const answer = await fetch(`${api.baseUrl}${path}`, {
+        headers: { 'X-API-Key': stack.user.key },
+        signal: AbortSignal.timeout(5000),
+      }).then(
+        (response) => response.status,
+        (error: Error) => error.name,
+      );
+      answersWhileDown.push(answer);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
   await redisServer.start();
-  return Date.now() - stoppedAt;
+  return { downMs: Date.now() - stoppedAt, answersWhileDown };
 }
 
 describe('Redis restarted mid-meeting (AOF, a shutdown and a crash)', () => {
   it('the bot, the worker and the API carry on: no segment lost or doubled, the meeting ends completed, no container left', async () => {
+    const api = await stack.startApiProcess({ env: { RATE_LIMIT_PER_KEY_PER_MINUTE: '100000' } });
     const meeting = await startFaultMeeting(stack);
     await waitForSpoken(stack, meeting.nativeId, 0);
 
     // Down while Bob speaks: his segment is published into a Redis that isn't there.
-    const firstOutageMs = await restartRedis('SIGTERM', 6000);
+    const first = await restartRedis('SIGTERM', 6000, api, meeting);
     await waitForSpoken(stack, meeting.nativeId, 2);
     // A crash this time: what Redis acknowledged is in its append-only file.
-    const secondOutageMs = await restartRedis('SIGKILL', 6000);
+    const second = await restartRedis('SIGKILL', 6000, api, meeting);
+    // Reads don't need Redis: they were answered all along, promptly.
+    for (const answer of [...first.answersWhileDown, ...second.answersWhileDown]) expect(answer).toBe(200);
 
     // The API still serves the running meeting, and the worker still takes launches from the queue.
     const status = await stack.api.request('GET', `/meetings/${meeting.meetingId}`, { key: stack.user.key });
@@ -61,7 +87,7 @@ describe('Redis restarted mid-meeting (AOF, a shutdown and a crash)', () => {
     await expectNoContainers(stack);
     console.log(
       'redis restart figures',
-      JSON.stringify({ firstOutageMs, secondOutageMs, meeting: figures, later: laterFigures }),
+      JSON.stringify({ first, second, meeting: figures, later: laterFigures }),
     );
     expect(worker.child.exitCode).toBeNull();
   });
