@@ -34,6 +34,9 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
   try {
     const meeting = Number.isInteger(meetingId) ? await findMeetingById(deps.db, meetingId) : undefined;
     if (meeting && !isTerminal(meeting.status) && meeting.launchSessionId === sessionId) {
+      // Created but not started yet (its launch is between create and start, e.g. seen by another
+      // replica's reconciler): not an exit. Its launch starts it, or fails the meeting and removes it.
+      if (info.exitCode === null) return;
       const final = await findFinalEvent(deps, meetingId, sessionId);
       if (final) {
         await transitionMeeting(deps.db, meetingId, {
