@@ -18,6 +18,7 @@ import type { UtteranceSnapshot } from '../simulator/snapshot.js';
 import { startStack } from '../test/support/stack.js';
 import { wordErrorRate } from '../test/support/wer.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
+import { continuousSpeech } from './support/speech-script.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,32 +37,6 @@ const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
 const MAX_LAG_P95_SECONDS = 3;
 const MAX_LAG_GROWTH_SECONDS = 1;
 const SAMPLE_EVERY_MS = 5000;
-
-const SENTENCES = [
-  'good morning everyone and welcome to the weekly review',
-  'the design work is finished and testing starts on monday',
-  'please send the updated budget to the finance team today',
-  'the new office opens next month with room for forty people',
-  'our customers asked for better search and faster exports',
-  'let us schedule a follow up meeting on thursday afternoon',
-  'we should move the release to the second week of march',
-  'i will call them this afternoon and write down their questions',
-];
-const SPEAKERS = [
-  { name: 'Alice Archer', voice: 'slt' as const },
-  { name: 'Bob Baker', voice: 'rms' as const },
-  { name: 'Carol Cooper', voice: 'awb' as const },
-];
-
-/** Three people taking turns every 5 s for the whole meeting. */
-function script(seconds: number) {
-  return SPEAKERS.map((speaker, index) => ({
-    ...speaker,
-    utterances: Array.from({ length: Math.floor((seconds - 4) / 5) }, (_, turn) => turn)
-      .filter((turn) => turn % SPEAKERS.length === index)
-      .map((turn) => ({ at: 1 + turn * 5, text: SENTENCES[turn % SENTENCES.length]! })),
-  }));
-}
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -108,7 +83,7 @@ async function round(n: number): Promise<RoundResult> {
         await stack.createMeetingAndBot({
           platform: PLATFORM,
           admission: { policy: 'after', delaySeconds: 1 },
-          participants: script(SECONDS),
+          participants: continuousSpeech(SECONDS),
           endAt: SECONDS,
         }),
       );

@@ -1,0 +1,41 @@
+/**
+ * The floor a bot's footprint is compared with: the bot image's Chromium, launched exactly as the
+ * bot launches it (same binary, same flags), joins a meeting page and sits in the call, with no
+ * audio capture, no recognizer and no bot around it. bench/bot-footprint.ts runs it in a container
+ * from the bot image:
+ *
+ *   node bench/chromium-floor.mjs <meeting url> <google_meet|teams>
+ *
+ * It prints "in call" once admitted and stays until SIGTERM.
+ */
+import { launchBrowser } from '../dist/bot/browser.js';
+import { GoogleMeetDriver } from '../dist/bot/platforms/google-meet.js';
+import { TeamsDriver } from '../dist/bot/platforms/teams.js';
+import { botConfigSchema } from '../dist/shared/contract/bot-config.js';
+import { createLogger } from '../dist/shared/infra/logger.js';
+
+const [url, platform] = process.argv.slice(2);
+const log = createLogger('chromium-floor', 'warn');
+const { executablePath, headless } = botConfigSchema.shape.browser.parse(undefined);
+const session = await launchBrowser({ executablePath, headless }, log);
+const driver =
+  platform === 'teams' ? new TeamsDriver(session.page, log) : new GoogleMeetDriver(session.page, log);
+process.on('SIGTERM', () => {
+  session.close().finally(() => process.exit(0));
+});
+
+await driver.open(url);
+const deadline = Date.now() + 120_000;
+for (;;) {
+  if (Date.now() > deadline) throw new Error('the floor browser was not admitted within 2 minutes');
+  const step = await driver.prepareStep('Floor');
+  if (step === null) {
+    const { screen } = await driver.observe();
+    if (screen.kind === 'in_call') break;
+    if (screen.kind === 'dialog') await driver.answerDialog();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+await driver.ensureMuted();
+console.log('in call');
+setInterval(() => {}, 60_000);
