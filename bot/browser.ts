@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { Logger } from '../shared/infra/logger.js';
+import { featureMergingLauncher } from './chromium-launcher.js';
 import type { NavigationPolicy, NavigationVerdict } from './navigation-policy.js';
 
 export interface BrowserOptions {
@@ -10,9 +11,16 @@ export interface BrowserOptions {
 /**
  * Only what a meeting bot needs: no GPU, no background services, no QUIC (meeting media goes over
  * WebRTC anyway), media without prompts or real devices, and audio that plays without a gesture.
+ *
+ * And as few processes as a one-page meeting allows (each costs tens of MiB): the GPU, network and
+ * audio services run inside the browser process, the page's frames share one renderer, and there
+ * is no zygote. Chromium's own sandbox can't run in a bot container (Docker's default seccomp
+ * profile denies the user namespaces it needs), so it was already off, as Playwright turns it off
+ * unless asked; the container (unprivileged user, no capabilities, no-new-privileges) confines the
+ * page instead, and the zygote exists only to serve that sandbox.
  */
-export function chromiumArgs(isRoot: boolean): string[] {
-  const args = [
+export function chromiumArgs(): string[] {
+  return [
     '--disable-gpu',
     '--disable-background-networking',
     '--disable-component-update',
@@ -22,9 +30,14 @@ export function chromiumArgs(isRoot: boolean): string[] {
     '--autoplay-policy=no-user-gesture-required',
     '--use-fake-ui-for-media-stream',
     '--use-fake-device-for-media-stream',
+    '--no-sandbox',
+    '--no-zygote',
+    '--in-process-gpu',
+    '--renderer-process-limit=1',
+    '--disable-site-isolation-trials',
+    '--enable-features=NetworkServiceInProcess2',
+    '--disable-features=AudioServiceOutOfProcess',
   ];
-  if (isRoot) args.push('--no-sandbox');
-  return args;
 }
 
 export interface BrowserSession {
@@ -35,11 +48,10 @@ export interface BrowserSession {
 }
 
 export async function launchBrowser(options: BrowserOptions, log: Logger): Promise<BrowserSession> {
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const browser = await chromium.launch({
-    executablePath: options.executablePath,
+    executablePath: await featureMergingLauncher(options.executablePath),
     headless: options.headless,
-    args: chromiumArgs(isRoot),
+    args: chromiumArgs(),
     // The bot handles signals itself: it must leave the call before the browser goes.
     handleSIGTERM: false,
     handleSIGINT: false,

@@ -84,7 +84,8 @@ export const configSchema = z
           .replace(/[^A-Za-z0-9_.-]/g, '-')
           .slice(0, 64) || 'worker',
       ),
-    BOT_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
+    /** Bots one worker runs at once; unset: as many as the engine's machine holds (worker/bot-slots.ts). */
+    BOT_SLOTS: z.coerce.number().int().min(1).max(1000).optional(),
     BOT_IMAGE: z.string().min(1).default('meetbot/bot:latest'),
     /** Docker network mode of bot containers: `host` here; a deployment may name a network. */
     BOT_NETWORK: z.string().min(1).default('host'),
@@ -93,6 +94,8 @@ export const configSchema = z
     BOT_PIDS_LIMIT: z.coerce.number().int().min(32).max(100_000).default(512),
     /** Redis as the bot container sees it (defaults to REDIS_URL, right for host networking). */
     BOT_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    /** Which Chromium the bot runs (see CHROMIUM_BUILDS): the headless-only build, or the full browser. */
+    BOT_CHROMIUM: z.enum(['headless_shell', 'full']).default('headless_shell'),
     BOT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** After a stop, how long a bot may take to leave and flush before its container is stopped. */
     BOT_STOP_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { EnergyVad } from '../../audio-utils/energy-vad.js';
 import { concatInt16, int16ToLittleEndianBytes } from '../../audio-utils/pcm.js';
 import {
@@ -10,6 +11,7 @@ import type { EmbeddedEngineConfig } from '../engine-configs.js';
 import type { EngineLogger } from '../engine-logger.js';
 import { isEnglish } from '../language.js';
 import { SegmentIds } from '../segment-ids.js';
+import { LM_WORDS_DICTIONARY } from './lm-dictionary.js';
 import type { RecognizedUtterance } from './pocketsphinx-output.js';
 import { PocketsphinxProcess } from './pocketsphinx-process.js';
 
@@ -58,7 +60,9 @@ export class EmbeddedEngine implements TranscriptionEngine {
     private readonly options: EmbeddedEngineOptions = {},
   ) {
     const tuning = config.extraArgs.length > 0 ? config.extraArgs : [...DEFAULT_POCKETSPHINX_TUNING];
-    this.args = ['-time', 'yes', ...tuning];
+    const dictionary =
+      !tuning.includes('-dict') && existsSync(LM_WORDS_DICTIONARY) ? ['-dict', LM_WORDS_DICTIONARY] : [];
+    this.args = ['-time', 'yes', ...dictionary, ...tuning];
   }
 
   async start(): Promise<void> {

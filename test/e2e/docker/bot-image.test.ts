@@ -113,7 +113,7 @@ describe('bot image', () => {
   it('runs as an unprivileged user with node dist/bot/main.js as its entrypoint in /app', async () => {
     const info = await docker.getImage(IMAGE).inspect();
     expect(info.Config.User).toMatch(/^bot(:bot)?$/);
-    expect(info.Config.Entrypoint).toEqual(['node', 'dist/bot/main.js']);
+    expect(info.Config.Entrypoint).toEqual(['node', '--max-semi-space-size=1', 'dist/bot/main.js']);
     expect(info.Config.WorkingDir).toBe('/app');
 
     const ids = await run({ shell: 'id -u; id -g; pwd' });
@@ -146,32 +146,42 @@ describe('bot image', () => {
     expect(page.stdout).toContain('bot-image-ok');
   });
 
-  it("launches Chromium through the image's playwright-core, with a page and 16 kHz audio running", async () => {
+  it('launches the headless-only Chromium as the bot does (its flags, its launcher), with a page and 16 kHz audio in one renderer', async () => {
     // What the bot does (bot/browser.ts): Playwright starts Chromium without its sandbox unless
     // chromiumSandbox is set, which is what works here (see the sandbox note above).
     const script = `
-      import { chromium } from 'playwright-core';
-      const browser = await chromium.launch({
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: ['--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
-          '--autoplay-policy=no-user-gesture-required'],
-      });
-      const page = await browser.newPage();
-      await page.setContent('<p id="probe">bot-image-ok</p>');
-      const audio = await page.evaluate(async () => {
+      import { readdirSync, readFileSync } from 'node:fs';
+      import { launchBrowser } from './dist/bot/browser.js';
+      import { botConfigSchema } from './dist/shared/contract/bot-config.js';
+      import { createLogger } from './dist/shared/infra/logger.js';
+      const options = botConfigSchema.shape.browser.parse(undefined);
+      const session = await launchBrowser(options, createLogger('probe', 'silent'));
+      await session.page.setContent('<p id="probe">bot-image-ok</p>');
+      const audio = await session.page.evaluate(async () => {
         const context = new AudioContext({ sampleRate: 16000 });
         await context.resume();
         return context.state + '@' + context.sampleRate;
       });
-      console.log(JSON.stringify({ version: browser.version(), text: await page.textContent('#probe'), audio }));
-      await browser.close();`;
+      const processes = readdirSync('/proc').filter((name) => /^\\d+$/.test(name))
+        .map((pid) => { try { return readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').join(' '); } catch { return ''; } })
+        .filter((line) => line.startsWith(options.executablePath));
+      console.log(JSON.stringify({
+        executable: options.executablePath,
+        version: session.browser.version(),
+        text: await session.page.textContent('#probe'),
+        audio,
+        types: processes.map((line) => (line.match(/--type=([a-z-]+)/) || [null, 'browser'])[1]).sort(),
+      }));
+      await session.close();`;
     const result = await run({ shell: `node --input-type=module -e "$PROBE"`, env: [`PROBE=${script}`] });
     expect(result.exitCode, result.stderr.slice(-2000)).toBe(0);
     expect(JSON.parse(result.stdout.trim().split('\n').pop()!)).toEqual({
+      executable: '/usr/lib/chromium/chromium-headless-shell',
       version: expect.stringMatching(/^\d+\./),
       text: 'bot-image-ok',
       audio: 'running@16000',
+      // One browser process (GPU, network and audio services inside it) and one renderer: no zygote.
+      types: ['browser', 'renderer'],
     });
   });
 
@@ -189,6 +199,14 @@ describe('bot image', () => {
     });
     expect(decode.exitCode, decode.stderr.slice(-2000)).toBe(0);
     expect(decode.stderr).toMatch(/en-us/);
+
+    // The dictionary cut to the language model's words, written when the image was built.
+    const dictionary = await run({
+      shell: `wc -l < ${model}/meetbot-lm-words.dict; wc -l < ${model}/cmudict-en-us.dict`,
+    });
+    const [kept, full] = dictionary.stdout.trim().split('\n').map(Number);
+    expect(kept).toBeGreaterThan(70_000);
+    expect(kept).toBeLessThan(full! * 0.7);
   });
 
   it('holds the bot and the packages it needs, not the rest of the project', async () => {

@@ -4,7 +4,7 @@ import { SimulatorClient } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
 
 /** The person's browser in these tests runs with the bot's flags (root here, so no sandbox). */
-export const CHROMIUM_ARGS = chromiumArgs(true);
+export const CHROMIUM_ARGS = chromiumArgs();
 
 export interface Harness {
   simulator: Simulator;
