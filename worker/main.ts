@@ -10,6 +10,7 @@ import { createWorkerRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
 import { meetingAnnouncer } from '../shared/meetings/changes.js';
 import { BotFleet } from './bot-fleet.js';
+import { defaultBotSlots, type EngineMachine } from './bot-slots.js';
 import { WorkerHeartbeat } from './heartbeat.js';
 import { recoverLostHosts } from './host-recovery.js';
 import { Ingester } from './ingest/ingester.js';
@@ -34,8 +35,10 @@ const segmentsRedis = createWorkerRedis(config.REDIS_URL, log);
 const webhookSubscriber = createWorkerRedis(config.REDIS_URL, log);
 const docker = new Docker();
 const runtime = new DockerRuntime(docker, log);
-const dockerHost = config.DOCKER_HOST_NAME ?? (await dockerEngineName(docker));
-const fleet = new BotFleet(config.BOT_SLOTS);
+const engine = await engineInfo(docker);
+const dockerHost = config.DOCKER_HOST_NAME ?? engine.name;
+const slots = config.BOT_SLOTS ?? defaultBotSlots(engine);
+const fleet = new BotFleet(slots);
 const botQueues = createBotQueues(redis, config.QUEUE_PREFIX);
 const announce = meetingAnnouncer(redis, config.QUEUE_PREFIX, log);
 const commands = redisBotCommands(redis, config.QUEUE_PREFIX);
@@ -81,7 +84,15 @@ const onExit = (containerId: string) => {
 const initial = await reconcile(deps);
 await heartbeat.start();
 log.info(
-  { ...initial, slots: config.BOT_SLOTS, image: config.BOT_IMAGE, dockerHost },
+  {
+    ...initial,
+    slots,
+    slotsFrom: config.BOT_SLOTS
+      ? 'BOT_SLOTS'
+      : `the engine's ${engine.cpus} CPUs and ${Math.round(engine.memoryBytes / 2 ** 30)} GiB`,
+    image: config.BOT_IMAGE,
+    dockerHost,
+  },
   'worker reconciled at start-up',
 );
 const stopWatchingExits = await runtime.onExit(
@@ -170,8 +181,13 @@ new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
   .installSignalHandlers();
 
 /** The engine's own name and id (`docker info`), which tell hosts apart in heartbeats and metrics. */
-async function dockerEngineName(engine: Docker): Promise<string> {
-  const info = (await engine.info()) as { Name?: string; ID?: string };
+/** The engine's name (host name and a short id) and the machine it runs bots on. */
+async function engineInfo(engine: Docker): Promise<EngineMachine & { name: string }> {
+  const info = (await engine.info()) as { Name?: string; ID?: string; NCPU?: number; MemTotal?: number };
   const name = `${info.Name ?? 'docker'}:${(info.ID ?? '').replace(/[^A-Za-z0-9]/g, '').slice(0, 12)}`;
-  return name.replace(/[^A-Za-z0-9_.:-]/g, '-').slice(0, 200);
+  return {
+    name: name.replace(/[^A-Za-z0-9_.:-]/g, '-').slice(0, 200),
+    cpus: info.NCPU ?? 1,
+    memoryBytes: info.MemTotal ?? 0,
+  };
 }
