@@ -6,6 +6,7 @@
  * sampled for `--seconds`; then the floor joins a second, identical meeting and is sampled the same way.
  *
  *   npx tsx bench/bot-footprint.ts [--platform google_meet|teams] [--seconds 60] [--warmup 20]
+ *     [--no-floor]   (BOT_IMAGE=… measures another bot image)
  *
  * Prints PSS (mean of the samples) and CPU per kind of process, the sums, and memory as
  * `docker stats` shows it (cgroup usage less inactive file). Needs what the e2e tests need, run as
@@ -21,10 +22,12 @@ import { type ContainerFootprint, measureContainer } from './support/container-p
 import { continuousSpeech } from './support/speech-script.js';
 
 const { values } = parseArgs({
+  allowNegative: true,
   options: {
     platform: { type: 'string', default: 'google_meet' },
     seconds: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '20' },
+    floor: { type: 'boolean', default: true },
   },
 });
 const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
@@ -135,7 +138,7 @@ try {
     `bot footprint: ${PLATFORM}, 3 speakers talking without pause, ${WARMUP} s warm-up, ${SECONDS} s sampled, ${cores} cores`,
   );
   print('bot', await measureBot());
-  print('floor (bare Chromium, same flags, same kind of page)', await measureFloor());
+  if (values.floor) print('floor (bare Chromium, same flags, same kind of page)', await measureFloor());
 } finally {
   await stack.close();
 }

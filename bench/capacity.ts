@@ -2,8 +2,8 @@
  * How many meetings this machine transcribes in real time: N bots through the full stack (API →
  * worker → bot containers) into N simulated Google Meet meetings with continuous scripted speech,
  * for N = 1, 2, 4, 6, 8 (or `--n 1,2,3`), each meeting `--seconds` long (180). Per N it prints:
- * bots admitted, utterances the bots missed, WER, segment lag (end of speech → committed) p50/p95
- * in each half of the meeting, per-bot memory (as `docker stats` shows it) and CPU, and machine CPU.
+ * bots admitted, utterances the bots missed (played in full, no segment over them), WER, segment lag
+ * (end of speech on the simulator's clock → segment committed) p50/p95 in each half of the meeting, per-bot memory (as `docker stats` shows it) and CPU, and machine CPU.
  * It stops at the first N that falls behind and says why.
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams]
@@ -14,10 +14,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
-import type { UtteranceSnapshot } from '../simulator/snapshot.js';
 import { startStack } from '../test/support/stack.js';
 import { wordErrorRate } from '../test/support/wer.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
+import { sampleContainer } from './support/container-processes.js';
 import { continuousSpeech } from './support/speech-script.js';
 
 const { values } = parseArgs({
@@ -37,6 +37,9 @@ const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
 const MAX_LAG_P95_SECONDS = 3;
 const MAX_LAG_GROWTH_SECONDS = 1;
 const SAMPLE_EVERY_MS = 5000;
+/** Falling behind: WER this much above the first (fewest bots) round's. */
+const MAX_WER_RISE = 0.02;
+let firstWer: number | undefined;
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -60,6 +63,7 @@ interface RoundResult {
   lagFirst: number[];
   lagSecond: number[];
   memoryMiB: number[];
+  pssMiB: number[];
   cpuCores: number[];
   machineCores: number;
   behind: string[];
@@ -100,6 +104,7 @@ async function round(n: number): Promise<RoundResult> {
 
     // Sample each bot's memory and CPU, and the machine's CPU, while the meetings run.
     const memoryMiB: number[] = [];
+    const pssMiB: number[] = [];
     const cpuCores: number[] = [];
     const previous = new Map<string, { cpu: number; system: number }>();
     const machineStart = machineCpuTicks();
@@ -111,6 +116,8 @@ async function round(n: number): Promise<RoundResult> {
         const usage = await runtime.usage(container!.Id).catch(() => undefined);
         if (!usage) continue;
         memoryMiB.push(usage.memoryBytes / 1024 / 1024);
+        const processes = await sampleContainer(stack.docker, container!.Id).catch(() => []);
+        if (processes.length > 0) pssMiB.push(processes.reduce((sum, p) => sum + p.pssKiB, 0) / 1024);
         const last = previous.get(container!.Id);
         previous.set(container!.Id, { cpu: usage.cpuNanos, system: usage.systemCpuNanos });
         if (last && usage.systemCpuNanos > last.system) {
@@ -136,25 +143,39 @@ async function round(n: number): Promise<RoundResult> {
     const lagSecond: number[] = [];
     for (const meeting of meetings) {
       const snapshot = await stack.simulator.getMeeting(meeting.nativeId);
-      const spoken: UtteranceSnapshot[] = snapshot.utterances.filter(
-        (u) => u.startedAt !== null || u.status === 'missed',
-      );
-      utterances += snapshot.utterances.length;
-      missed += snapshot.utterances.filter((u) => u.status === 'missed' || u.status === 'cut').length;
-      references.push(spoken.map((u) => u.text).join(' '));
-      const rows: Array<{ text: string; absolute_end_time: Date; created_at: Date; is_final: boolean }> =
-        await stack.api.database
-          .db('transcript_segments')
-          .where({ meeting_id: meeting.meetingId, is_final: true })
-          .orderBy('absolute_start_time');
+      // What was heard in full, in the order it was said (utterances the meeting's end cut off are
+      // the script's, not the bot's, and 'missed' means the page never played it to the bot).
+      const played = snapshot.utterances
+        .filter((u) => u.status === 'played' && u.startedAt && u.endedAt)
+        .map((u) => ({ text: u.text, start: Date.parse(u.startedAt!), end: Date.parse(u.endedAt!) }))
+        .sort((x, y) => x.start - y.start);
+      utterances += played.length;
+      references.push(played.map((u) => u.text).join(' '));
+      const rows: Array<{
+        text: string;
+        absolute_start_time: Date;
+        absolute_end_time: Date;
+        created_at: Date;
+      }> = await stack.api.database
+        .db('transcript_segments')
+        .where({ meeting_id: meeting.meetingId, is_final: true })
+        .orderBy('absolute_start_time');
       hypotheses.push(rows.map((row) => row.text).join(' '));
-      const firstSpeech = Math.min(
-        ...spoken.map((u) => Date.parse(u.startedAt ?? '') || Number.POSITIVE_INFINITY),
-      );
-      const middle = firstSpeech + (SECONDS * 1000) / 2;
-      for (const row of rows) {
-        const lag = (row.created_at.getTime() - row.absolute_end_time.getTime()) / 1000;
-        (row.absolute_end_time.getTime() < middle ? lagFirst : lagSecond).push(lag);
+      const middle = (played[0]?.start ?? 0) + (SECONDS * 1000) / 2;
+      // Each utterance's segment: the first one overlapping it (within half a second). The lag is
+      // from the end of the speech, on the simulator's clock, to the segment's commit.
+      for (const utterance of played) {
+        const segment = rows.find(
+          (row) =>
+            row.absolute_start_time.getTime() < utterance.end + 500 &&
+            row.absolute_end_time.getTime() > utterance.start - 500,
+        );
+        if (!segment) {
+          missed += 1;
+          continue;
+        }
+        const lag = (segment.created_at.getTime() - utterance.end) / 1000;
+        (utterance.end < middle ? lagFirst : lagSecond).push(lag);
       }
     }
     const wer = wordErrorRate(references.join(' '), hypotheses.join(' ')).rate;
@@ -177,6 +198,7 @@ async function round(n: number): Promise<RoundResult> {
       lagFirst,
       lagSecond,
       memoryMiB,
+      pssMiB,
       cpuCores,
       machineCores,
       behind,
@@ -191,17 +213,22 @@ console.log(
   `capacity: ${PLATFORM}, ${SECONDS} s meetings, continuous speech from 3 speakers; N = ${COUNTS.join(', ')}`,
 );
 console.log(
-  '| N | admitted | missed | WER | lag p50/p95 1st half (s) | lag p50/p95 2nd half (s) | memory per bot avg/max (MiB) | CPU per bot avg (cores) | machine CPU (cores) |',
+  '| N | admitted | missed | WER | lag p50/p95 1st half (s) | lag p50/p95 2nd half (s) | memory per bot avg/max (MiB) | PSS per bot avg (MiB) | CPU per bot avg (cores) | machine CPU (cores) |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const n of COUNTS) {
   const result = await round(n);
+  firstWer ??= result.wer;
+  if (result.wer > firstWer + MAX_WER_RISE)
+    result.behind.push(
+      `WER ${fmt(result.wer * 100, 1)} % is over ${fmt(MAX_WER_RISE * 100, 0)} points above the first round's ${fmt(firstWer * 100, 1)} %`,
+    );
   const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   console.log(
     `| ${n} | ${result.admitted}/${n} | ${result.missed}/${result.utterances} | ${fmt(result.wer * 100, 1)} % | ` +
       `${fmt(percentile(result.lagFirst, 50))} / ${fmt(percentile(result.lagFirst, 95))} | ` +
       `${fmt(percentile(result.lagSecond, 50))} / ${fmt(percentile(result.lagSecond, 95))} | ` +
-      `${fmt(average(result.memoryMiB), 0)} / ${fmt(Math.max(...result.memoryMiB), 0)} | ${fmt(average(result.cpuCores))} | ` +
+      `${fmt(average(result.memoryMiB), 0)} / ${fmt(Math.max(...result.memoryMiB), 0)} | ${fmt(average(result.pssMiB), 0)} | ${fmt(average(result.cpuCores))} | ` +
       `${fmt(result.machineCores)} |`,
   );
   if (result.behind.length > 0) {

@@ -146,7 +146,7 @@ describe('bot image', () => {
     expect(page.stdout).toContain('bot-image-ok');
   });
 
-  it('launches the headless-only Chromium as the bot does (its flags, its launcher), with a page and 16 kHz audio in one renderer', async () => {
+  it('launches Chromium as the bot does (its flags, its launcher), with a page and 16 kHz audio in one renderer', async () => {
     // What the bot does (bot/browser.ts): Playwright starts Chromium without its sandbox unless
     // chromiumSandbox is set, which is what works here (see the sandbox note above).
     const script = `
@@ -170,19 +170,29 @@ describe('bot image', () => {
         version: session.browser.version(),
         text: await session.page.textContent('#probe'),
         audio,
-        types: processes.map((line) => (line.match(/--type=([a-z-]+)/) || [null, 'browser'])[1]).sort(),
+        types: processes.map((line) => {
+          const type = (line.match(/--type=([a-z-]+)/) || [null, 'browser'])[1];
+          const service = line.match(/--utility-sub-type=[a-z_]+\\.mojom\\.([A-Za-z]+)/);
+          return service ? type + ':' + service[1] : type;
+        }),
       }));
       await session.close();`;
     const result = await run({ shell: `node --input-type=module -e "$PROBE"`, env: [`PROBE=${script}`] });
     expect(result.exitCode, result.stderr.slice(-2000)).toBe(0);
-    expect(JSON.parse(result.stdout.trim().split('\n').pop()!)).toEqual({
-      executable: '/usr/lib/chromium/chromium-headless-shell',
+    const probe = JSON.parse(result.stdout.trim().split('\n').pop()!);
+    expect(probe).toEqual({
+      executable: '/usr/lib/chromium/chromium',
       version: expect.stringMatching(/^\d+\./),
       text: 'bot-image-ok',
       audio: 'running@16000',
-      // One browser process (GPU, network and audio services inside it) and one renderer: no zygote.
-      types: ['browser', 'renderer'],
+      types: expect.arrayContaining(['browser', 'renderer']),
     });
+    // One browser process with the GPU, network and audio services inside it, and no zygote (the
+    // full browser may still start its storage service and a renderer for its own UI, briefly).
+    expect(probe.types.filter((type: string) => type === 'browser')).toHaveLength(1);
+    for (const separate of ['zygote', 'gpu-process', 'utility:NetworkService', 'utility:AudioService']) {
+      expect(probe.types).not.toContain(separate);
+    }
   });
 
   it('has pocketsphinx_continuous and the en-us model, which loads and decodes audio', async () => {
