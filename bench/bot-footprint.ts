@@ -6,7 +6,7 @@
  * sampled for `--seconds`; then the floor joins a second, identical meeting and is sampled the same way.
  *
  *   npx tsx bench/bot-footprint.ts [--platform google_meet|teams] [--seconds 60] [--warmup 20]
- *     [--no-floor]   (BOT_IMAGE=… measures another bot image)
+ *     [--chromium headless_shell|full] [--no-floor]   (BOT_IMAGE=… measures another bot image)
  *
  * Prints PSS (mean of the samples) and CPU per kind of process, the sums, and memory as
  * `docker stats` shows it (cgroup usage less inactive file). Needs what the e2e tests need, run as
@@ -28,6 +28,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '20' },
     floor: { type: 'boolean', default: true },
+    /** BOT_CHROMIUM for the bot: headless_shell (the default) or full. */
+    chromium: { type: 'string', default: 'headless_shell' },
   },
 });
 const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
@@ -39,7 +41,13 @@ const MEETING_SECONDS = WARMUP + SECONDS + 40;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const stack = await startStack({
-  workerEnv: { BOT_SLOTS: '1', LOG_LEVEL: 'warn', WORKER_METRICS_PORT: '0' },
+  workerEnv: {
+    BOT_SLOTS: '1',
+    LOG_LEVEL: 'warn',
+    WORKER_METRICS_PORT: '0',
+    BOT_IMAGE,
+    BOT_CHROMIUM: values.chromium,
+  },
 });
 const runtime = new DockerRuntime(stack.docker, createLogger('footprint', 'silent'));
 const meeting: CreateMeetingInput = {
@@ -135,7 +143,7 @@ function print(label: string, result: { footprint: ContainerFootprint; statsMiB:
 try {
   const cores = readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1;
   console.log(
-    `bot footprint: ${PLATFORM}, 3 speakers talking without pause, ${WARMUP} s warm-up, ${SECONDS} s sampled, ${cores} cores`,
+    `bot footprint: ${PLATFORM}, Chromium ${values.chromium}, 3 speakers talking without pause, ${WARMUP} s warm-up, ${SECONDS} s sampled, ${cores} cores`,
   );
   print('bot', await measureBot());
   if (values.floor) print('floor (bare Chromium, same flags, same kind of page)', await measureFloor());

@@ -1,4 +1,4 @@
-# The bot container: Node.js, Debian's Chromium (driven by playwright-core) and pocketsphinx with its
+# The bot container: Node.js, Debian's Chromium, full and headless-only (driven by playwright-core), and pocketsphinx with its
 # English model, running `node dist/bot/main.js` as an unprivileged user.
 #
 # Build it with scripts/build-bot-image.sh: it stages the compiled bot with only the packages it
@@ -13,7 +13,7 @@ USER root
 # Install only what the base lacks, and clean up in the same layer.
 RUN set -eu; \
     missing=""; \
-    for pkg in chromium pocketsphinx pocketsphinx-en-us ca-certificates; do \
+    for pkg in chromium chromium-headless-shell pocketsphinx pocketsphinx-en-us ca-certificates; do \
       dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q ' installed$' || missing="$missing $pkg"; \
     done; \
     command -v node >/dev/null 2>&1 || missing="$missing nodejs"; \
@@ -28,6 +28,7 @@ RUN set -eu; \
     fi; \
     node --version; \
     chromium --version; \
+    /usr/lib/chromium/chromium-headless-shell --version; \
     command -v pocketsphinx_continuous; \
     test -d /usr/share/pocketsphinx/model/en-us; \
     groupadd --gid 10001 bot; \

@@ -24,6 +24,7 @@ export function processKind(rawCmdline: string[]): string {
   const type = cmdline.find((arg) => arg.startsWith('--type='))?.slice('--type='.length);
   if (program === 'node') return 'node';
   if (program.startsWith('pocketsphinx')) return 'pocketsphinx';
+  if (program.includes('crashpad')) return 'chromium crash handler';
   if (/chrom|headless_shell/.test(program)) {
     if (!type) return 'chromium browser';
     if (type === 'utility') {

@@ -132,7 +132,7 @@ ensure_redis() {
 
 # What the bot and its tests need on the host: Debian's Chromium, speech synthesis and recognition.
 ensure_bot_host_packages() {
-  apt_install chromium flite pocketsphinx pocketsphinx-en-us sox
+  apt_install chromium chromium-headless-shell flite pocketsphinx pocketsphinx-en-us sox
 }
 
 # What the tests need beyond the bots' packages: Debian's Prometheus, which a test runs to scrape

@@ -57,11 +57,15 @@ export const automaticLeaveConfig = z.object({
 export type AutomaticLeaveConfig = z.infer<typeof automaticLeaveConfig>;
 
 /**
- * Chromium's own binary, not Debian's /usr/bin/chromium wrapper script (which adds desktop flags:
- * GPU rasterization, extension loading, API keys). Debian's headless-only build was measured too:
- * with the bot's flags it is no lighter (docs/benchmarks.md), and the full browser is what people use.
+ * The Chromium builds in the bot image: Debian's headless-only build (less than half the memory of
+ * the full browser in a call, measured in docs/benchmarks.md) and the full browser, kept for pages
+ * that treat the two differently.
  */
-export const CHROMIUM_EXECUTABLE = '/usr/lib/chromium/chromium';
+export const CHROMIUM_BUILDS = {
+  headless_shell: '/usr/lib/chromium/chromium-headless-shell',
+  full: '/usr/lib/chromium/chromium',
+} as const;
+export type ChromiumBuild = keyof typeof CHROMIUM_BUILDS;
 
 export const botConfigSchema = z.object({
   meetingId: z.number().int().positive(),
@@ -88,10 +92,10 @@ export const botConfigSchema = z.object({
   extraAllowedOrigins: z.array(z.url()).default([]),
   browser: z
     .object({
-      executablePath: z.string().default(CHROMIUM_EXECUTABLE),
+      executablePath: z.string().default(CHROMIUM_BUILDS.headless_shell),
       headless: z.boolean().default(true),
     })
-    .default({ executablePath: CHROMIUM_EXECUTABLE, headless: true }),
+    .default({ executablePath: CHROMIUM_BUILDS.headless_shell, headless: true }),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type BotConfig = z.infer<typeof botConfigSchema>;

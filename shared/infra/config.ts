@@ -94,6 +94,8 @@ export const configSchema = z
     BOT_PIDS_LIMIT: z.coerce.number().int().min(32).max(100_000).default(512),
     /** Redis as the bot container sees it (defaults to REDIS_URL, right for host networking). */
     BOT_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    /** Which Chromium the bot runs (see CHROMIUM_BUILDS): the headless-only build, or the full browser. */
+    BOT_CHROMIUM: z.enum(['headless_shell', 'full']).default('headless_shell'),
     BOT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** After a stop, how long a bot may take to leave and flush before its container is stopped. */
     BOT_STOP_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),

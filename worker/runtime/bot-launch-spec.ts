@@ -1,6 +1,7 @@
 import {
   BOT_CONFIG_ENV,
   type BotConfigInput,
+  CHROMIUM_BUILDS,
   type TranscriptionConfig,
 } from '../../shared/contract/bot-config.js';
 import type { Config } from '../../shared/infra/config.js';
@@ -54,6 +55,7 @@ export function botConfigFor(
     automaticLeave,
     ...(transcriptOrigin && { transcriptOrigin: transcriptOrigin.toISOString() }),
     extraAllowedOrigins: config.EXTRA_MEETING_ORIGINS,
+    browser: { executablePath: CHROMIUM_BUILDS[config.BOT_CHROMIUM], headless: true },
     logLevel: config.BOT_LOG_LEVEL,
   };
 }

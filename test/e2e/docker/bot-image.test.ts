@@ -146,7 +146,7 @@ describe('bot image', () => {
     expect(page.stdout).toContain('bot-image-ok');
   });
 
-  it('launches Chromium as the bot does (its flags, its launcher), with a page and 16 kHz audio in one renderer', async () => {
+  it('launches the headless-only Chromium as the bot does (its flags, its launcher), with a page and 16 kHz audio in one renderer', async () => {
     // What the bot does (bot/browser.ts): Playwright starts Chromium without its sandbox unless
     // chromiumSandbox is set, which is what works here (see the sandbox note above).
     const script = `
@@ -181,7 +181,7 @@ describe('bot image', () => {
     expect(result.exitCode, result.stderr.slice(-2000)).toBe(0);
     const probe = JSON.parse(result.stdout.trim().split('\n').pop()!);
     expect(probe).toEqual({
-      executable: '/usr/lib/chromium/chromium',
+      executable: '/usr/lib/chromium/chromium-headless-shell',
       version: expect.stringMatching(/^\d+\./),
       text: 'bot-image-ok',
       audio: 'running@16000',
