@@ -5,10 +5,14 @@
  * so a default install never overcommits its machine; BOT_SLOTS overrides them.
  */
 export const BOT_COST = {
-  /** CPU of one transcribing bot (browser, capture, recognizer) with the embedded engine. */
-  cores: 0.3,
-  /** Memory of one bot, its processes' PSS in a 3-speaker call, rounded up. */
-  memoryMiB: 450,
+  /**
+   * CPU of one transcribing bot with the embedded engine: 0.40 core measured in a call (browser,
+   * capture, recognizer), plus the headroom a recognizer needs to stay real-time: on 2 cores four
+   * bots (1.6 cores of demand, 1.75 used) fell behind by 20 s within three minutes.
+   */
+  cores: 0.5,
+  /** Memory of one bot: its processes' PSS through a 3-speaker meeting averaged 515 MiB alone. */
+  memoryMiB: 550,
 } as const;
 
 /** Kept free for the system, the Docker engine and the worker itself. */
