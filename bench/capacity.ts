@@ -6,7 +6,7 @@
  * (end of speech on the simulator's clock → segment committed) p50/p95 in each half of the meeting, per-bot memory (as `docker stats` shows it) and CPU, and machine CPU.
  * It stops at the first N that falls behind and says why.
  *
- *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams]
+ *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams] [--no-pss]
  *
  * Needs what the e2e tests need (Docker, the bot image, Postgres, Redis, flite); run it on an
  * otherwise idle machine.
@@ -25,7 +25,10 @@ const { values } = parseArgs({
     n: { type: 'string', default: '1,2,4,6,8' },
     seconds: { type: 'string', default: '180' },
     platform: { type: 'string', default: 'google_meet' },
+    /** Read each bot's PSS too (walks its processes' page tables every 5 s). */
+    pss: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const COUNTS = values.n
   .split(',')
@@ -76,6 +79,9 @@ async function round(n: number): Promise<RoundResult> {
       RECONCILE_INTERVAL_SECONDS: '5',
       LOG_LEVEL: 'warn',
       WORKER_METRICS_PORT: '0',
+      // Another bot image or Chromium build, to compare: BOT_IMAGE=… BOT_CHROMIUM=full npx tsx bench/capacity.ts
+      ...(process.env.BOT_IMAGE && { BOT_IMAGE: process.env.BOT_IMAGE }),
+      ...(process.env.BOT_CHROMIUM && { BOT_CHROMIUM: process.env.BOT_CHROMIUM }),
     },
   });
   const runtime = new DockerRuntime(stack.docker, createLogger('capacity', 'silent'));
@@ -116,7 +122,9 @@ async function round(n: number): Promise<RoundResult> {
         const usage = await runtime.usage(container!.Id).catch(() => undefined);
         if (!usage) continue;
         memoryMiB.push(usage.memoryBytes / 1024 / 1024);
-        const processes = await sampleContainer(stack.docker, container!.Id).catch(() => []);
+        const processes = values.pss
+          ? await sampleContainer(stack.docker, container!.Id).catch(() => [])
+          : [];
         if (processes.length > 0) pssMiB.push(processes.reduce((sum, p) => sum + p.pssKiB, 0) / 1024);
         const last = previous.get(container!.Id);
         previous.set(container!.Id, { cpu: usage.cpuNanos, system: usage.systemCpuNanos });

@@ -12,9 +12,11 @@ export interface BrowserOptions {
  * Only what a meeting bot needs: no GPU, no background services, no QUIC (meeting media goes over
  * WebRTC anyway), media without prompts or real devices, and audio that plays without a gesture.
  *
- * And as few processes as a one-page meeting allows (each costs tens of MiB): the GPU, network and
- * audio services run inside the browser process, the page's frames share one renderer, and there
- * is no zygote. Chromium's own sandbox can't run in a bot container (Docker's default seccomp
+ * And as few processes as a one-page meeting allows (each costs tens of MiB): the GPU and network
+ * services run inside the browser process, the page's frames share one renderer, and there is no
+ * zygote. The audio service keeps its own process: inside the browser process, three bots on two
+ * cores fell behind by a median 6 s in the second half of a meeting, against 1 s with it apart
+ * (docs/benchmarks.md). Chromium's own sandbox can't run in a bot container (Docker's default seccomp
  * profile denies the user namespaces it needs), so it was already off, as Playwright turns it off
  * unless asked; the container (unprivileged user, no capabilities, no-new-privileges) confines the
  * page instead, and the zygote exists only to serve that sandbox.
@@ -36,7 +38,6 @@ export function chromiumArgs(): string[] {
     '--renderer-process-limit=1',
     '--disable-site-isolation-trials',
     '--enable-features=NetworkServiceInProcess2',
-    '--disable-features=AudioServiceOutOfProcess',
   ];
 }
 

@@ -7,10 +7,10 @@
 export const BOT_COST = {
   /**
    * CPU of one transcribing bot with the embedded engine: 0.40 core measured in a call (browser,
-   * capture, recognizer), plus the headroom a recognizer needs to stay real-time: on 2 cores four
-   * bots (1.6 cores of demand, 1.75 used) fell behind by 20 s within three minutes.
+   * capture, recognizer), plus the headroom a recognizer needs to stay real-time: on 2 cores two
+   * bots keep up with continuous speech, three (1.28 cores used) fall behind within three minutes.
    */
-  cores: 0.5,
+  cores: 0.7,
   /** Memory of one bot: its processes' PSS through a 3-speaker meeting averaged 515 MiB alone. */
   memoryMiB: 550,
 } as const;

@@ -187,10 +187,10 @@ describe('bot image', () => {
       audio: 'running@16000',
       types: expect.arrayContaining(['browser', 'renderer']),
     });
-    // One browser process with the GPU, network and audio services inside it, and no zygote (the
-    // full browser may still start its storage service and a renderer for its own UI, briefly).
+    // One browser process with the GPU and network services inside it, and no zygote (the audio
+    // service keeps its own process).
     expect(probe.types.filter((type: string) => type === 'browser')).toHaveLength(1);
-    for (const separate of ['zygote', 'gpu-process', 'utility:NetworkService', 'utility:AudioService']) {
+    for (const separate of ['zygote', 'gpu-process', 'utility:NetworkService']) {
       expect(probe.types).not.toContain(separate);
     }
   });
