@@ -98,7 +98,7 @@ describe('a bot over its memory limit', () => {
     // without privileges), then fill the container's memory until that process is gone.
     const push = [
       'pid=$(for p in /proc/[0-9]*; do',
-      "  tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^node dist/bot/main.js' && basename $p;",
+      "  tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^node .*dist/bot/main.js' && basename $p;",
       'done | head -n 1)',
       'echo 1000 > /proc/$pid/oom_score_adj',
       'exec node -e "const held = []; const grow = () => { try { process.kill($pid, 0) } catch { process.exit(0) }',
