@@ -28,11 +28,10 @@ exec ${quoted} "$@"
 `;
 }
 
-let written: Map<string, Promise<string>> | undefined;
+const written = new Map<string, Promise<string>>();
 
 /** The path of a launcher for `executablePath` (written once per process, in a private temp dir). */
 export function featureMergingLauncher(executablePath: string): Promise<string> {
-  written ??= new Map();
   let launcher = written.get(executablePath);
   if (!launcher) {
     launcher = (async () => {

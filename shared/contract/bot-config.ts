@@ -65,7 +65,6 @@ export const CHROMIUM_BUILDS = {
   headless_shell: '/usr/lib/chromium/chromium-headless-shell',
   full: '/usr/lib/chromium/chromium',
 } as const;
-export type ChromiumBuild = keyof typeof CHROMIUM_BUILDS;
 
 export const botConfigSchema = z.object({
   meetingId: z.number().int().positive(),
