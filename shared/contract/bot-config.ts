@@ -5,9 +5,20 @@ import { TRANSCRIPTION_TASKS } from '../meetings/status.js';
 /** The environment variable the worker puts the bot's JSON config in. */
 export const BOT_CONFIG_ENV = 'BOT_CONFIG';
 
+/**
+ * The embedded recognizer's named trade-offs between accuracy and CPU (their flags and figures:
+ * bot/engines/embedded/recognizer-profiles.ts, docs/benchmarks.md "Accuracy on real speech").
+ */
+export const EMBEDDED_PROFILES = ['accurate', 'balanced', 'fast'] as const;
+export type EmbeddedProfile = (typeof EMBEDDED_PROFILES)[number];
+export const DEFAULT_EMBEDDED_PROFILE: EmbeddedProfile = 'balanced';
+
 export const embeddedEngineConfig = z.object({
   engine: z.literal('embedded'),
-  /** Extra pocketsphinx_continuous arguments, for operators tuning CPU against accuracy. */
+  profile: z
+    .enum(EMBEDDED_PROFILES, { error: `must be one of ${EMBEDDED_PROFILES.join(', ')}` })
+    .default(DEFAULT_EMBEDDED_PROFILE),
+  /** pocketsphinx_continuous arguments that replace the profile's flags when given. */
   extraArgs: z.array(z.string()).default([]),
 });
 
@@ -79,7 +90,11 @@ export const botConfigSchema = z.object({
   redisUrl: z.url({ protocol: /^rediss?$/ }),
   /** Prefix of every Redis key the bot uses (the deployment's QUEUE_PREFIX). */
   streamPrefix: z.string().min(1),
-  transcription: transcriptionConfig.default({ engine: 'embedded', extraArgs: [] }),
+  transcription: transcriptionConfig.default({
+    engine: 'embedded',
+    profile: DEFAULT_EMBEDDED_PROFILE,
+    extraArgs: [],
+  }),
   automaticLeave: automaticLeaveConfig.default(automaticLeaveConfig.parse({})),
   /**
    * The wall time a segment `start` of 0 stands for, when the meeting's transcript began before this

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { DEFAULT_EMBEDDED_PROFILE, EMBEDDED_PROFILES } from '../contract/bot-config.js';
 
 const commaList = z
   .string()
@@ -105,6 +106,10 @@ export const configSchema = z
     BOT_SILENCE_SECONDS: z.coerce.number().positive().optional(),
     BOT_MAX_DURATION_SECONDS: z.coerce.number().positive().optional(),
     TRANSCRIPTION_ENGINE: z.enum(['embedded', 'openai', 'whisperlive']).default('embedded'),
+    /** The embedded recognizer's accuracy/CPU trade-off (docs/benchmarks.md "Accuracy on real speech"). */
+    EMBEDDED_PROFILE: z
+      .enum(EMBEDDED_PROFILES, { error: `must be one of ${EMBEDDED_PROFILES.join(', ')}` })
+      .default(DEFAULT_EMBEDDED_PROFILE),
     OPENAI_BASE_URL: z.url().optional(),
     OPENAI_API_KEY: z.string().optional(),
     OPENAI_MODEL: z.string().min(1).optional(),

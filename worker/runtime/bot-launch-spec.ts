@@ -23,7 +23,7 @@ export function transcriptionConfigFrom(config: Config): TranscriptionConfig {
     case 'whisperlive':
       return { engine: 'whisperlive', url: config.WHISPERLIVE_URL!, model: 'small', useVad: true };
     default:
-      return { engine: 'embedded', extraArgs: [] };
+      return { engine: 'embedded', profile: config.EMBEDDED_PROFILE, extraArgs: [] };
   }
 }
 

@@ -14,15 +14,15 @@ import { SegmentIds } from '../segment-ids.js';
 import { LM_WORDS_DICTIONARY } from './lm-dictionary.js';
 import type { RecognizedUtterance } from './pocketsphinx-output.js';
 import { PocketsphinxProcess } from './pocketsphinx-process.js';
-
-/** Cut search effort: ≈ 0.2 instead of ≈ 0.3 core per second of speech at the same accuracy. */
-export const DEFAULT_POCKETSPHINX_TUNING = ['-pl_window', '10', '-maxhmmpf', '3000', '-maxwpf', '5'] as const;
+import { recognizerArgs } from './recognizer-profiles.js';
 
 export interface EmbeddedEngineOptions {
   binary?: string;
   /** Directory for the recognizer's FIFO (the OS temp dir by default). */
   workDir?: string;
   startTimeoutMs?: number;
+  /** Pronunciation dictionary (the image's pruned one, LM_WORDS_DICTIONARY, when it exists). */
+  dictionary?: string;
 }
 
 /**
@@ -42,7 +42,8 @@ interface Session {
 
 export class EmbeddedEngine implements TranscriptionEngine {
   private readonly ids = new SegmentIds('emb');
-  private readonly args: string[];
+  /** The recognizer's arguments besides -infile. */
+  readonly args: readonly string[];
   private session: Session | null = null;
   private samplesWritten = 0;
   /** Audio held back while waiting for the first speech of a session. */
@@ -59,9 +60,10 @@ export class EmbeddedEngine implements TranscriptionEngine {
     private readonly log: EngineLogger,
     private readonly options: EmbeddedEngineOptions = {},
   ) {
-    const tuning = config.extraArgs.length > 0 ? config.extraArgs : [...DEFAULT_POCKETSPHINX_TUNING];
-    const dictionary =
-      !tuning.includes('-dict') && existsSync(LM_WORDS_DICTIONARY) ? ['-dict', LM_WORDS_DICTIONARY] : [];
+    const tuning = recognizerArgs(config.profile, config.extraArgs);
+    const dictionaryFile =
+      options.dictionary ?? (existsSync(LM_WORDS_DICTIONARY) ? LM_WORDS_DICTIONARY : undefined);
+    const dictionary = !tuning.includes('-dict') && dictionaryFile ? ['-dict', dictionaryFile] : [];
     this.args = ['-time', 'yes', ...dictionary, ...tuning];
   }
 

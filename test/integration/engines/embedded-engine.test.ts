@@ -57,7 +57,7 @@ describe('embedded engine (pocketsphinx)', () => {
     const segments: EngineSegment[] = [];
     const fatal: Error[] = [];
     engine = new EmbeddedEngine(
-      { engine: 'embedded', extraArgs: [] },
+      { engine: 'embedded', profile: 'balanced', extraArgs: [] },
       { language: null, task: 'transcribe' },
       { onSegment: (segment) => segments.push(segment), onFatalError: (error) => fatal.push(error) },
       silentLogger(),
@@ -105,7 +105,7 @@ describe('embedded engine (pocketsphinx)', () => {
     ]);
     const segments: EngineSegment[] = [];
     engine = new EmbeddedEngine(
-      { engine: 'embedded', extraArgs: [] },
+      { engine: 'embedded', profile: 'balanced', extraArgs: [] },
       { language: 'en', task: 'transcribe' },
       { onSegment: (segment) => segments.push(segment), onFatalError: (error) => expect.fail(error.message) },
       silentLogger(),
@@ -141,7 +141,7 @@ describe('embedded engine (pocketsphinx)', () => {
 
   it('refuses a language other than English at start, saying why', async () => {
     engine = new EmbeddedEngine(
-      { engine: 'embedded', extraArgs: [] },
+      { engine: 'embedded', profile: 'balanced', extraArgs: [] },
       { language: 'de', task: 'transcribe' },
       { onSegment: () => {}, onFatalError: () => {} },
       silentLogger(),
@@ -153,7 +153,7 @@ describe('embedded engine (pocketsphinx)', () => {
 
   it('fails start clearly when pocketsphinx rejects its arguments', async () => {
     engine = new EmbeddedEngine(
-      { engine: 'embedded', extraArgs: ['-no_such_flag', '1'] },
+      { engine: 'embedded', profile: 'balanced', extraArgs: ['-no_such_flag', '1'] },
       { language: null, task: 'transcribe' },
       { onSegment: () => {}, onFatalError: () => {} },
       silentLogger(),

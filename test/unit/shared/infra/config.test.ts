@@ -71,3 +71,18 @@ describe('parseConfig', () => {
     expect(config.WEBHOOK_RETRY_WINDOW_SECONDS).toBe(86_400);
   });
 });
+
+describe('EMBEDDED_PROFILE', () => {
+  it('defaults to the balanced profile and accepts each named one', () => {
+    expect(parseConfig({}).EMBEDDED_PROFILE).toBe('balanced');
+    for (const profile of ['accurate', 'balanced', 'fast']) {
+      expect(parseConfig({ EMBEDDED_PROFILE: profile }).EMBEDDED_PROFILE).toBe(profile);
+    }
+  });
+
+  it('refuses anything else with the choices in the message', () => {
+    expect(() => parseConfig({ EMBEDDED_PROFILE: 'turbo' })).toThrow(
+      /EMBEDDED_PROFILE: must be one of accurate, balanced, fast/,
+    );
+  });
+});
