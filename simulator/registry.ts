@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { conflict, notFound, SimulatorError } from './errors.js';
 import {
   generateMeetingId,
@@ -8,9 +9,11 @@ import {
   type SimPlatform,
 } from './ids.js';
 import { Meeting } from './meeting.js';
-import type { CreateMeeting } from './schema.js';
+import { RecordingCatalog } from './recordings.js';
+import type { CreateMeeting, Voice } from './schema.js';
 import { findTimelineProblems, planParticipants, planUtterances } from './timeline.js';
 import { type SpeechClip, SpeechSynthesizer } from './voices.js';
+import { parseWav } from './wav.js';
 
 /** The simulator's meetings, and the speech clips their pages may fetch. */
 export class MeetingRegistry {
@@ -22,15 +25,48 @@ export class MeetingRegistry {
   constructor(
     private readonly baseUrl: () => string,
     private readonly speech: SpeechSynthesizer = new SpeechSynthesizer(),
+    private readonly recordings: RecordingCatalog = new RecordingCatalog(),
   ) {}
+
+  /** The recordings a script names, each with its clip; a name that is not installed is a 400. */
+  private async recordingsOf(
+    script: CreateMeeting,
+  ): Promise<Map<string, { clip: SpeechClip; text: string }>> {
+    const found = new Map<string, { clip: SpeechClip; text: string }>();
+    const problems: string[] = [];
+    for (const [pIndex, participant] of script.participants.entries()) {
+      for (const [uIndex, utterance] of participant.utterances.entries()) {
+        if (utterance.clip === undefined || found.has(utterance.clip)) continue;
+        const recording = this.recordings.get(utterance.clip);
+        if (!recording) {
+          problems.push(
+            `participants.${pIndex}.utterances.${uIndex}.clip: ${this.recordings.whyMissing(utterance.clip)}`,
+          );
+          continue;
+        }
+        const durationSeconds = parseWav(await readFile(recording.path)).durationSeconds;
+        found.set(utterance.clip, {
+          clip: { key: `recording:${recording.id}`, path: recording.path, durationSeconds },
+          text: recording.text,
+        });
+      }
+    }
+    if (problems.length > 0) {
+      throw new SimulatorError(400, `invalid request: ${problems.join('; ')}`, problems);
+    }
+    return found;
+  }
 
   async create(script: CreateMeeting): Promise<Meeting> {
     const id = script.id ?? this.freshId(script.platform);
     if (this.meetings.has(id)) throw conflict(`meeting ${id} already exists`);
     const passcode = script.platform === 'teams' ? (script.passcode ?? generatePasscode()) : null;
     const participants = planParticipants(script.participants);
+    const recorded = await this.recordingsOf(script);
     const wanted = script.participants.flatMap((p, index) =>
-      p.utterances.map((u) => ({ voice: participants[index]!.voice, text: u.text })),
+      p.utterances.flatMap((u) =>
+        u.text === undefined ? [] : [{ voice: participants[index]!.voice, text: u.text }],
+      ),
     );
     const synthesized = new Map<string, SpeechClip>();
     await Promise.all(
@@ -38,12 +74,18 @@ export class MeetingRegistry {
         synthesized.set(SpeechSynthesizer.keyFor(voice, text), await this.speech.synthesize(voice, text));
       }),
     );
-    const clipOf = (voice: Parameters<typeof SpeechSynthesizer.keyFor>[0], text: string) =>
-      synthesized.get(SpeechSynthesizer.keyFor(voice, text))!;
+    const clipOf = (voice: Voice, utterance: { text: string; clip: string | null }): SpeechClip =>
+      utterance.clip === null
+        ? synthesized.get(SpeechSynthesizer.keyFor(voice, utterance.text))!
+        : recorded.get(utterance.clip)!.clip;
     const utterances = planUtterances(
       script.participants,
       participants,
-      (v, t) => clipOf(v, t).durationSeconds,
+      (voice, u) =>
+        u.clip === undefined
+          ? synthesized.get(SpeechSynthesizer.keyFor(voice, u.text!))!.durationSeconds
+          : recorded.get(u.clip)!.clip.durationSeconds,
+      (u) => (u.clip === undefined ? u.text! : recorded.get(u.clip)!.text),
     );
     const problems = findTimelineProblems(participants, utterances);
     if (problems.length > 0) throw new SimulatorError(422, 'the script cannot play out', problems);
@@ -53,7 +95,7 @@ export class MeetingRegistry {
     const audioIds = new Map<string, string>();
     for (const utterance of utterances) {
       const audioId = randomUUID();
-      this.clips.set(audioId, clipOf(utterance.voice, utterance.text));
+      this.clips.set(audioId, clipOf(utterance.voice, utterance));
       audioIds.set(utterance.id, audioId);
     }
     const meeting = new Meeting({

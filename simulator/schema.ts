@@ -7,11 +7,31 @@ export type Voice = (typeof VOICES)[number];
 
 const seconds = z.number().finite().min(0).max(3600);
 
-export const utteranceInput = z.object({
-  /** Seconds after the bot's media starts (admission, or answering the post-admission dialog). */
-  at: seconds,
-  text: z.string().trim().min(1).max(500),
-});
+/** `<set>/<name>` of a recording in simulator/recordings.ts; a name, never a path. */
+export const RECORDING_ID_PATTERN = /^[a-z][a-z0-9_-]{0,40}\/[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$/;
+
+export const utteranceInput = z
+  .object({
+    /** Seconds after the bot's media starts (admission, or answering the post-admission dialog). */
+    at: seconds,
+    /** Spoken by the participant's flite voice. */
+    text: z.string().trim().min(1).max(500).optional(),
+    /** A real recording played instead (simulator/recordings.ts), e.g. `librivox/<name>`. */
+    clip: z
+      .string()
+      .regex(RECORDING_ID_PATTERN, 'must name a recording as <set>/<name>, e.g. librivox/<name>')
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.text === undefined) === (value.clip === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['text'],
+        message: 'give either text (spoken by the voice) or clip (a recording), not both or neither',
+      });
+    }
+  });
+export type UtteranceScript = z.output<typeof utteranceInput>;
 
 export const participantInput = z.object({
   name: z.string().trim().min(1).max(80),

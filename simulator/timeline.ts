@@ -1,4 +1,4 @@
-import type { ParticipantScript, Voice } from './schema.js';
+import type { ParticipantScript, UtteranceScript, Voice } from './schema.js';
 import { VOICES } from './schema.js';
 
 export interface PlannedParticipant {
@@ -12,7 +12,10 @@ export interface PlannedParticipant {
 export interface PlannedUtterance {
   id: string;
   participantId: string;
+  /** What is said: the script's text, or a recording's transcript. */
   text: string;
+  /** The recording played instead of the voice, or null. */
+  clip: string | null;
   voice: Voice;
   at: number;
   durationSeconds: number;
@@ -53,16 +56,18 @@ export function planParticipants(scripts: readonly ParticipantScript[]): Planned
 export function planUtterances(
   scripts: readonly ParticipantScript[],
   participants: readonly PlannedParticipant[],
-  durationOf: (voice: Voice, text: string) => number,
+  durationOf: (voice: Voice, utterance: UtteranceScript) => number,
+  textOf: (utterance: UtteranceScript) => string = (utterance) => utterance.text ?? utterance.clip ?? '',
 ): PlannedUtterance[] {
   const planned = scripts.flatMap((script, pIndex) => {
     const participant = participants[pIndex]!;
     return script.utterances.map((utterance) => ({
       participantId: participant.id,
-      text: utterance.text,
+      text: textOf(utterance),
+      clip: utterance.clip ?? null,
       voice: participant.voice,
       at: utterance.at,
-      durationSeconds: durationOf(participant.voice, utterance.text),
+      durationSeconds: durationOf(participant.voice, utterance),
     }));
   });
   planned.sort((a, b) => a.at - b.at || a.participantId.localeCompare(b.participantId));

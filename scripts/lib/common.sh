@@ -136,10 +136,11 @@ ensure_bot_host_packages() {
 }
 
 # What the tests need beyond the bots' packages: Debian's Prometheus, which a test runs to scrape
-# the API and a worker (only the binary; its service is not started), and docker-compose, which
-# test/e2e/deploy/compose.test.ts drives (docker/compose.yml).
+# the API and a worker (only the binary; its service is not started), docker-compose, which
+# test/e2e/deploy/compose.test.ts drives (docker/compose.yml), and real recorded speech with
+# transcripts (simulator/recordings.ts) that e2e meetings play and bench/wer.ts measures.
 ensure_test_tools() {
-  apt_install prometheus
+  apt_install prometheus pocketsphinx-testdata asterisk-core-sounds-en asterisk-core-sounds-en-wav
   command -v docker-compose >/dev/null 2>&1 || apt_install docker-compose
 }
 

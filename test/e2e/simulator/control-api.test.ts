@@ -82,6 +82,62 @@ describe('simulator: control API', () => {
     expect((await failure(client.removeBot(meeting.id))).status).toBe(409);
   });
 
+  it('plays real recordings by name, with their transcripts as the utterance text', async () => {
+    const meeting = await client.createMeeting({
+      platform: 'google_meet',
+      participants: [
+        {
+          name: 'Reader',
+          utterances: [
+            { at: 1, clip: 'librivox/sense_and_sensibility_01_austen_64kb-0880' },
+            { at: 6, text: 'And a line in a synthetic voice.' },
+          ],
+        },
+      ],
+    });
+    expect(meeting.utterances.map((u) => u.text)).toEqual([
+      'he was not an ill disposed young man',
+      'And a line in a synthetic voice.',
+    ]);
+    // The WAV's own length (47,840 samples at 16 kHz), not a synthesized sentence's.
+    expect(meeting.utterances[0]!.durationSeconds).toBeCloseTo(2.99, 2);
+
+    const unknown = await failure(
+      client.createMeeting({
+        platform: 'google_meet',
+        participants: [{ name: 'A', utterances: [{ at: 1, clip: 'librivox/no-such-clip' }] }],
+      }),
+    );
+    expect(unknown.status).toBe(400);
+    expect(unknown.message).toMatch(/utterances\.0\.clip: no recording 'librivox\/no-such-clip'/);
+    const unknownSet = await failure(
+      client.createMeeting({
+        platform: 'google_meet',
+        participants: [{ name: 'A', utterances: [{ at: 1, clip: 'podcasts/episode-1' }] }],
+      }),
+    );
+    expect(unknownSet.message).toMatch(
+      /unknown recording set 'podcasts' \(known: librivox, cards, asterisk\)/,
+    );
+    for (const clip of ['/etc/passwd', 'librivox/../../etc/passwd', 'librivox/.hidden', 'librivox']) {
+      const path = await failure(
+        client.createMeeting({
+          platform: 'google_meet',
+          participants: [{ name: 'A', utterances: [{ at: 1, clip }] }],
+        }),
+      );
+      expect(path.status, clip).toBe(400);
+      expect(path.message, clip).toMatch(/clip: must name a recording as <set>\/<name>/);
+    }
+    const both = await failure(
+      client.createMeeting({
+        platform: 'google_meet',
+        participants: [{ name: 'A', utterances: [{ at: 1, text: 'hello', clip: 'cards/001' }] }],
+      }),
+    );
+    expect(both.message).toMatch(/give either text \(spoken by the voice\) or clip/);
+  });
+
   it('ends a meeting once, and deletes it', async () => {
     const meeting = await client.createMeeting({ platform: 'teams', participants: [{ name: 'Alice' }] });
     const ended = await client.endMeeting(meeting.id);
