@@ -16,10 +16,10 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
 import type { CreateMeetingInput } from '../simulator/client.js';
+import { continuousSpeech } from '../test/support/speech-script.js';
 import { startStack } from '../test/support/stack.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
 import { type ContainerFootprint, measureContainer } from './support/container-processes.js';
-import { continuousSpeech } from './support/speech-script.js';
 
 const { values } = parseArgs({
   allowNegative: true,

@@ -14,11 +14,11 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
+import { continuousSpeech } from '../test/support/speech-script.js';
 import { startStack } from '../test/support/stack.js';
 import { wordErrorRate } from '../test/support/wer.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
 import { sampleContainer } from './support/container-processes.js';
-import { continuousSpeech } from './support/speech-script.js';
 
 const { values } = parseArgs({
   options: {

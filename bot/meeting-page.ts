@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BotConfig } from '../shared/contract/bot-config.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { AudioCapture, type AudioSink } from './audio/capture.js';
+import type { CaptureTimeline } from './audio/capture-timeline.js';
 import { guardNavigation, launchBrowser } from './browser.js';
 import type { Outcome } from './end-signal.js';
 import { createNavigationPolicy } from './navigation-policy.js';
@@ -15,8 +16,8 @@ import type { SpeakingChange } from './speakers.js';
 export interface MeetingPage {
   driver: PlatformDriver;
   startCapture(sink: AudioSink): Promise<void>;
-  /** Wall time (ms) of the first captured sample; null before audio arrived. */
-  captureStartedAt(): number | null;
+  /** Where the captured audio sits in wall time (empty before audio arrived). */
+  timeline: CaptureTimeline;
   /** Milliseconds since the page last delivered audio (0 before the first). */
   silenceOfDelivery(): number;
   close(): Promise<void>;
@@ -74,7 +75,7 @@ export const openChromiumMeetingPage: MeetingPageFactory = async (config, hooks,
       startCapture: async (sink) => {
         await capture.start(browser.page, sink);
       },
-      captureStartedAt: () => capture.startedAt(),
+      timeline: capture.timeline,
       silenceOfDelivery: () => capture.silenceOfDelivery(),
       close: async () => {
         capture.stop();

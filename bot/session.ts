@@ -103,7 +103,10 @@ export class BotSession {
     this.publisher = new TranscriptPublisher(
       deps.outbox,
       this.speakers,
-      () => this.page?.captureStartedAt() ?? null,
+      {
+        wallAt: (seconds) => this.page?.timeline.wallAt(seconds) ?? null,
+        startWall: () => this.page?.timeline.startWall() ?? null,
+      },
       deps.config.language,
       deps.log,
       deps.config.transcriptOrigin ? Date.parse(deps.config.transcriptOrigin) : null,

@@ -3,11 +3,18 @@ import type { EngineSegment } from './engines/engine.js';
 import type { EventSink } from './outbox.js';
 import type { SpeakerTimeline } from './speakers.js';
 
+/** Maps positions in the captured audio (engine seconds) to wall time; null before any audio. */
+export interface CaptureClock {
+  wallAt(seconds: number): number | null;
+  startWall(): number | null;
+}
+
 /**
  * Turns engine segments into contract messages: the speaker from the page's speaking evidence,
- * absolute times from the wall time of the first captured sample, the language in force when
- * the engine gave none. With a transcript origin (a relaunched bot), `start`/`end` count from it
- * instead of from this bot's capture, so the meeting keeps one time line.
+ * absolute times from the capture's timeline (the wall time each chunk of audio was heard), the
+ * language in force when the engine gave none. `start`/`end` are the absolute times counted from
+ * the first captured sample or, for a relaunched bot, from the transcript origin, so the meeting
+ * keeps one time line and offsets always agree with the absolute times.
  */
 export class TranscriptPublisher {
   private language: string | null;
@@ -16,7 +23,7 @@ export class TranscriptPublisher {
   constructor(
     private readonly outbox: EventSink,
     private readonly speakers: SpeakerTimeline,
-    private readonly captureStartedAt: () => number | null,
+    private readonly clock: CaptureClock,
     language: string | null,
     private readonly log: Logger,
     private readonly transcriptOriginMs: number | null = null,
@@ -33,23 +40,28 @@ export class TranscriptPublisher {
   }
 
   publish(segment: EngineSegment): void {
-    const origin = this.captureStartedAt() ?? Date.now() - segment.end * 1000;
     const start = Math.max(0, segment.start);
     const end = Math.max(start, segment.end);
     const speaker = this.speakers.attribute(start, end);
-    const shift =
-      this.transcriptOriginMs === null ? 0 : Math.max(0, (origin - this.transcriptOriginMs) / 1000);
+    // No audio yet can't happen for a real segment; if it did, the segment ends now.
+    const fallbackStart = Date.now() - (end - start) * 1000;
+    const startWall = this.clock.wallAt(start) ?? fallbackStart;
+    const endWall = Math.max(startWall, this.clock.wallAt(end) ?? startWall + (end - start) * 1000);
+    const captureStart = this.clock.startWall() ?? startWall - start * 1000;
+    const origin =
+      this.transcriptOriginMs === null ? captureStart : Math.min(this.transcriptOriginMs, captureStart);
+    const offset = (wall: number) => Math.max(0, Math.round(wall - origin) / 1000);
     this.published += 1;
-    this.log.debug({ segmentId: segment.id, start, end, shift, speaker, final: segment.final }, 'segment');
+    this.log.debug({ segmentId: segment.id, start, end, speaker, final: segment.final }, 'segment');
     void this.outbox.segment({
       segmentId: segment.id,
-      start: start + shift,
-      end: end + shift,
+      start: offset(startWall),
+      end: offset(endWall),
       text: segment.text,
       speaker,
       language: segment.language ?? this.language,
-      absoluteStartTime: new Date(origin + start * 1000).toISOString(),
-      absoluteEndTime: new Date(origin + end * 1000).toISOString(),
+      absoluteStartTime: new Date(startWall).toISOString(),
+      absoluteEndTime: new Date(endWall).toISOString(),
       final: segment.final,
     });
   }

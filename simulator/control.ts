@@ -44,8 +44,10 @@
  * in_call, left, denied, timed_out, blocked, removed, ended; `bot.leaveReason` says how it left
  * (leave_button, dialog_leave, return_home, page_closed). Each utterance reports `status`
  * (scheduled, sent, playing, played, missed, cut) and `startedAt`/`endedAt`: the wall-clock
- * times the bot's page actually played its audio (`beforeTracks`: it played before the page's
- * remote tracks appeared, so a bot could not hear it).
+ * times the bot's page actually played its audio, read off the page's audio clock, and
+ * `speechStartedAt`/`speechEndedAt`: the same less the clip's leading and trailing silence, when the
+ * voice was heard (`beforeTracks`: it played before the page's remote tracks appeared, so a bot
+ * could not hear it).
  */
 import { Router } from '@koa/router';
 import { meetingIdParam, parseOr400, readJson } from './http.js';

@@ -59,6 +59,8 @@ interface UtterancePlayback {
   status: UtteranceStatus;
   startedAt: Date | null;
   endedAt: Date | null;
+  speechStartedAt: Date | null;
+  speechEndedAt: Date | null;
   slot: number | null;
   beforeTracks: boolean | null;
 }
@@ -118,6 +120,8 @@ export class Meeting {
         status: 'scheduled',
         startedAt: null,
         endedAt: null,
+        speechStartedAt: null,
+        speechEndedAt: null,
         slot: null,
         beforeTracks: null,
       });
@@ -211,7 +215,7 @@ export class Meeting {
         this.recordStart(session, action);
         return;
       case 'utterance-ended':
-        this.recordEnd(session, action.utteranceId, action.at);
+        this.recordEnd(session, action);
         return;
     }
   }
@@ -385,15 +389,17 @@ export class Meeting {
     if (!playback || session.id !== this.botSessionId || playback.status !== 'sent') return;
     playback.status = 'playing';
     playback.startedAt = new Date(action.at);
+    playback.speechStartedAt = action.speechStartedAt ? new Date(action.speechStartedAt) : null;
     playback.slot = action.slot;
     playback.beforeTracks = action.beforeTracks;
   }
 
-  private recordEnd(session: Session, utteranceId: string, at: string): void {
-    const playback = this.playback.get(utteranceId);
+  private recordEnd(session: Session, action: Extract<PageAction, { type: 'utterance-ended' }>): void {
+    const playback = this.playback.get(action.utteranceId);
     if (!playback || session.id !== this.botSessionId || playback.startedAt === null || playback.endedAt)
       return;
-    playback.endedAt = new Date(at);
+    playback.endedAt = new Date(action.at);
+    playback.speechEndedAt = action.speechEndedAt ? new Date(action.speechEndedAt) : null;
     if (playback.status === 'playing') playback.status = 'played';
   }
 
@@ -575,6 +581,8 @@ export class Meeting {
       status: playback.status,
       startedAt: iso(playback.startedAt),
       endedAt: iso(playback.endedAt),
+      speechStartedAt: iso(playback.speechStartedAt),
+      speechEndedAt: iso(playback.speechEndedAt),
       slot: playback.slot,
       beforeTracks: playback.beforeTracks,
     };

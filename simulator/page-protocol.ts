@@ -19,10 +19,18 @@ export const pageAction = z.discriminatedUnion('type', [
     type: z.literal('utterance-started'),
     utteranceId: z.string(),
     at: z.iso.datetime(),
+    /** `at` plus the clip's leading silence: when the voice began. */
+    speechStartedAt: z.iso.datetime().optional(),
     slot: z.number().int().min(0).max(2).nullable(),
     beforeTracks: z.boolean(),
   }),
-  z.object({ type: z.literal('utterance-ended'), utteranceId: z.string(), at: z.iso.datetime() }),
+  z.object({
+    type: z.literal('utterance-ended'),
+    utteranceId: z.string(),
+    at: z.iso.datetime(),
+    /** `at` less the clip's trailing silence; null when the clip was cut short. */
+    speechEndedAt: z.iso.datetime().nullable().optional(),
+  }),
 ]);
 export type PageAction = z.infer<typeof pageAction>;
 

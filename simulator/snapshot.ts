@@ -53,6 +53,12 @@ export interface UtteranceSnapshot {
   /** Wall-clock start and end of the audio as the bot's page played it (ISO). */
   startedAt: string | null;
   endedAt: string | null;
+  /**
+   * When the voice in the clip began and stopped (the clip's leading and trailing silence left
+   * out), on the page's audio clock mapped to wall time; speechEndedAt is null for a cut clip.
+   */
+  speechStartedAt: string | null;
+  speechEndedAt: string | null;
   /** Meet slot mode: which of the 3 `<audio>` elements carried it. */
   slot: number | null;
   /** True when it played before the page's remote tracks appeared (late-track trap): the bot could not hear it. */

@@ -20,18 +20,18 @@ class MeetbotCapture extends AudioWorkletProcessor {
     this.size = ${CAPTURE_CHUNK_SAMPLES};
     this.buffer = new Int16Array(this.size);
     this.filled = 0;
-    this.startTime = null;
+    this.chunkFrame = 0;
   }
   process(inputs) {
     const channel = inputs[0] && inputs[0][0];
     const frames = channel ? channel.length : 128;
-    if (this.startTime === null) this.startTime = currentTime;
     for (let i = 0; i < frames; i++) {
+      if (this.filled === 0) this.chunkFrame = currentFrame + i;
       let v = channel ? channel[i] : 0;
       if (v > 1) v = 1; else if (v < -1) v = -1;
       this.buffer[this.filled++] = v < 0 ? v * 0x8000 : v * 0x7fff;
       if (this.filled === this.size) {
-        this.port.postMessage({ pcm: this.buffer.buffer, t0: this.startTime }, [this.buffer.buffer]);
+        this.port.postMessage({ pcm: this.buffer.buffer, frame: this.chunkFrame }, [this.buffer.buffer]);
         this.buffer = new Int16Array(this.size);
         this.filled = 0;
       }
@@ -49,7 +49,10 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
   const localTrackIds = new Set();
   const known = new Map();
   const watchedStreams = new WeakSet();
-  const state = { ctx: null, mix: null, t0: null, startWall: null, started: false, sources: new Map(), mode: null };
+  const state = { ctx: null, mix: null, t0: null, started: false, sources: new Map(), mode: null };
+  // How long received audio waits in WebRTC's jitter buffer before it plays (ms): the voice was
+  // spoken that much before the capture hears it.
+  const receive = { delayMs: 0, peers: new Set(), last: new Map() };
 
   function connect(track) {
     if (!state.started || state.sources.has(track.id) || track.readyState === 'ended') return;
@@ -108,6 +111,7 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     class PeerConnection extends NativePeerConnection {
       constructor(...args) {
         super(...args);
+        receive.peers.add(this);
         this.addEventListener('track', (event) => {
           keepFlowing(event.track);
           considerTrack(event.track);
@@ -140,21 +144,50 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     }
     return btoa(binary);
   }
-  // Wall time of the first captured sample, from the context's own clock mapping (not from when
-  // the chunk happened to reach Node).
-  function captureStartWall() {
-    if (state.startWall !== null || state.t0 === null) return state.startWall;
-    const stamp = state.ctx.getOutputTimestamp ? state.ctx.getOutputTimestamp() : null;
-    if (stamp && stamp.performanceTime > 0) {
-      state.startWall = performance.timeOrigin + stamp.performanceTime - (stamp.contextTime - state.t0) * 1000;
-    } else {
-      state.startWall = Date.now() - (state.ctx.currentTime - state.t0) * 1000;
+  // Wall time (ms) at which the context rendered the sample at contextSeconds, from the context's
+  // own clock mapping read now (not from when the chunk happened to reach this thread or Node). The
+  // mapping is read afresh for every chunk, so frames the render thread skips under load, or a
+  // render clock slower than the wall clock, never accumulate into drift.
+  function wallOf(contextSeconds) {
+    const ctx = state.ctx;
+    const stamp = ctx.getOutputTimestamp ? ctx.getOutputTimestamp() : null;
+    const now = performance.now();
+    const wallNow = Date.now();
+    if (stamp && stamp.performanceTime > 0 && stamp.contextTime > 0 && stamp.performanceTime <= now + 1000) {
+      // Output time of the sample, less the time between rendering and output.
+      const latency = (ctx.outputLatency || 0) * 1000;
+      return wallNow - (now - stamp.performanceTime) + (contextSeconds - stamp.contextTime) * 1000 - latency;
     }
-    return state.startWall;
+    return wallNow - (ctx.currentTime - contextSeconds) * 1000;
   }
-  function deliver(buffer) {
+  // The median over audio receivers of the jitter-buffer delay of what they played since the last
+  // look (delta of the cumulative stats), so a delay that grew or shrank counts from now on.
+  async function measureReceiveDelay() {
+    const delays = [];
+    for (const peer of receive.peers) {
+      if (peer.connectionState === 'closed' || peer.signalingState === 'closed') {
+        receive.peers.delete(peer);
+        continue;
+      }
+      let report;
+      try { report = await peer.getStats(); } catch (error) { continue; }
+      report.forEach((entry) => {
+        if (entry.type !== 'inbound-rtp' || entry.kind !== 'audio') return;
+        const previous = receive.last.get(entry.id);
+        receive.last.set(entry.id, { delay: entry.jitterBufferDelay, count: entry.jitterBufferEmittedCount });
+        if (!previous || !(entry.jitterBufferEmittedCount > previous.count)) return;
+        const ms = ((entry.jitterBufferDelay - previous.delay) / (entry.jitterBufferEmittedCount - previous.count)) * 1000;
+        if (ms >= 0 && ms < 10000) delays.push(ms);
+      });
+    }
+    if (delays.length === 0) return;
+    delays.sort((a, b) => a - b);
+    receive.delayMs = delays[delays.length >> 1];
+  }
+  function deliver(buffer, contextSeconds) {
+    if (state.t0 === null) state.t0 = contextSeconds;
     const send = window.${AUDIO_BINDING};
-    if (typeof send === 'function') send(toBase64(buffer), captureStartWall());
+    if (typeof send === 'function') send(toBase64(buffer), wallOf(contextSeconds) - receive.delayMs);
   }
 
   async function start() {
@@ -172,10 +205,7 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
         numberOfInputs: 1, numberOfOutputs: 1, outputChannelCount: [1],
         channelCount: 1, channelCountMode: 'explicit', channelInterpretation: 'speakers',
       });
-      sink.port.onmessage = (event) => {
-        if (state.t0 === null) state.t0 = event.data.t0;
-        deliver(event.data.pcm);
-      };
+      sink.port.onmessage = (event) => deliver(event.data.pcm, event.data.frame / SAMPLE_RATE);
       state.mode = 'worklet';
     } catch (error) {
       // Pages whose policies refuse blob: worklets still get captured, on the main thread.
@@ -183,13 +213,14 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
       sink = ctx.createScriptProcessor(4096, 1, 1);
       let pending = new Int16Array(CHUNK);
       let filled = 0;
+      let pendingStart = 0;
       sink.onaudioprocess = (event) => {
-        if (state.t0 === null) state.t0 = event.playbackTime;
         const input = event.inputBuffer.getChannelData(0);
         for (let i = 0; i < input.length; i++) {
+          if (filled === 0) pendingStart = event.playbackTime + i / SAMPLE_RATE;
           const v = Math.max(-1, Math.min(1, input[i]));
           pending[filled++] = v < 0 ? v * 0x8000 : v * 0x7fff;
-          if (filled === CHUNK) { deliver(pending.buffer); pending = new Int16Array(CHUNK); filled = 0; }
+          if (filled === CHUNK) { deliver(pending.buffer, pendingStart); pending = new Int16Array(CHUNK); filled = 0; }
         }
       };
       state.mode = 'script-processor';
@@ -204,6 +235,8 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     scanMediaElements();
     known.forEach((track) => connect(track));
     setInterval(scanMediaElements, 1000);
+    setInterval(() => { measureReceiveDelay().catch(() => {}); }, 1000);
+    measureReceiveDelay().catch(() => {});
     return state.mode;
   }
 
@@ -212,7 +245,12 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
       start,
       /** Seconds on the capture clock (the AudioContext's), or null before the first sample. */
       now: () => (state.t0 === null ? null : state.ctx.currentTime - state.t0),
-      stats: () => ({ mode: state.mode, tracks: state.sources.size, state: state.ctx ? state.ctx.state : null }),
+      stats: () => ({
+        mode: state.mode,
+        tracks: state.sources.size,
+        state: state.ctx ? state.ctx.state : null,
+        receiveDelayMs: receive.delayMs,
+      }),
     }),
     enumerable: false,
   });

@@ -2,11 +2,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Logger } from '../../shared/infra/logger.js';
 import {
   AUDIO_BINDING,
-  CAPTURE_CHUNK_SAMPLES,
   CAPTURE_GLOBAL,
   CAPTURE_INIT_SCRIPT,
   CAPTURE_SAMPLE_RATE,
 } from './capture-page-script.js';
+import { CaptureTimeline } from './capture-timeline.js';
 
 export type AudioSink = (samples: Int16Array) => void;
 
@@ -14,30 +14,28 @@ export interface CaptureStats {
   mode: string | null;
   tracks: number;
   state: string | null;
+  /** What received audio currently waits in WebRTC's jitter buffer (ms); subtracted from its times. */
+  receiveDelayMs: number;
 }
 
 /**
  * The Node half of the page's audio capture: installs the page script, receives its base64 Int16
- * chunks and passes them on as samples. The capture clock is the sample count; `startedAt` is the
- * wall time of the first sample, for absolute segment times.
+ * chunks and passes them on as samples. The capture clock is the sample count (what engines and
+ * speaking indicators count in); the timeline maps it to wall time chunk by chunk, from the wall
+ * time the page read off its audio clock for each chunk.
  */
 export class AudioCapture {
+  readonly timeline = new CaptureTimeline(CAPTURE_SAMPLE_RATE);
   private sink: AudioSink | null = null;
-  private samples = 0;
   private firstChunkAt: number | null = null;
   private lastChunkAt = 0;
-  /** The page's own reading of the first sample's wall time (its AudioContext clock mapping). */
-  private pageStartWall: number | null = null;
 
   constructor(private readonly log: Logger) {}
 
   /** Must run before the meeting page loads, so the page's peer connections are hooked. */
   async install(context: BrowserContext): Promise<void> {
-    await context.exposeBinding(AUDIO_BINDING, (_source, base64: unknown, startWall: unknown) => {
-      if (this.pageStartWall === null && typeof startWall === 'number' && Number.isFinite(startWall)) {
-        this.pageStartWall = startWall;
-      }
-      if (typeof base64 === 'string') this.receive(base64);
+    await context.exposeBinding(AUDIO_BINDING, (_source, base64: unknown, wall: unknown) => {
+      if (typeof base64 === 'string') this.receive(base64, typeof wall === 'number' ? wall : null);
     });
     await context.addInitScript({ content: CAPTURE_INIT_SCRIPT });
   }
@@ -54,17 +52,9 @@ export class AudioCapture {
     this.sink = null;
   }
 
-  /** Wall time (ms) of the first captured sample; null before any audio arrived. */
-  startedAt(): number | null {
-    if (this.pageStartWall !== null) return this.pageStartWall;
-    return this.firstChunkAt === null
-      ? null
-      : this.firstChunkAt - (CAPTURE_CHUNK_SAMPLES / CAPTURE_SAMPLE_RATE) * 1000;
-  }
-
   /** Seconds of audio captured so far (the capture clock as Node sees it). */
   capturedSeconds(): number {
-    return this.samples / CAPTURE_SAMPLE_RATE;
+    return this.timeline.capturedSeconds();
   }
 
   /** Milliseconds since the last chunk arrived; large values mean the page stopped delivering. */
@@ -78,7 +68,8 @@ export class AudioCapture {
     )) as CaptureStats | null;
   }
 
-  private receive(base64: string): void {
+  /** `wall`: the page's reading of the chunk's first sample in wall time; null if it gave none. */
+  private receive(base64: string, wall: number | null): void {
     const sink = this.sink;
     if (!sink) return;
     const bytes = Buffer.from(base64, 'base64');
@@ -92,7 +83,8 @@ export class AudioCapture {
     // Copy into an aligned buffer: Buffer.from may hand back a slice of a shared pool at an odd offset.
     const samples = new Int16Array(bytes.length / 2);
     Buffer.from(samples.buffer).set(bytes);
-    this.samples += samples.length;
+    const arrivalEstimate = now - (samples.length / CAPTURE_SAMPLE_RATE) * 1000;
+    this.timeline.append(samples.length, wall !== null && Number.isFinite(wall) ? wall : arrivalEstimate);
     sink(samples);
   }
 }

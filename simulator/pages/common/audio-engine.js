@@ -11,6 +11,28 @@ import { LoopbackLink } from './loopback.js';
 
 const SLOT_COUNT = 3;
 const LEVEL_INTERVAL_MS = 50;
+const START_AHEAD_SECONDS = 0.05;
+/** A 10 ms frame louder than this (about −40 dBFS) is speech, for where speech starts and ends in a clip. */
+const SPEECH_RMS = 0.01;
+
+/** Seconds of near-silence before the first and after the last speech in a clip. */
+function speechBounds(buffer) {
+  const data = buffer.getChannelData(0);
+  const frame = Math.max(1, Math.round(buffer.sampleRate / 100));
+  const loud = (from) => {
+    let sum = 0;
+    const to = Math.min(data.length, from + frame);
+    for (let i = from; i < to; i++) sum += data[i] * data[i];
+    return Math.sqrt(sum / Math.max(1, to - from)) > SPEECH_RMS;
+  };
+  let first = 0;
+  while (first < data.length && !loud(first)) first += frame;
+  if (first >= data.length) return { lead: 0, tail: 0 };
+  let last = Math.floor((data.length - 1) / frame) * frame;
+  while (last > first && !loud(last)) last -= frame;
+  const end = Math.min(data.length, last + frame);
+  return { lead: first / buffer.sampleRate, tail: (data.length - end) / buffer.sampleRate };
+}
 
 export class AudioEngine {
   /**
@@ -113,20 +135,49 @@ export class AudioEngine {
     source.connect(this.outputs[slot ?? 0]);
     if (slot !== null) this.slotBusy[slot] += 1;
     this.playing.set(utteranceId, source);
+    const speech = speechBounds(buffer);
+    // Scheduled a little ahead on the audio clock, so the start is known exactly, not from when
+    // this thread got round to it.
+    const startsAt = this.context.currentTime + START_AHEAD_SECONDS;
     source.onended = () => {
       if (slot !== null) this.slotBusy[slot] -= 1;
       this.playing.delete(utteranceId);
       source.disconnect();
-      this.report({ type: 'utterance-ended', utteranceId, at: new Date().toISOString() });
+      const complete = !source.stoppedEarly;
+      const end = complete ? this.wallOf(startsAt + buffer.duration) : Date.now();
+      this.report({
+        type: 'utterance-ended',
+        utteranceId,
+        at: new Date(end).toISOString(),
+        speechEndedAt: complete ? new Date(end - speech.tail * 1000).toISOString() : null,
+      });
     };
-    source.start();
+    source.start(startsAt);
+    const start = this.wallOf(startsAt);
     this.report({
       type: 'utterance-started',
       utteranceId,
-      at: new Date().toISOString(),
+      at: new Date(start).toISOString(),
+      speechStartedAt: new Date(start + speech.lead * 1000).toISOString(),
       slot,
       beforeTracks: !this.tracksReady,
     });
+  }
+
+  /**
+   * Wall time (ms) at which this page's audio clock renders `contextSeconds`, from the clock's own
+   * mapping read now: the audio clock can run slower than the wall clock or skip under load.
+   */
+  wallOf(contextSeconds) {
+    const stamp = this.context.getOutputTimestamp ? this.context.getOutputTimestamp() : null;
+    const now = performance.now();
+    if (stamp && stamp.performanceTime > 0 && stamp.contextTime > 0 && stamp.performanceTime <= now + 1000) {
+      const latency = (this.context.outputLatency || 0) * 1000;
+      return (
+        Date.now() - (now - stamp.performanceTime) + (contextSeconds - stamp.contextTime) * 1000 - latency
+      );
+    }
+    return Date.now() + (contextSeconds - this.context.currentTime) * 1000;
   }
 
   /** A free slot, least recently used first; when all are busy, the least recently used anyway. */
@@ -138,7 +189,12 @@ export class AudioEngine {
   }
 
   stopUtterances(ids) {
-    for (const id of ids) this.playing.get(id)?.stop();
+    for (const id of ids) {
+      const source = this.playing.get(id);
+      if (!source) continue;
+      source.stoppedEarly = true;
+      source.stop();
+    }
   }
 
   /** The bot left the call: silence everything and drop the tracks, as the platforms do. */

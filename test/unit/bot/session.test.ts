@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CaptureTimeline } from '../../../bot/audio/capture-timeline.js';
 import { EndSignal } from '../../../bot/end-signal.js';
 import type { EngineSegment, TranscriptionEngine } from '../../../bot/engines/engine.js';
 import type { MeetingPage, MeetingPageHooks } from '../../../bot/meeting-page.js';
@@ -124,13 +125,15 @@ function setUp(
     openPage: async (_config, hooks): Promise<MeetingPage> => {
       pageOpened = true;
       options.onPage?.(hooks);
+      const timeline = new CaptureTimeline();
       return {
         driver,
         startCapture: async (deliver) => {
           captureStarted = true;
+          timeline.append(3200, Date.parse('2026-01-01T00:00:00.000Z'));
           deliver(new Int16Array(3200));
         },
-        captureStartedAt: () => Date.parse('2026-01-01T00:00:00.000Z'),
+        timeline,
         silenceOfDelivery: () => 0,
         close: async () => {
           pageClosed = true;

@@ -1,0 +1,112 @@
+/**
+ * Do a transcript's absolute times stay on the speakers' real timing through a long meeting?
+ * Runs bots (the real bot program, local Chromium) in simulated meetings where three people take
+ * turns, and compares each segment's absolute start and end with when the simulator's page heard
+ * the voice begin and end (its audio clock, clip silence left out). Prints, per bot, the median
+ * offsets in the first and the last fifth of the meeting and the drift fitted over all of it.
+ *
+ *   npx tsx bench/time-base.ts [--minutes 3] [--platform google_meet|teams|both] [--bots 1] [--every 8]
+ *                              [--track-delay 0]   (seconds before the page's remote tracks appear)
+ *
+ * `--bots` is per platform; every bot has its own meeting and they all run at once (load).
+ * Needs Redis on 127.0.0.1:6379, Chromium (headless shell), flite and pocketsphinx on the host.
+ */
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { SimulatorClient } from '../simulator/client.js';
+import { createSimulator } from '../simulator/server.js';
+import { botSegments, startBot } from '../test/e2e/bot/bot-harness.js';
+import { TEST_REDIS_URL } from '../test/support/env.js';
+import { continuousSpeech } from '../test/support/speech-script.js';
+import {
+  driftPerHourMs,
+  median,
+  type UtteranceTiming,
+  utteranceTimings,
+} from '../test/support/speech-timing.js';
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '3' },
+    platform: { type: 'string', default: 'both' },
+    bots: { type: 'string', default: '1' },
+    every: { type: 'string', default: '8' },
+    'track-delay': { type: 'string', default: '0' },
+  },
+});
+const minutes = Number(values.minutes);
+const botsPerPlatform = Number(values.bots);
+const every = Number(values.every);
+const trackDelaySeconds = Number(values['track-delay']);
+const platforms =
+  values.platform === 'both'
+    ? (['google_meet', 'teams'] as const)
+    : ([values.platform] as ['google_meet' | 'teams']);
+const seconds = Math.round(minutes * 60);
+
+const simulator = await createSimulator({ host: '127.0.0.1', port: 0 });
+const client = new SimulatorClient(simulator.url);
+const redis = new Redis(TEST_REDIS_URL);
+const prefix = `mbt-time-base-${Date.now()}`;
+
+const runs = await Promise.all(
+  platforms.flatMap((platform) =>
+    Array.from({ length: botsPerPlatform }, async (_, index) => {
+      const meeting = await client.createMeeting({
+        platform,
+        audio: { mode: platform === 'teams' ? 'mixed' : 'slots', trackDelaySeconds },
+        admission: { policy: 'after', delaySeconds: 1 },
+        participants: continuousSpeech(seconds, { everySeconds: every }),
+        endAt: seconds + 3,
+      });
+      const bot = startBot(
+        {
+          platform,
+          meetingUrl: meeting.url,
+          automaticLeave: { silenceSeconds: 3600, maxDurationSeconds: 4 * 3600 },
+          logLevel: 'warn',
+        },
+        prefix,
+        simulator.url,
+      );
+      return { label: `${platform} #${index + 1}`, meeting, bot };
+    }),
+  ),
+);
+console.log(`${runs.length} bot(s), ${minutes} min meetings, a turn every ${every} s`);
+
+const fmt = (value: number) =>
+  Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(0)}` : 'n/a';
+for (const run of runs) {
+  const code = await run.bot.exited;
+  const played = (await client.getMeeting(run.meeting.id)).utterances;
+  const segments = (await botSegments(redis, prefix, run.bot.config.sessionId)).filter(
+    (segment) => segment.final,
+  );
+  const timings = utteranceTimings(played, segments);
+  const spokenFrom = timings[0]?.spokenAt ?? 0;
+  const inFifth = (fifth: 'first' | 'last') => (timing: UtteranceTiming) => {
+    const at = (timing.spokenAt - spokenFrom) / 1000;
+    return fifth === 'first' ? at < seconds / 5 : at >= (seconds * 4) / 5 - 5;
+  };
+  const summary = (fifth: 'first' | 'last') => {
+    const chosen = timings.filter(inFifth(fifth));
+    return `start ${fmt(median(chosen.map((t) => t.startOffsetMs)))} / end ${fmt(median(chosen.map((t) => t.endOffsetMs)))} ms (${chosen.length})`;
+  };
+  console.log(
+    `${run.label.padEnd(15)} exit ${code}, ${timings.length}/${played.filter((u) => u.status === 'played').length} utterances matched | ` +
+      `first fifth: ${summary('first')} | last fifth: ${summary('last')} | drift: start ${fmt(driftPerHourMs(timings, (t) => t.startOffsetMs))}, end ${fmt(driftPerHourMs(timings, (t) => t.endOffsetMs))} ms/hour`,
+  );
+  if (process.env.TIME_BASE_DETAIL) {
+    for (const timing of timings) {
+      console.log(
+        `  ${((timing.spokenAt - spokenFrom) / 1000).toFixed(1).padStart(7)} s  ${fmt(timing.startOffsetMs).padStart(6)} ${fmt(timing.endOffsetMs).padStart(6)}  ${timing.text}`,
+      );
+    }
+  }
+}
+
+const keys = await redis.keys(`${prefix}:*`);
+if (keys.length > 0) await redis.del(...keys);
+redis.disconnect();
+await simulator.close();
