@@ -33,12 +33,17 @@
  *                "leaveConfirmation" },   // the Teams modal shows when mic and camera are both off
  *     // voices: kal16, slt, rms, awb, kal (flite); each participant gets a distinct one by default
  *     "participants": [{ "name": "Alice", "voice"?: "slt", "joinAt"?: 0, "leaveAt"?: 30,
- *                        "utterances": [{ "at": 2, "text": "Good morning everyone" }] }],
+ *                        "utterances": [{ "at": 2, "text": "Good morning everyone" },
+ *                                       { "at": 6, "clip": "librivox/sense_and_sensibility_01_austen_64kb-0880" }] }],
+ *     // an utterance is either `text` (spoken by the participant's voice) or `clip`: a recording of real
+ *     // speech by name (`<set>/<name>` from recordings.ts: librivox, cards, asterisk; never a path)
  *     "endAt"?: 40                                     // the host ends the meeting then
  *   }
  * Times are seconds after the bot's media starts: the moment it is admitted, or, with the
  * recording dialog, the moment it answers "Join now". The script runs once per meeting.
- * Speech is synthesized with flite before the 201, so a created meeting is ready to play.
+ * Speech is synthesized with flite before the 201, so a created meeting is ready to play; a clip that
+ * is not installed is a 400 naming the package to install. A clip's utterance reports the recording's
+ * transcript as its `text` and its name as `clip` (null for spoken text).
  *
  * The snapshot's `bot.state` is one of none, prejoin, lobby, admitted (a dialog holds media back),
  * in_call, left, denied, timed_out, blocked, removed, ended; `bot.leaveReason` says how it left

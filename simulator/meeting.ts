@@ -576,6 +576,7 @@ export class Meeting {
       participantId: utterance.participantId,
       speaker: speaker.name,
       text: utterance.text,
+      clip: utterance.clip,
       at: utterance.at,
       durationSeconds: utterance.durationSeconds,
       status: playback.status,

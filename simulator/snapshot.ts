@@ -45,7 +45,10 @@ export interface UtteranceSnapshot {
   id: string;
   participantId: string;
   speaker: string;
+  /** What was said: the scripted text, or the recording's transcript. */
   text: string;
+  /** The recording played (`<set>/<name>`, simulator/recordings.ts), or null for the voice speaking `text`. */
+  clip: string | null;
   /** Seconds after media start, as scripted. */
   at: number;
   durationSeconds: number;

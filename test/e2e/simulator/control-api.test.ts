@@ -99,6 +99,10 @@ describe('simulator: control API', () => {
       'he was not an ill disposed young man',
       'And a line in a synthetic voice.',
     ]);
+    expect(meeting.utterances.map((u) => u.clip)).toEqual([
+      'librivox/sense_and_sensibility_01_austen_64kb-0880',
+      null,
+    ]);
     // The WAV's own length (47,840 samples at 16 kHz), not a synthesized sentence's.
     expect(meeting.utterances[0]!.durationSeconds).toBeCloseTo(2.99, 2);
 
