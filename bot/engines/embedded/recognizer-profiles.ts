@@ -10,8 +10,8 @@ export const RECOGNIZER_PROFILES: Readonly<Record<EmbeddedProfile, readonly stri
   accurate: [],
   /** Narrower search (fewer active HMMs and words per frame, longer phone look-ahead). */
   balanced: ['-pl_window', '10', '-maxhmmpf', '3000', '-maxwpf', '5'],
-  /** balanced without the second (flat-lexicon) pass and with fewer Gaussians scored per frame. */
-  fast: ['-pl_window', '10', '-maxhmmpf', '3000', '-maxwpf', '5', '-fwdflat', 'no', '-topn', '2'],
+  /** balanced without the second (flat-lexicon) search pass. */
+  fast: ['-pl_window', '10', '-maxhmmpf', '3000', '-maxwpf', '5', '-fwdflat', 'no'],
 };
 
 /** The search flags the engine runs with: the operator's own arguments when given, else the profile's. */
