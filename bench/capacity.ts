@@ -3,7 +3,8 @@
  * worker → bot containers) into N simulated Google Meet meetings with continuous scripted speech,
  * for N = 1, 2, 4, 6, 8 (or `--n 1,2,3`), each meeting `--seconds` long (180). Per N it prints:
  * bots admitted, utterances the bots missed (played in full, no segment over them), WER, segment lag
- * (end of speech on the simulator's clock → segment committed) p50/p95 in each half of the meeting, per-bot memory (as `docker stats` shows it) and CPU, and machine CPU.
+ * (end of speech on the simulator's clock → segment committed) p50/p95 in each half of the meeting, per-bot memory (as `docker stats` shows it) and CPU, and machine CPU; and how far
+ * the segments' absolute times sit from when the voices were heard, early and late in the meeting.
  * It stops at the first N that falls behind and says why.
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams] [--no-pss]
@@ -15,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
+import { driftPerHourMs, median, utteranceTimings } from '../test/support/speech-timing.js';
 import { startStack } from '../test/support/stack.js';
 import { wordErrorRate } from '../test/support/wer.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
@@ -65,6 +67,13 @@ interface RoundResult {
   wer: number;
   lagFirst: number[];
   lagSecond: number[];
+  offsets: {
+    firstStart: number[];
+    firstEnd: number[];
+    lastStart: number[];
+    lastEnd: number[];
+    drift: number[];
+  };
   memoryMiB: number[];
   pssMiB: number[];
   cpuCores: number[];
@@ -149,6 +158,14 @@ async function round(n: number): Promise<RoundResult> {
     const hypotheses: string[] = [];
     const lagFirst: number[] = [];
     const lagSecond: number[] = [];
+    /** Segment start/end against the voice's, in the first and the last fifth; drift fitted over all. */
+    const offsets = {
+      firstStart: [] as number[],
+      firstEnd: [] as number[],
+      lastStart: [] as number[],
+      lastEnd: [] as number[],
+      drift: [] as number[],
+    };
     for (const meeting of meetings) {
       const snapshot = await stack.simulator.getMeeting(meeting.nativeId);
       // What was heard in full, in the order it was said (utterances the meeting's end cut off are
@@ -169,6 +186,26 @@ async function round(n: number): Promise<RoundResult> {
         .where({ meeting_id: meeting.meetingId, is_final: true })
         .orderBy('absolute_start_time');
       hypotheses.push(rows.map((row) => row.text).join(' '));
+      const timings = utteranceTimings(
+        snapshot.utterances,
+        rows.map((row) => ({
+          text: row.text,
+          absoluteStartTime: row.absolute_start_time.toISOString(),
+          absoluteEndTime: row.absolute_end_time.toISOString(),
+        })),
+      );
+      const spokenFrom = timings[0]?.spokenAt ?? 0;
+      for (const timing of timings) {
+        const at = (timing.spokenAt - spokenFrom) / 1000;
+        if (at < SECONDS / 5) {
+          offsets.firstStart.push(timing.startOffsetMs);
+          offsets.firstEnd.push(timing.endOffsetMs);
+        } else if (at >= (SECONDS * 4) / 5 - 5) {
+          offsets.lastStart.push(timing.startOffsetMs);
+          offsets.lastEnd.push(timing.endOffsetMs);
+        }
+      }
+      offsets.drift.push(driftPerHourMs(timings, (timing) => timing.startOffsetMs));
       const middle = (played[0]?.start ?? 0) + (SECONDS * 1000) / 2;
       // Each utterance's segment: the first one overlapping it (within half a second). The lag is
       // from the end of the speech, on the simulator's clock, to the segment's commit.
@@ -205,6 +242,7 @@ async function round(n: number): Promise<RoundResult> {
       wer,
       lagFirst,
       lagSecond,
+      offsets,
       memoryMiB,
       pssMiB,
       cpuCores,
@@ -242,6 +280,11 @@ for (const n of COUNTS) {
       `${fmt(result.machineCores)} |`,
   );
   if (werNote) console.log(werNote);
+  const { offsets } = result;
+  console.log(
+    `  times: segment start/end − voice start/end, median, first fifth ${fmt(median(offsets.firstStart), 0)} / ${fmt(median(offsets.firstEnd), 0)} ms, ` +
+      `last fifth ${fmt(median(offsets.lastStart), 0)} / ${fmt(median(offsets.lastEnd), 0)} ms; drift per bot ${offsets.drift.map((d) => fmt(d, 0)).join(', ')} ms/hour`,
+  );
   if (result.behind.length > 0) {
     console.log(`falls behind at N = ${n}: ${result.behind.join('; ')}`);
     break;

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimulatorClient } from '../../../simulator/client.js';
+import { createSimulator, type Simulator } from '../../../simulator/server.js';
+import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
+import { continuousSpeech } from '../../support/speech-script.js';
+import { median, type UtteranceTiming, utteranceTimings } from '../../support/speech-timing.js';
+import { botSegments, startBot } from './bot-harness.js';
+
+/**
+ * Absolute segment times against when the simulator's page heard each voice begin and end, at the
+ * start and at the end of a ten-minute meeting, on both platforms at once (two bots share the
+ * machine, so the audio clocks run under load). Counting samples from one start instant drifted by
+ * 0.3–1 s an hour here and more under load; the capture timeline must stay within 100 ms, and
+ * must not move between the start and the end of the meeting.
+ */
+const MEETING_SECONDS = 600;
+const WINDOW_SECONDS = 60;
+const TOLERANCE_MS = 100;
+/**
+ * Segment ends sit later than starts whatever the time base: the recognizer puts a word's end on its
+ * last analysis frame, 40–60 ms past where the voice fades under −40 dBFS (the simulator's measure),
+ * and on Teams' one mixed track ends were a further 40–80 ms late in the runs so far (not explained
+ * yet). Ends get this much more room; their drift over the meeting gets none.
+ */
+const RECOGNIZER_END_MS = 100;
+
+const prefix = uniquePrefix('bot-time-base');
+const redis = createTestRedis();
+let simulator: Simulator;
+
+beforeAll(async () => {
+  simulator = await createSimulator({ host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await simulator?.close();
+  await deleteKeys(redis, prefix);
+  redis.disconnect();
+});
+
+const PLATFORMS = [
+  { platform: 'google_meet', audio: { mode: 'slots', trackDelaySeconds: 0 } },
+  // Teams' one mixed track, appearing after the bot is in the call.
+  { platform: 'teams', audio: { mode: 'mixed', trackDelaySeconds: 0.5 } },
+] as const;
+
+describe('absolute times over a ten-minute meeting', () => {
+  it(
+    'stay within 100 ms of when each voice was heard, at the start and at the end, on Meet and Teams',
+    async () => {
+      const client = new SimulatorClient(simulator.url);
+      const runs = await Promise.all(
+        PLATFORMS.map(async ({ platform, audio }) => {
+          const meeting = await client.createMeeting({
+            platform,
+            audio,
+            admission: { policy: 'after', delaySeconds: 1 },
+            participants: continuousSpeech(MEETING_SECONDS, {
+              everySeconds: 6,
+              within: [
+                [0, WINDOW_SECONDS],
+                [MEETING_SECONDS - WINDOW_SECONDS, MEETING_SECONDS],
+              ],
+            }),
+            endAt: MEETING_SECONDS + 2,
+          });
+          const bot = startBot(
+            { platform, meetingUrl: meeting.url, logLevel: 'warn' },
+            prefix,
+            simulator.url,
+          );
+          return { platform, meeting, bot };
+        }),
+      );
+
+      const failures: string[] = [];
+      const check = (ok: boolean, what: string) => {
+        if (!ok) failures.push(what);
+      };
+      for (const { platform, meeting, bot } of runs) {
+        expect(await bot.exited, `${platform}: ${bot.output().slice(-3000)}`).toBe(0);
+        const played = (await client.getMeeting(meeting.id)).utterances;
+        const heard = played.filter((utterance) => utterance.status === 'played');
+        expect(heard.length, platform).toBe(played.length);
+        const segments = (await botSegments(redis, prefix, bot.config.sessionId)).filter(
+          (segment) => segment.final,
+        );
+        const timings = utteranceTimings(heard, segments);
+        // Nearly every line has a segment (the recognizer may miss a word, not a sentence).
+        expect(timings.length, platform).toBeGreaterThanOrEqual(Math.ceil(heard.length * 0.8));
+
+        const firstSpoken = Math.min(...heard.map((utterance) => Date.parse(utterance.speechStartedAt!)));
+        const inWindow = (which: 'start' | 'end') => (timing: UtteranceTiming) => {
+          const at = (timing.spokenAt - firstSpoken) / 1000;
+          return which === 'start' ? at < WINDOW_SECONDS : at > MEETING_SECONDS - 2 * WINDOW_SECONDS;
+        };
+        const offsets = (['start', 'end'] as const).map((which) => {
+          const window = timings.filter(inWindow(which));
+          expect(window.length, `${platform}, ${which}`).toBeGreaterThanOrEqual(5);
+          const start = median(window.map((timing) => timing.startOffsetMs));
+          const end = median(window.map((timing) => timing.endOffsetMs));
+          console.log(
+            `[${platform}] ${which} of the meeting: segment start ${start.toFixed(0)} ms, end ${end.toFixed(0)} ms from the voice (median of ${window.length})`,
+          );
+          check(
+            Math.abs(start) <= TOLERANCE_MS,
+            `${platform}, ${which} of the meeting: segment start ${start} ms`,
+          );
+          check(
+            Math.abs(end) <= TOLERANCE_MS + RECOGNIZER_END_MS,
+            `${platform}, ${which} of the meeting: segment end ${end} ms`,
+          );
+          return { start, end };
+        });
+        const [early, late] = offsets as [(typeof offsets)[0], (typeof offsets)[0]];
+        check(
+          Math.abs(late.start - early.start) <= TOLERANCE_MS,
+          `${platform}: starts drifted ${late.start - early.start} ms`,
+        );
+        check(
+          Math.abs(late.end - early.end) <= TOLERANCE_MS,
+          `${platform}: ends drifted ${late.end - early.end} ms`,
+        );
+      }
+      expect(failures).toEqual([]);
+    },
+    (MEETING_SECONDS + 300) * 1000,
+  );
+});
