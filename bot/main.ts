@@ -56,7 +56,13 @@ async function runBot(config: BotConfig): Promise<number> {
   const redis = connect(config.redisUrl, log);
   const outbox = new Outbox(redis, config, log);
   const oomKillsAtStart = oomKillCount();
-  const liveness = new Liveness(redis, config, log);
+  let session: BotSession | null = null;
+  const liveness = new Liveness(
+    redis,
+    config,
+    log,
+    () => session?.lagState() ?? { lagSeconds: 0, lagging: false },
+  );
   liveness.start();
   const end = new EndSignal();
   let outcome: Outcome;
@@ -72,15 +78,16 @@ async function runBot(config: BotConfig): Promise<number> {
     end.end({ status: 'failed', reason: 'crashed', detail: String(error).slice(0, 2000) });
   });
   try {
-    const session = new BotSession({ config, outbox, log, createEngine, end });
+    const running = new BotSession({ config, outbox, log, createEngine, end });
+    session = running;
     reader = new CommandReader(
       connect(config.redisUrl, log),
       botCommandsStream(config.streamPrefix, config.meetingId),
-      (command) => session.handleCommand(command),
+      (command) => running.handleCommand(command),
       log,
     );
     reader.start();
-    outcome = await session.run();
+    outcome = await running.run();
   } catch (error) {
     log.error({ err: error }, 'bot crashed');
     outcome = { status: 'failed', reason: 'crashed', detail: (error as Error).message?.slice(0, 2000) };

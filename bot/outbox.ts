@@ -4,11 +4,13 @@ import {
   type FailedReason,
   type LifecycleEvent,
   lifecycleEvent,
+  type TranscriptionHealthMessage,
   type TranscriptSegmentMessage,
+  transcriptionHealthMessage,
   transcriptSegmentMessage,
 } from '../shared/contract/events.js';
 import { streamFields } from '../shared/contract/stream-codec.js';
-import { botEventsStream, botSegmentsStream } from '../shared/contract/streams.js';
+import { botEventsStream, botHealthStream, botSegmentsStream } from '../shared/contract/streams.js';
 import type { Logger } from '../shared/infra/logger.js';
 
 export type LifecycleStep =
@@ -23,11 +25,13 @@ export interface OutboxIdentity {
 }
 
 /** What the session needs from the outbox (tests pass a recording fake). */
-export type EventSink = Pick<Outbox, 'event' | 'segment' | 'drain'>;
+export type EventSink = Pick<Outbox, 'event' | 'segment' | 'health' | 'drain'>;
+
+export type HealthReport = Omit<TranscriptionHealthMessage, 'meetingId' | 'sessionId' | 'at'>;
 
 /**
  * Everything the bot tells the workers goes through here, in order: lifecycle events (numbered
- * per session) and transcript segments. Appends are chained so a slow XADD never reorders them.
+ * per session), transcript segments and transcription health. Appends are chained so a slow XADD never reorders them.
  */
 export class Outbox {
   private seq = 0;
@@ -59,6 +63,16 @@ export class Outbox {
       sessionId: this.identity.sessionId,
     });
     return this.append(botSegmentsStream(this.identity.streamPrefix), segment);
+  }
+
+  health(report: HealthReport, at = new Date()): Promise<void> {
+    const message = transcriptionHealthMessage.parse({
+      ...report,
+      meetingId: this.identity.meetingId,
+      sessionId: this.identity.sessionId,
+      at: at.toISOString(),
+    });
+    return this.append(botHealthStream(this.identity.streamPrefix), message);
   }
 
   /** Resolves once every append so far has been attempted. */

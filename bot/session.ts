@@ -11,6 +11,7 @@ import type { EventSink } from './outbox.js';
 import type { Observation, PlatformDriver, Screen } from './platforms/driver.js';
 import { SpeakerTimeline } from './speakers.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
+import { LagMonitor, type LagThresholds, transcriptionLagSeconds } from './transcription-lag.js';
 import { unreachablePageDetail } from './unreachable-page.js';
 
 export type EngineFactory = (
@@ -31,6 +32,8 @@ export interface SessionDeps {
   openPage?: MeetingPageFactory;
   /** How often the page is looked at (ms) before joining, in the lobby and in the call. */
   pacing?: Partial<Pacing>;
+  /** When falling behind is reported (DEFAULT_LAG_THRESHOLDS otherwise). */
+  lagThresholds?: LagThresholds;
 }
 
 export interface Pacing {
@@ -52,6 +55,10 @@ function chunkRms(samples: Int16Array): number {
   let sum = 0;
   for (const sample of samples) sum += sample * sample;
   return samples.length === 0 ? 0 : Math.sqrt(sum / samples.length);
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 10) / 10;
 }
 
 function terminalOutcome(screen: Screen): Outcome | null {
@@ -93,6 +100,7 @@ export class BotSession {
   private timers: LeaveTimers | null = null;
   private inLobbyOrCall = false;
   private captureStarted = false;
+  private readonly lag: LagMonitor;
 
   constructor(private readonly deps: SessionDeps) {
     this.config = deps.config;
@@ -100,6 +108,7 @@ export class BotSession {
     this.settings = { language: deps.config.language, task: deps.config.task };
     this.botName = deps.config.botName;
     this.pacing = { ...DEFAULT_PACING, ...deps.pacing };
+    this.lag = new LagMonitor(deps.lagThresholds);
     this.publisher = new TranscriptPublisher(
       deps.outbox,
       this.speakers,
@@ -197,6 +206,7 @@ export class BotSession {
           },
           onFatalError: (error) =>
             this.deps.end.end({ status: 'failed', reason: 'engine_error', detail: error.message }),
+          onAudioDropped: (start, end) => this.reportDropped(start, end),
         },
         this.log,
       );
@@ -310,10 +320,58 @@ export class BotSession {
         break;
       }
       if ((this.page?.silenceOfDelivery() ?? 0) > 5000) this.log.warn('the page stopped delivering audio');
+      this.checkLag();
       await end.sleep(this.pacing.callMs);
     }
     await this.leave(driver);
     return end.outcome ?? { status: 'completed', reason: 'stopped' };
+  }
+
+  /** How far the transcription is behind what the page hears (0 before audio), and whether that is reported. */
+  lagState(): { lagSeconds: number; lagging: boolean } {
+    return { lagSeconds: round(this.lag.lagSeconds), lagging: this.lag.isLagging };
+  }
+
+  private checkLag(): void {
+    const lagSeconds = transcriptionLagSeconds({
+      heardUntil: this.page?.timeline.endWall() ?? null,
+      engineBacklogSeconds: this.engine?.backlogSeconds?.() ?? 0,
+      now: Date.now(),
+    });
+    const transition = this.lag.observe(lagSeconds);
+    if (transition) void this.deps.outbox.health({ kind: transition.kind, lagSeconds: round(lagSeconds) });
+    if (transition?.kind === 'lagging') {
+      this.log.warn({ lagSeconds: round(lagSeconds) }, 'transcription is falling behind the meeting');
+    } else if (transition?.kind === 'caught_up') {
+      this.log.info(
+        { lagSeconds: round(lagSeconds), worstSeconds: round(this.lag.worstSeconds) },
+        'transcription caught up',
+      );
+    }
+  }
+
+  private reportDropped(start: number, end: number): void {
+    const timeline = this.page?.timeline;
+    const from = timeline?.wallAt(start);
+    const to = timeline?.wallAt(end);
+    void this.deps.outbox.health({
+      kind: 'audio_dropped',
+      lagSeconds: round(this.lag.lagSeconds),
+      ...(from != null &&
+        to != null && {
+          droppedFrom: new Date(from).toISOString(),
+          droppedTo: new Date(to).toISOString(),
+        }),
+    });
+    this.log.warn(
+      {
+        droppedSeconds: round(end - start),
+        from: from == null ? undefined : new Date(from).toISOString(),
+        to: to == null ? undefined : new Date(to).toISOString(),
+        lagSeconds: round(this.lag.lagSeconds),
+      },
+      'the engine fell too far behind and dropped audio unheard',
+    );
   }
 
   private async startCapture(): Promise<void> {

@@ -14,6 +14,8 @@ export interface TrackedBot {
 export class BotFleet extends EventEmitter {
   private readonly bots = new Map<string, TrackedBot>();
   private reserved = 0;
+  /** Containers whose bots report their transcription falling behind. */
+  private readonly lagging = new Set<string>();
 
   constructor(readonly slots: number) {
     super();
@@ -23,9 +25,34 @@ export class BotFleet extends EventEmitter {
     return this.bots.size + this.reserved;
   }
 
-  /** Takes a slot for a launch about to start; false when none is free. */
+  /**
+   * Whether this worker takes new launches: it has a free slot and none of its bots lags (one more
+   * bot would only take CPU from those already behind).
+   */
+  get accepting(): boolean {
+    return this.used < this.slots && this.lagging.size === 0;
+  }
+
+  get laggingBots(): number {
+    return this.lagging.size;
+  }
+
+  /** A bot started or stopped lagging; launches resume once none lags. */
+  setLagging(containerId: string, lagging: boolean): void {
+    if (lagging && this.bots.has(containerId)) {
+      if (this.lagging.has(containerId)) return;
+      this.lagging.add(containerId);
+      this.emit('changed');
+      return;
+    }
+    if (!this.lagging.delete(containerId)) return;
+    if (this.lagging.size === 0) this.emit('freed');
+    this.emit('changed');
+  }
+
+  /** Takes a slot for a launch about to start; false when none is free or a bot lags. */
   reserve(): boolean {
-    if (this.used >= this.slots) return false;
+    if (!this.accepting) return false;
     this.reserved += 1;
     this.emit('changed');
     return true;
@@ -55,6 +82,7 @@ export class BotFleet extends EventEmitter {
 
   release(containerId: string): void {
     if (!this.bots.delete(containerId)) return;
+    this.lagging.delete(containerId);
     this.emit('freed');
     this.emit('changed');
   }

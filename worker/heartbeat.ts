@@ -70,7 +70,8 @@ export class WorkerHeartbeat {
           dockerHost: this.deps.dockerHost,
           slots: this.deps.fleet.slots,
           bots: this.deps.fleet.used,
-          accepting: this.accepting,
+          // A worker whose bots lag takes no launches until they catch up: others get them.
+          accepting: this.accepting && this.deps.fleet.laggingBots === 0,
         },
         started,
       );

@@ -10,6 +10,7 @@ import { createWorkerRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
 import { meetingAnnouncer } from '../shared/meetings/changes.js';
 import { BotFleet } from './bot-fleet.js';
+import { BotLagWatch } from './bot-lag-watch.js';
 import { defaultBotSlots, type EngineMachine } from './bot-slots.js';
 import { WorkerHeartbeat } from './heartbeat.js';
 import { recoverLostHosts } from './host-recovery.js';
@@ -32,6 +33,7 @@ const redis = createWorkerRedis(config.REDIS_URL, log);
 const queueConnection = createWorkerRedis(config.REDIS_URL, log);
 const eventsRedis = createWorkerRedis(config.REDIS_URL, log);
 const segmentsRedis = createWorkerRedis(config.REDIS_URL, log);
+const healthRedis = createWorkerRedis(config.REDIS_URL, log);
 const webhookSubscriber = createWorkerRedis(config.REDIS_URL, log);
 const docker = new Docker();
 const runtime = new DockerRuntime(docker, log);
@@ -39,6 +41,7 @@ const engine = await engineInfo(docker);
 const dockerHost = config.DOCKER_HOST_NAME ?? engine.name;
 const slots = config.BOT_SLOTS ?? defaultBotSlots(engine);
 const fleet = new BotFleet(slots);
+const lagWatch = new BotLagWatch({ redis, prefix: config.QUEUE_PREFIX, fleet, log });
 const botQueues = createBotQueues(redis, config.QUEUE_PREFIX);
 const announce = meetingAnnouncer(redis, config.QUEUE_PREFIX, log);
 const commands = redisBotCommands(redis, config.QUEUE_PREFIX);
@@ -50,6 +53,7 @@ const metrics = new WorkerMetrics(
     db,
     workerId: config.WORKER_ID,
     log,
+    lagWatch,
   },
 );
 const deps: WorkerDeps = {
@@ -104,6 +108,7 @@ const ingester = new Ingester({
   db,
   eventsRedis,
   segmentsRedis,
+  healthRedis,
   publisher: redis,
   prefix: config.QUEUE_PREFIX,
   consumerName: config.WORKER_ID,
@@ -122,6 +127,7 @@ const launchWorker = createLaunchWorker(deps, queueConnection, placement);
 const controlWorker = createControlWorker(deps, queueConnection);
 void launchWorker.run();
 void controlWorker.run();
+lagWatch.start();
 
 const webhooks = new WebhookService(
   { config, db, log, onAttempt: (outcome) => metrics.webhookOutcome(outcome) },
@@ -167,6 +173,7 @@ new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
   )
   .add('launches', () => heartbeat.drain())
   .add('launch worker', () => launchWorker.close())
+  .add('bot lag watch', () => lagWatch.stop())
   .add('control worker', () => controlWorker.close())
   .add('webhook deliveries', () => webhooks.stop())
   .add('reconciler', () => clearInterval(reconcileTimer))
@@ -176,7 +183,11 @@ new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
   .add('postgres pool', () => db.destroy())
   .add('bot queues', () => Promise.all([botQueues.launch.close(), botQueues.control.close()]))
   .add('redis', () =>
-    Promise.all([redis, queueConnection, eventsRedis, segmentsRedis].map((connection) => connection.quit())),
+    Promise.all(
+      [redis, queueConnection, eventsRedis, segmentsRedis, healthRedis].map((connection) =>
+        connection.quit(),
+      ),
+    ),
   )
   .installSignalHandlers();
 

@@ -6,6 +6,7 @@ import { METRIC_PREFIX, mayScrape } from '../shared/infra/metrics.js';
 import { NON_TERMINAL_STATUSES } from '../shared/meetings/status.js';
 import type { DeliveryAttemptOutcome } from '../shared/webhooks/deps.js';
 import type { BotFleet } from './bot-fleet.js';
+import type { BotLagWatch } from './bot-lag-watch.js';
 import type { BotRuntime } from './runtime/bot-runtime.js';
 
 /** Where ingestion and delivery report what they did (a Prometheus registry in a worker). */
@@ -31,7 +32,14 @@ export class WorkerMetrics implements IngestMetrics {
 
   constructor(
     readonly registry: Registry,
-    deps: { fleet: BotFleet; runtime: BotRuntime; db: Knex; workerId: string; log: Logger },
+    deps: {
+      fleet: BotFleet;
+      runtime: BotRuntime;
+      db: Knex;
+      workerId: string;
+      log: Logger;
+      lagWatch?: BotLagWatch;
+    },
   ) {
     const registers = [registry];
     this.launchDuration = new Histogram({
@@ -71,6 +79,25 @@ export class WorkerMetrics implements IngestMetrics {
       collect() {
         this.set({ kind: 'used' }, deps.fleet.used);
         this.set({ kind: 'total' }, deps.fleet.slots);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}bot_transcription_lag_seconds`,
+      help: "How far each running bot's transcription is behind its meeting, as the bot last said",
+      labelNames: ['meeting_id'],
+      registers,
+      collect() {
+        this.reset();
+        for (const lag of deps.lagWatch?.lags() ?? [])
+          this.set({ meeting_id: String(lag.meetingId) }, lag.lagSeconds);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}bots_lagging`,
+      help: 'Running bots of this worker whose transcription is behind (no launches are taken meanwhile)',
+      registers,
+      collect() {
+        this.set(deps.fleet.laggingBots);
       },
     });
     new Gauge({

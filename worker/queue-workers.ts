@@ -33,8 +33,8 @@ const SLOT_WAIT_MS = 2000;
 const PLACEMENT_WAIT_MS = 300;
 
 /**
- * Takes launches only while this worker has a free bot slot: when the slots fill up it pauses
- * (other replicas take the next launches) and resumes when a bot ends. A launch another worker has
+ * Takes launches only while this worker has a free bot slot and none of its bots lags: otherwise
+ * it pauses (other replicas take the next launches) and resumes when a bot ends or catches up. A launch another worker has
  * more room for is left to that worker (placement by free capacity).
  */
 export function createLaunchWorker(deps: WorkerDeps, connection: Redis, placement: LaunchPlacement): Worker {
@@ -60,7 +60,7 @@ export function createLaunchWorker(deps: WorkerDeps, connection: Redis, placemen
             ? { containerId: outcome.containerId, meetingId: payload.meetingId, sessionId: outcome.sessionId }
             : undefined,
         );
-        if (deps.fleet.used >= deps.fleet.slots) void worker.pause(true);
+        if (!deps.fleet.accepting) void worker.pause(true);
         return outcome;
       } catch (error) {
         deps.fleet.settle(undefined);
@@ -70,7 +70,7 @@ export function createLaunchWorker(deps: WorkerDeps, connection: Redis, placemen
     { connection, prefix: deps.config.QUEUE_PREFIX, concurrency: 1, autorun: false },
   );
   deps.fleet.on('freed', () => {
-    if (worker.isPaused() && deps.fleet.used < deps.fleet.slots) worker.resume();
+    if (worker.isPaused() && deps.fleet.accepting) worker.resume();
   });
   worker.on('error', (error) => deps.log.error({ err: error }, 'launch worker error'));
   worker.on('failed', (job, error) => deps.log.warn({ err: error, jobId: job?.id }, 'launch job failed'));

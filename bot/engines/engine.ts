@@ -34,10 +34,20 @@ export interface TranscriptionEngine {
   flush(): Promise<void>;
   /** Stops the engine and frees its resources (after flush, if the last words matter). */
   close(): Promise<void>;
+  /**
+   * Seconds of written audio not processed yet, where the engine can tell (a recognizer that falls
+   * behind builds a backlog); engines that can't leave it out.
+   */
+  backlogSeconds?(): number;
 }
 
 export interface EngineCallbacks {
   onSegment(segment: EngineSegment): void;
   /** An error the engine can't recover from (the bot ends with reason engine_error). */
   onFatalError(error: Error): void;
+  /**
+   * Audio the engine threw away unheard because it fell too far behind (engine seconds, as segment
+   * times): never silently, the bot reports it.
+   */
+  onAudioDropped?(start: number, end: number): void;
 }

@@ -72,3 +72,25 @@ export const transcriptSegmentMessage = z.object({
   final: z.boolean(),
 });
 export type TranscriptSegmentMessage = z.infer<typeof transcriptSegmentMessage>;
+
+/**
+ * How the transcription keeps up with the meeting, sent when that changes: `lagging` once it is
+ * behind by the bot's threshold, `caught_up` once it is close again, `audio_dropped` for a stretch
+ * of the meeting the engine had to leave untranscribed (never silently).
+ */
+export const TRANSCRIPTION_HEALTH_KINDS = ['lagging', 'caught_up', 'audio_dropped'] as const;
+export type TranscriptionHealthKind = (typeof TRANSCRIPTION_HEALTH_KINDS)[number];
+
+export const transcriptionHealthMessage = z.object({
+  meetingId: z.number().int().positive(),
+  sessionId: z.string().min(1),
+  /** When the bot saw it. */
+  at: z.iso.datetime(),
+  kind: z.enum(TRANSCRIPTION_HEALTH_KINDS),
+  /** How far (seconds) the transcription was behind the meeting then. */
+  lagSeconds: z.number().min(0),
+  /** audio_dropped: the stretch of the meeting (wall clock) that was not transcribed. */
+  droppedFrom: z.iso.datetime().optional(),
+  droppedTo: z.iso.datetime().optional(),
+});
+export type TranscriptionHealthMessage = z.infer<typeof transcriptionHealthMessage>;

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Redis keys shared by bots and workers. Bots append to the two shared streams (one consumer group
  * of ingesters reads each); each meeting has its own durable command stream the bot reads.
@@ -8,6 +10,11 @@ export function botEventsStream(prefix: string): string {
 
 export function botSegmentsStream(prefix: string): string {
   return `${prefix}:bot-segments`;
+}
+
+/** How each bot's transcription keeps up (lagging, caught up, audio dropped). */
+export function botHealthStream(prefix: string): string {
+  return `${prefix}:bot-health`;
 }
 
 /** Messages the ingesters could never apply, with the reason, for an operator to look at. */
@@ -25,6 +32,28 @@ export function botCommandsStream(prefix: string, meetingId: number): string {
  */
 export function botAliveKey(prefix: string, sessionId: string): string {
   return `${prefix}:bot-alive:${sessionId}`;
+}
+
+/**
+ * What the alive key holds: when it was refreshed and how far the bot's transcription is behind,
+ * so the worker running the bot can hold back new launches while its bots lag.
+ */
+export const botAliveState = z.object({
+  at: z.number(),
+  lagSeconds: z.number().min(0),
+  lagging: z.boolean(),
+});
+export type BotAliveState = z.infer<typeof botAliveState>;
+
+/** The alive key's value, or null when it is missing or unreadable. */
+export function parseBotAliveState(raw: string | null): BotAliveState | null {
+  if (raw === null) return null;
+  try {
+    const parsed = botAliveState.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** How often a bot refreshes its alive key, and how long the key outlives a refresh. */

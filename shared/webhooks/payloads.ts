@@ -5,7 +5,11 @@ import { type LiveSegmentJson, liveSegmentJson } from '../transcripts/serialize.
 import type { SegmentRecord } from '../transcripts/store.js';
 import type { WebhookTarget } from './targets.js';
 
-export const WEBHOOK_EVENT_TYPES = ['meeting.status_changed', 'transcript.segments'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'meeting.status_changed',
+  'transcript.segments',
+  'meeting.transcription_health',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent on request only (POST /user/webhook/test), never stored or retried. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
@@ -32,7 +36,19 @@ export interface TranscriptSegmentsData {
   segments: LiveSegmentJson[];
 }
 
-export type WebhookEventData = StatusChangedData | TranscriptSegmentsData;
+/** The bot's transcription fell behind, caught up, or had to leave a stretch of audio out. */
+export interface TranscriptionHealthData {
+  meeting: WebhookMeetingRef;
+  kind: 'lagging' | 'caught_up' | 'audio_dropped';
+  /** How far (seconds) the transcription was behind the meeting. */
+  lag_seconds: number;
+  /** audio_dropped: the wall-clock stretch of the meeting left untranscribed. */
+  dropped_from: string | null;
+  dropped_to: string | null;
+  observed_at: string;
+}
+
+export type WebhookEventData = StatusChangedData | TranscriptSegmentsData | TranscriptionHealthData;
 
 function meetingRef(target: WebhookTarget): WebhookMeetingRef {
   return { id: target.meetingId, platform: target.platform, native_meeting_id: target.nativeMeetingId };
@@ -47,6 +63,26 @@ export function statusChangedData(target: WebhookTarget, transition: TransitionR
     detail: transition.detail,
     source: transition.source,
     changed_at: transition.createdAt.toISOString(),
+  };
+}
+
+export function transcriptionHealthData(
+  target: WebhookTarget,
+  health: {
+    kind: TranscriptionHealthData['kind'];
+    lagSeconds: number;
+    droppedFrom?: string;
+    droppedTo?: string;
+    at: string;
+  },
+): TranscriptionHealthData {
+  return {
+    meeting: meetingRef(target),
+    kind: health.kind,
+    lag_seconds: health.lagSeconds,
+    dropped_from: health.droppedFrom ?? null,
+    dropped_to: health.droppedTo ?? null,
+    observed_at: health.at,
   };
 }
 

@@ -1,8 +1,9 @@
+import type { TranscriptionHealthMessage } from '../contract/events.js';
 import type { Db } from '../infra/knex.js';
 import type { TransitionRecord } from '../meetings/transitions-store.js';
 import type { SegmentRecord } from '../transcripts/store.js';
 import { insertDeliveries, type NewDelivery } from './outbox.js';
-import { statusChangedData, transcriptSegmentsData } from './payloads.js';
+import { statusChangedData, transcriptionHealthData, transcriptSegmentsData } from './payloads.js';
 import { findWebhookTargets, type HookedTarget, isHooked, type WebhookTarget } from './targets.js';
 
 /**
@@ -16,6 +17,18 @@ export async function recordStatusChangeEvent(db: Db, transition: TransitionReco
   if (!isHooked(target)) return;
   await insertDeliveries(db, [
     delivery(target, 'meeting.status_changed', statusChangedData(target, transition)),
+  ]);
+}
+
+/** A `meeting.transcription_health` event for a bot's health report, if the meeting has a webhook. */
+export async function recordTranscriptionHealthEvent(
+  db: Db,
+  health: TranscriptionHealthMessage,
+): Promise<void> {
+  const target = (await findWebhookTargets(db, [health.meetingId])).get(health.meetingId);
+  if (!isHooked(target)) return;
+  await insertDeliveries(db, [
+    delivery(target, 'meeting.transcription_health', transcriptionHealthData(target, health)),
   ]);
 }
 

@@ -1,5 +1,10 @@
 import type { Redis } from 'ioredis';
-import { botDeadLetterStream, botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
+import {
+  botDeadLetterStream,
+  botEventsStream,
+  botHealthStream,
+  botSegmentsStream,
+} from '../../shared/contract/streams.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import { meetingAnnouncer } from '../../shared/meetings/changes.js';
@@ -7,14 +12,17 @@ import type { SegmentRecord } from '../../shared/transcripts/store.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
 import { StreamConsumer } from './stream-consumer.js';
 import { transcriptSegmentHandler } from './transcript-segments.js';
+import { transcriptionHealthHandler } from './transcription-health.js';
 
 export const INGEST_GROUP = 'ingesters';
 
 export interface IngesterOptions {
   db: Knex;
-  /** Two dedicated connections: each consumer blocks on its own. */
+  /** Dedicated connections: each consumer blocks on its own. */
   eventsRedis: Redis;
   segmentsRedis: Redis;
+  /** For the health reports; a duplicate of eventsRedis (closed by stop()) when not given. */
+  healthRedis?: Redis;
   /** A non-blocking connection to announce committed changes to live streams. */
   publisher: Redis;
   prefix: string;
@@ -26,10 +34,12 @@ export interface IngesterOptions {
   claimIdleMs?: number;
 }
 
-/** Both consumers of the bots' streams, in one consumer group shared by every worker replica. */
+/** The consumers of the bots' streams, in one consumer group shared by every worker replica. */
 export class Ingester {
   readonly events: StreamConsumer;
   readonly segments: StreamConsumer;
+  readonly health: StreamConsumer;
+  private readonly ownHealthRedis: Redis | null;
 
   constructor(options: IngesterOptions) {
     const announce = meetingAnnouncer(options.publisher, options.prefix, options.log);
@@ -61,14 +71,25 @@ export class Ingester {
       log: options.log,
       batchSize: 500,
     });
+    this.ownHealthRedis = options.healthRedis ? null : options.eventsRedis.duplicate();
+    this.health = new StreamConsumer({
+      ...common,
+      redis: options.healthRedis ?? this.ownHealthRedis!,
+      stream: botHealthStream(options.prefix),
+      handler: transcriptionHealthHandler(options.db, options.log.child({ component: 'ingest-health' })),
+      log: options.log,
+      batchSize: 50,
+    });
   }
 
   start(): void {
     this.events.start();
     this.segments.start();
+    this.health.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.events.stop(), this.segments.stop()]);
+    await Promise.all([this.events.stop(), this.segments.stop(), this.health.stop()]);
+    await this.ownHealthRedis?.quit().catch(() => this.ownHealthRedis?.disconnect());
   }
 }

@@ -23,6 +23,11 @@ export interface EmbeddedEngineOptions {
   startTimeoutMs?: number;
   /** Pronunciation dictionary (the image's pruned one, LM_WORDS_DICTIONARY, when it exists). */
   dictionary?: string;
+  /**
+   * A recognizer this far behind (seconds of audio queued for it) gets no more audio until it has
+   * worked half of it off; what it misses meanwhile is reported through onAudioDropped.
+   */
+  maxBacklogSeconds?: number;
 }
 
 /**
@@ -32,12 +37,28 @@ export interface EmbeddedEngineOptions {
  */
 const PRE_ROLL_SAMPLES = Math.round(0.3 * SAMPLE_RATE);
 const MAX_UNEXPECTED_EXITS = 3;
+const DEFAULT_MAX_BACKLOG_SECONDS = 30;
 
-/** A recognizer and where its clock's zero sits on the engine's sample clock. */
+/**
+ * A recognizer and where its clock sits on the engine's sample clock: its zero at `origin`, moved
+ * on by every stretch of audio dropped before it heard what came next.
+ */
 interface Session {
   process: Promise<PocketsphinxProcess>;
+  /** Set once the process runs, to read its backlog without waiting. */
+  recognizer: PocketsphinxProcess | null;
   /** null until the first audio is fed. */
   origin: number | null;
+  /** Samples fed so far (the recognizer's own clock). */
+  fed: number;
+  /** Dropped stretches: `length` samples left out when the recognizer had been fed `at` samples. */
+  gaps: Array<{ at: number; length: number }>;
+}
+
+/** A stretch of audio being dropped, in engine samples. */
+interface DropRun {
+  start: number;
+  end: number;
 }
 
 export class EmbeddedEngine implements TranscriptionEngine {
@@ -52,6 +73,8 @@ export class EmbeddedEngine implements TranscriptionEngine {
   private gate = new EnergyVad();
   private unexpectedExits = 0;
   private closed = false;
+  private dropping: DropRun | null = null;
+  private readonly maxBacklogSeconds: number;
 
   constructor(
     config: EmbeddedEngineConfig,
@@ -65,6 +88,12 @@ export class EmbeddedEngine implements TranscriptionEngine {
       options.dictionary ?? (existsSync(LM_WORDS_DICTIONARY) ? LM_WORDS_DICTIONARY : undefined);
     const dictionary = !tuning.includes('-dict') && dictionaryFile ? ['-dict', dictionaryFile] : [];
     this.args = ['-time', 'yes', ...dictionary, ...tuning];
+    this.maxBacklogSeconds = options.maxBacklogSeconds ?? DEFAULT_MAX_BACKLOG_SECONDS;
+  }
+
+  backlogSeconds(): number {
+    const queued = this.session?.recognizer?.queuedBytes() ?? 0;
+    return queued / 2 / SAMPLE_RATE;
   }
 
   async start(): Promise<void> {
@@ -85,6 +114,12 @@ export class EmbeddedEngine implements TranscriptionEngine {
     const position = this.samplesWritten;
     this.samplesWritten += samples.length;
     if (this.session?.origin != null) {
+      if (this.tooFarBehind()) {
+        this.dropping ??= { start: position, end: position };
+        this.dropping.end = position + samples.length;
+        return;
+      }
+      this.endDropping(this.session);
       this.feed(this.session, samples);
       return;
     }
@@ -104,6 +139,7 @@ export class EmbeddedEngine implements TranscriptionEngine {
   }
 
   async flush(): Promise<void> {
+    this.endDropping(null);
     const session = this.session;
     if (!session || session.origin === null) return; // nothing was fed since the last flush
     this.session = null;
@@ -113,6 +149,7 @@ export class EmbeddedEngine implements TranscriptionEngine {
   }
 
   async close(): Promise<void> {
+    this.endDropping(null);
     this.closed = true;
     const session = this.session;
     this.session = null;
@@ -155,7 +192,27 @@ export class EmbeddedEngine implements TranscriptionEngine {
     this.held = [];
   }
 
+  /** Past the limit, or still above half of it while already dropping. */
+  private tooFarBehind(): boolean {
+    const backlog = this.backlogSeconds();
+    return this.dropping ? backlog > this.maxBacklogSeconds / 2 : backlog > this.maxBacklogSeconds;
+  }
+
+  /** Reports the stretch just dropped; the recognizer's clock skips it (when it goes on hearing). */
+  private endDropping(session: Session | null): void {
+    const run = this.dropping;
+    if (!run) return;
+    this.dropping = null;
+    session?.gaps.push({ at: session.fed, length: run.end - run.start });
+    this.log.warn(
+      { droppedSeconds: (run.end - run.start) / SAMPLE_RATE, backlogSeconds: this.backlogSeconds() },
+      'embedded engine: the recognizer fell too far behind; audio dropped',
+    );
+    this.callbacks.onAudioDropped?.(round(run.start / SAMPLE_RATE), round(run.end / SAMPLE_RATE));
+  }
+
   private feed(session: Session, samples: Int16Array): void {
+    session.fed += samples.length;
     const bytes = int16ToLittleEndianBytes(samples);
     session.process.then(
       (recognizer) => recognizer.write(bytes),
@@ -167,6 +224,9 @@ export class EmbeddedEngine implements TranscriptionEngine {
     const isFirst = this.session === null && this.samplesWritten === 0;
     const session: Session = {
       origin: null,
+      recognizer: null,
+      fed: 0,
+      gaps: [],
       process: PocketsphinxProcess.start({
         binary: this.options.binary ?? 'pocketsphinx_continuous',
         args: this.args,
@@ -176,6 +236,12 @@ export class EmbeddedEngine implements TranscriptionEngine {
         onUnexpectedExit: (error) => this.lost(session, error),
       }),
     };
+    session.process.then(
+      (recognizer) => {
+        session.recognizer = recognizer;
+      },
+      () => {},
+    );
     session.process.catch((error: Error) => {
       // start() reports the first launch's failure itself; a relaunch's has nobody else to tell.
       if (!isFirst && !this.closed) this.callbacks.onFatalError(error);
@@ -185,11 +251,10 @@ export class EmbeddedEngine implements TranscriptionEngine {
   }
 
   private emit(session: Session, utterance: RecognizedUtterance): void {
-    const origin = (session.origin ?? 0) / SAMPLE_RATE;
     this.callbacks.onSegment({
       id: this.ids.create(),
-      start: round(origin + utterance.start),
-      end: round(origin + utterance.end),
+      start: round(engineSeconds(session, utterance.start)),
+      end: round(engineSeconds(session, utterance.end)),
       text: utterance.text,
       language: 'en',
       final: true,
@@ -199,12 +264,21 @@ export class EmbeddedEngine implements TranscriptionEngine {
   /** A crashed recognizer is replaced on the next write; repeated crashes end the engine. */
   private lost(session: Session, error: Error): void {
     if (this.session !== session) return;
+    this.endDropping(null);
     this.session = null;
     this.resetGate();
     this.unexpectedExits++;
     this.log.error({ err: error, exits: this.unexpectedExits }, 'pocketsphinx exited unexpectedly');
     if (this.unexpectedExits >= MAX_UNEXPECTED_EXITS) this.callbacks.onFatalError(error);
   }
+}
+
+/** A time on a recognizer's clock as engine seconds: past its origin and every gap before it. */
+function engineSeconds(session: Session, recognizerSeconds: number): number {
+  const position = recognizerSeconds * SAMPLE_RATE;
+  let skipped = 0;
+  for (const gap of session.gaps) if (gap.at <= position) skipped += gap.length;
+  return ((session.origin ?? 0) + position + skipped) / SAMPLE_RATE;
 }
 
 function round(seconds: number): number {

@@ -59,6 +59,14 @@ export class PocketsphinxProcess {
     return this.child?.pid;
   }
 
+  /**
+   * Bytes written but not yet taken by the recognizer beyond what its FIFO holds (up to 64 KiB, 2 s
+   * of audio, which can't be seen from here): grows once the recognizer falls behind.
+   */
+  queuedBytes(): number {
+    return this.socket && !this.socket.destroyed ? this.socket.writableLength : 0;
+  }
+
   write(bytes: Uint8Array): void {
     if (!this.socket || this.socket.destroyed || this.socket.writableEnded) return;
     this.socket.write(bytes);

@@ -139,6 +139,70 @@ describe('embedded engine (pocketsphinx)', () => {
     expect(await readdir(workDir)).toEqual([]);
   });
 
+  it('a recognizer starved of CPU stops taking audio past its backlog limit, says what it dropped, and keeps later times right', async () => {
+    const first = await buildTimeline([
+      { silence: 0.8 },
+      { say: 'Please send me the report by Friday afternoon.', voice: 'awb' },
+      { silence: 1 },
+    ]);
+    const later = await buildTimeline([
+      { silence: 1 },
+      { say: 'The new office will open in the spring.', voice: 'rms' },
+      { silence: 1.5 },
+    ]);
+    const segments: EngineSegment[] = [];
+    const dropped: Array<[number, number]> = [];
+    engine = new EmbeddedEngine(
+      { engine: 'embedded', profile: 'balanced', extraArgs: [] },
+      { language: 'en', task: 'transcribe' },
+      {
+        onSegment: (segment) => segments.push(segment),
+        onFatalError: (error) => expect.fail(error.message),
+        onAudioDropped: (start, end) => dropped.push([start, end]),
+      },
+      silentLogger(),
+      { workDir, maxBacklogSeconds: 4 },
+    );
+    await engine.start();
+    for (const chunk of chunked(first.samples)) engine.write(chunk);
+    await vi.waitFor(() => expect(segments).toHaveLength(1), { timeout: 20_000 });
+    const [pid] = await childPocketsphinxPids();
+    expect(pid).toBeDefined();
+
+    // The recognizer gets no CPU: its FIFO fills, then the engine's own queue, up to the limit.
+    process.kill(pid!, 'SIGSTOP');
+    let written = first.samples.length;
+    try {
+      const stretch = silence(30);
+      for (const chunk of chunked(stretch)) {
+        engine.write(chunk);
+        written += chunk.length;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(engine.backlogSeconds()).toBeGreaterThan(2);
+      expect(engine.backlogSeconds()).toBeLessThanOrEqual(4.2);
+    } finally {
+      process.kill(pid!, 'SIGCONT');
+    }
+    // Once it has worked the backlog down, it hears the next words, at their own times.
+    await vi.waitFor(() => expect(engine!.backlogSeconds()).toBeLessThan(2), { timeout: 20_000 });
+    const laterStart = written / 16_000;
+    for (const chunk of chunked(later.samples)) engine.write(chunk);
+    await engine.flush();
+
+    expect(dropped.length).toBeGreaterThanOrEqual(1);
+    const droppedSeconds = dropped.reduce((sum, [start, end]) => sum + (end - start), 0);
+    // 30 s written into at most 4 s of queue and 64 KiB (2 s) of FIFO: the rest was dropped and said so.
+    expect(droppedSeconds).toBeGreaterThan(20);
+    for (const [start, end] of dropped) {
+      expect(start).toBeGreaterThanOrEqual(first.samples.length / 16_000);
+      expect(end).toBeLessThanOrEqual(laterStart + 0.01);
+    }
+    expect(segments).toHaveLength(2);
+    expect(wordErrorRate(later.script, segments[1]!.text).rate).toBeLessThanOrEqual(0.3);
+    expect(Math.abs(segments[1]!.start - (laterStart + later.utterances[0]!.start))).toBeLessThanOrEqual(0.5);
+  });
+
   it('refuses a language other than English at start, saying why', async () => {
     engine = new EmbeddedEngine(
       { engine: 'embedded', profile: 'balanced', extraArgs: [] },

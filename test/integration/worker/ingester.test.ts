@@ -3,7 +3,12 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertUser } from '../../../shared/accounts/users-store.js';
 import { STREAM_FIELD, streamFields } from '../../../shared/contract/stream-codec.js';
-import { botDeadLetterStream, botEventsStream, botSegmentsStream } from '../../../shared/contract/streams.js';
+import {
+  botDeadLetterStream,
+  botEventsStream,
+  botHealthStream,
+  botSegmentsStream,
+} from '../../../shared/contract/streams.js';
 import { createKnex } from '../../../shared/infra/knex.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { claimLaunch, findMeetingById, insertMeeting } from '../../../shared/meetings/store.js';
@@ -318,5 +323,54 @@ describe('transcript segments', () => {
     } finally {
       await survivor.stop();
     }
+  });
+});
+
+describe('transcription health reports', () => {
+  it('become meeting.transcription_health webhook events; old sessions are ignored, bad ones dead-lettered', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await database.db('meetings').where({ id: meetingId }).update({
+      webhook_url: 'http://127.0.0.1:9/hooks',
+      webhook_secret: 'secret',
+    });
+    const report = (extra: Record<string, unknown>) =>
+      publishRaw(
+        botHealthStream(prefix),
+        JSON.stringify({ meetingId, sessionId, at: '2026-11-23T10:00:05.000Z', lagSeconds: 12.5, ...extra }),
+      );
+    await report({ kind: 'lagging' });
+    await report({
+      kind: 'audio_dropped',
+      lagSeconds: 31,
+      droppedFrom: '2026-11-23T10:00:30.000Z',
+      droppedTo: '2026-11-23T10:00:42.000Z',
+    });
+    await report({ kind: 'caught_up', lagSeconds: 2 });
+    await report({ kind: 'lagging', sessionId: randomUUID() }); // an older launch of the meeting
+    await report({ kind: 'asleep' });
+
+    const ingester = newIngester();
+    expect(await ingester.health.drain()).toBeGreaterThan(0);
+    const deliveries = await database
+      .db('webhook_deliveries')
+      .where({ meeting_id: meetingId })
+      .orderBy('seq')
+      .select('event_type', 'payload');
+    expect(deliveries.map((row) => row.event_type)).toEqual(Array(3).fill('meeting.transcription_health'));
+    expect(deliveries.map((row) => row.payload)).toEqual([
+      expect.objectContaining({ kind: 'lagging', lag_seconds: 12.5, dropped_from: null }),
+      expect.objectContaining({
+        kind: 'audio_dropped',
+        lag_seconds: 31,
+        dropped_from: '2026-11-23T10:00:30.000Z',
+        dropped_to: '2026-11-23T10:00:42.000Z',
+      }),
+      expect.objectContaining({ kind: 'caught_up', lag_seconds: 2 }),
+    ]);
+    expect(deliveries[0]!.payload.meeting).toMatchObject({ id: meetingId, platform: 'google_meet' });
+    expect(await deadLetters()).toEqual([
+      expect.objectContaining({ reason: expect.stringContaining('kind') }),
+    ]);
+    await ingester.stop();
   });
 });

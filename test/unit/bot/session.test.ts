@@ -3,7 +3,7 @@ import { CaptureTimeline } from '../../../bot/audio/capture-timeline.js';
 import { EndSignal } from '../../../bot/end-signal.js';
 import type { EngineSegment, TranscriptionEngine } from '../../../bot/engines/engine.js';
 import type { MeetingPage, MeetingPageHooks } from '../../../bot/meeting-page.js';
-import type { EventSink, LifecycleStep } from '../../../bot/outbox.js';
+import type { EventSink, HealthReport, LifecycleStep } from '../../../bot/outbox.js';
 import type { Observation, PlatformDriver, Screen } from '../../../bot/platforms/driver.js';
 import { BotSession, type EngineFactory } from '../../../bot/session.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
@@ -66,6 +66,10 @@ class RecordingSink implements EventSink {
   async segment(message: Omit<TranscriptSegmentMessage, 'meetingId' | 'sessionId'>): Promise<void> {
     this.segments.push(message);
   }
+  readonly reports: HealthReport[] = [];
+  async health(report: HealthReport): Promise<void> {
+    this.reports.push(report);
+  }
   async drain(): Promise<void> {}
 }
 
@@ -74,7 +78,12 @@ class FakeEngine implements TranscriptionEngine {
   flushed = false;
   closed = false;
   emit: ((segment: EngineSegment) => void) | null = null;
+  dropped: ((start: number, end: number) => void) | null = null;
+  backlog = 0;
   constructor(private readonly failStart = false) {}
+  backlogSeconds(): number {
+    return this.backlog;
+  }
   async start(): Promise<void> {
     if (this.failStart) throw new Error('no model');
   }
@@ -93,7 +102,12 @@ class FakeEngine implements TranscriptionEngine {
 function setUp(
   driver: ScriptedDriver,
   config: Partial<BotConfigInput> = {},
-  options: { failEngine?: boolean; onPage?: (hooks: MeetingPageHooks) => void } = {},
+  options: {
+    failEngine?: boolean;
+    onPage?: (hooks: MeetingPageHooks) => void;
+    /** Wall time of the one chunk of audio the page delivers. */
+    captureWall?: number;
+  } = {},
 ) {
   const sink = new RecordingSink();
   const engine = new FakeEngine(options.failEngine);
@@ -103,6 +117,7 @@ function setUp(
   let captureStarted = false;
   const createEngine: EngineFactory = (_config, _settings, callbacks) => {
     engine.emit = callbacks.onSegment;
+    engine.dropped = callbacks.onAudioDropped ?? null;
     return engine;
   };
   const session = new BotSession({
@@ -130,7 +145,7 @@ function setUp(
         driver,
         startCapture: async (deliver) => {
           captureStarted = true;
-          timeline.append(3200, Date.parse('2026-01-01T00:00:00.000Z'));
+          timeline.append(3200, options.captureWall ?? Date.parse('2026-01-01T00:00:00.000Z'));
           deliver(new Int16Array(3200));
         },
         timeline,
@@ -314,5 +329,25 @@ describe('BotSession', () => {
       expect.objectContaining({ segmentId: 'b', speaker: null }),
       expect.objectContaining({ segmentId: 'c', language: 'de' }),
     ]);
+  });
+  it('says when the transcription falls behind, when it catches up, and what audio the engine dropped', async () => {
+    const driver = new ScriptedDriver(screens({ kind: 'in_call' }));
+    const { session, engine, sink, end } = setUp(driver, {}, { captureWall: Date.now() });
+    const running = session.run();
+    await expect.poll(() => sink.steps.length).toBe(3);
+    engine.backlog = 25;
+    await expect.poll(() => sink.reports.map((report) => report.kind)).toEqual(['lagging']);
+    expect(session.lagState()).toMatchObject({ lagging: true });
+    engine.dropped!(0, 0.2);
+    engine.backlog = 0;
+    await expect
+      .poll(() => sink.reports.map((report) => report.kind))
+      .toEqual(['lagging', 'audio_dropped', 'caught_up']);
+    expect(session.lagState()).toMatchObject({ lagging: false });
+    end.end({ status: 'completed', reason: 'stopped' });
+    await running;
+    expect(sink.reports[0]!.lagSeconds).toBeGreaterThanOrEqual(25);
+    const dropped = sink.reports[1]!;
+    expect(Date.parse(dropped.droppedTo!) - Date.parse(dropped.droppedFrom!)).toBe(200);
   });
 });

@@ -14,6 +14,7 @@ function recordingSink() {
     segment: async (segment) => {
       segments.push(segment);
     },
+    health: async () => undefined,
     drain: async () => undefined,
   };
   return { sink, segments };

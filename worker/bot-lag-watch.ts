@@ -1,0 +1,88 @@
+import type { Redis } from 'ioredis';
+import { botAliveKey, parseBotAliveState } from '../shared/contract/streams.js';
+import type { Logger } from '../shared/infra/logger.js';
+import type { BotFleet } from './bot-fleet.js';
+
+export interface BotLag {
+  meetingId: number;
+  containerId: string;
+  lagSeconds: number;
+  lagging: boolean;
+}
+
+const DEFAULT_INTERVAL_MS = 2000;
+
+/**
+ * Reads how far each of this worker's bots is behind (the bot keeps it in its alive key) and tells
+ * the fleet, which stops taking launches while any of them lags and takes them again once they have
+ * all caught up. The latest readings feed the worker's lag metric.
+ */
+export class BotLagWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private readings = new Map<string, BotLag>();
+  private checking: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly deps: { redis: Redis; prefix: string; fleet: BotFleet; log: Logger },
+    private readonly intervalMs = DEFAULT_INTERVAL_MS,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.checking = this.check();
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.checking;
+  }
+
+  /** The latest reading of every bot this worker runs. */
+  lags(): BotLag[] {
+    return [...this.readings.values()];
+  }
+
+  /** One look at every bot (also what the timer runs). */
+  async check(): Promise<void> {
+    const bots = this.deps.fleet.list();
+    if (bots.length === 0) {
+      this.readings = new Map();
+      return;
+    }
+    let raw: Array<string | null>;
+    try {
+      raw = await this.deps.redis.mget(...bots.map((bot) => botAliveKey(this.deps.prefix, bot.sessionId)));
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'could not read the bots’ lag');
+      return;
+    }
+    const readings = new Map<string, BotLag>();
+    bots.forEach((bot, index) => {
+      const state = parseBotAliveState(raw[index] ?? null);
+      // A bot that says nothing (starting, or an older image) is not held against the worker.
+      const reading = {
+        meetingId: bot.meetingId,
+        containerId: bot.containerId,
+        lagSeconds: state?.lagSeconds ?? 0,
+        lagging: state?.lagging ?? false,
+      };
+      readings.set(bot.containerId, reading);
+      const was = this.readings.get(bot.containerId)?.lagging ?? false;
+      if (reading.lagging !== was) {
+        const fields = {
+          meetingId: bot.meetingId,
+          containerId: bot.containerId,
+          lagSeconds: reading.lagSeconds,
+        };
+        if (reading.lagging) this.deps.log.warn(fields, 'a bot is falling behind: not taking launches');
+        else this.deps.log.info(fields, 'the bot caught up');
+      }
+      this.deps.fleet.setLagging(bot.containerId, reading.lagging);
+    });
+    this.readings = readings;
+  }
+}
