@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { RecordingCatalog } from '../../simulator/recordings.js';
 import { VOICES } from '../../simulator/schema.js';
 import { SpeechSynthesizer } from '../../simulator/voices.js';
+import { soxTo16kRaw } from '../../test/support/speech.js';
 
 const run = promisify(execFile);
 export const CORPUS_SAMPLE_RATE = 16_000;
@@ -33,25 +34,10 @@ export const FLITE_SENTENCES = [
 
 /** Any WAV (8 or 16 kHz, flite's or a package's) as 16 kHz mono s16, the bot's capture format. */
 export async function decodeTo16k(path: string): Promise<Int16Array> {
-  const { stdout } = await run(
-    'sox',
-    [
-      path,
-      '-t',
-      'raw',
-      '-r',
-      String(CORPUS_SAMPLE_RATE),
-      '-c',
-      '1',
-      '-b',
-      '16',
-      '-e',
-      'signed-integer',
-      '-L',
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024 },
-  );
+  const { stdout } = await run('sox', soxTo16kRaw(path, '-'), {
+    encoding: 'buffer',
+    maxBuffer: 512 * 1024 * 1024,
+  });
   const samples = new Int16Array(stdout.length / 2);
   for (let i = 0; i < samples.length; i++) samples[i] = stdout.readInt16LE(i * 2);
   return samples;

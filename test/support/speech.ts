@@ -18,6 +18,25 @@ const CACHE_DIR = join(tmpdir(), 'meetbot-test-speech');
  * Speech for `text` as 16 kHz mono s16 samples: flite renders it, sox converts it. Cached on disk
  * by voice and text, as synthesis costs CPU the tests would rather give the recognizer.
  */
+/** sox arguments turning any audio file into 16 kHz mono s16le raw samples (`-` writes to stdout). */
+export function soxTo16kRaw(input: string, output: string): string[] {
+  return [
+    input,
+    '-t',
+    'raw',
+    '-r',
+    String(SPEECH_SAMPLE_RATE),
+    '-c',
+    '1',
+    '-b',
+    '16',
+    '-e',
+    'signed-integer',
+    '-L',
+    output,
+  ];
+}
+
 export async function synthesize(text: string, voice: FliteVoice = 'slt'): Promise<Int16Array> {
   const key = createHash('sha256').update(`${voice}\n${text}`).digest('hex').slice(0, 24);
   const rawPath = join(CACHE_DIR, `${key}.s16le`);
@@ -28,21 +47,7 @@ export async function synthesize(text: string, voice: FliteVoice = 'slt'): Promi
     const partialRaw = join(CACHE_DIR, `${unique}.s16le`);
     try {
       await execFileAsync('flite', ['-voice', voice, '-t', text, '-o', wavPath]);
-      await execFileAsync('sox', [
-        wavPath,
-        '-t',
-        'raw',
-        '-r',
-        '16000',
-        '-c',
-        '1',
-        '-b',
-        '16',
-        '-e',
-        'signed-integer',
-        '-L',
-        partialRaw,
-      ]);
+      await execFileAsync('sox', soxTo16kRaw(wavPath, partialRaw));
       await rename(partialRaw, rawPath);
     } finally {
       await rm(wavPath, { force: true });

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { expect } from 'vitest';
 import type { z } from 'zod';
 import type { BotConfigInput } from '../../../shared/contract/bot-config.js';
 import { redisBotCommands } from '../../../shared/contract/command-channel.js';
@@ -121,4 +122,15 @@ export function statusTrail(events: LifecycleEvent[]): string[] {
     if (event.seq !== index) throw new Error(`event ${index} has seq ${event.seq}`);
   });
   return events.map((event) => ('reason' in event ? `${event.status}:${event.reason}` : event.status));
+}
+
+/** The bot exited 0 having joined, waited, been let in and seen the meeting end: nothing else. */
+export async function expectEndedWithMeeting(redis: Redis, prefix: string, bot: RunningBot): Promise<void> {
+  expect(await bot.exited, bot.output().slice(-3000)).toBe(0);
+  expect(statusTrail(await botEvents(redis, prefix, bot.config.sessionId))).toEqual([
+    'joining',
+    'awaiting_admission',
+    'active',
+    'completed:meeting_ended',
+  ]);
 }

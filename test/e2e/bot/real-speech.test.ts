@@ -5,7 +5,7 @@ import { RecordingCatalog } from '../../../simulator/recordings.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 import { wordErrorRate } from '../../support/wer.js';
-import { botEvents, botSegments, startBot, statusTrail } from './bot-harness.js';
+import { botSegments, expectEndedWithMeeting, startBot } from './bot-harness.js';
 
 const prefix = uniquePrefix('bot-real-speech');
 const redis = createTestRedis();
@@ -65,13 +65,7 @@ describe('a meeting with a human reader (recorded speech)', () => {
       endAt: 40,
     });
     const bot = startBot({ platform: 'google_meet', meetingUrl: meeting.url }, prefix, simulator.url);
-    expect(await bot.exited, bot.output().slice(-3000)).toBe(0);
-    expect(statusTrail(await botEvents(redis, prefix, bot.config.sessionId))).toEqual([
-      'joining',
-      'awaiting_admission',
-      'active',
-      'completed:meeting_ended',
-    ]);
+    await expectEndedWithMeeting(redis, prefix, bot);
 
     const played = (await client.getMeeting(meeting.id)).utterances;
     expect(played.map((utterance) => utterance.status)).toEqual(played.map(() => 'played'));

@@ -6,7 +6,7 @@ import {
   type TranscriptionServer,
 } from '../../integration/engines/transcription-server.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
-import { botEvents, botSegments, sendCommand, startBot, statusTrail, waitForStatus } from './bot-harness.js';
+import { botSegments, expectEndedWithMeeting, sendCommand, startBot, waitForStatus } from './bot-harness.js';
 
 const prefix = uniquePrefix('bot-reconfigure');
 const redis = createTestRedis();
@@ -66,13 +66,7 @@ describe.each(['google_meet', 'teams'] as const)('reconfiguring a bot on %s', (p
       botName: 'Renamed Notetaker',
       issuedAt: new Date().toISOString(),
     });
-    expect(await bot.exited, bot.output().slice(-3000)).toBe(0);
-    expect(statusTrail(await botEvents(redis, prefix, bot.config.sessionId))).toEqual([
-      'joining',
-      'awaiting_admission',
-      'active',
-      'completed:meeting_ended',
-    ]);
+    await expectEndedWithMeeting(redis, prefix, bot);
 
     const played = (await client.getMeeting(meeting.id)).utterances;
     const second = Date.parse(played[1]!.startedAt!);

@@ -4,7 +4,7 @@ import { SimulatorClient } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 import { wordErrorRate } from '../../support/wer.js';
-import { botEvents, botSegments, startBot, statusTrail } from './bot-harness.js';
+import { botSegments, expectEndedWithMeeting, startBot } from './bot-harness.js';
 
 const prefix = uniquePrefix('bot-transcript');
 const redis = createTestRedis();
@@ -86,13 +86,7 @@ describe.each(VARIANTS)('a three-speaker meeting: $label', ({ platform, audio })
       endAt: 21,
     });
     const bot = startBot({ platform, meetingUrl: meeting.url }, prefix, simulator.url);
-    expect(await bot.exited, bot.output().slice(-3000)).toBe(0);
-    expect(statusTrail(await botEvents(redis, prefix, bot.config.sessionId))).toEqual([
-      'joining',
-      'awaiting_admission',
-      'active',
-      'completed:meeting_ended',
-    ]);
+    await expectEndedWithMeeting(redis, prefix, bot);
 
     const played = (await client.getMeeting(meeting.id)).utterances;
     expect(played.map((utterance) => utterance.status)).toEqual(['played', 'played', 'played']);
