@@ -39,20 +39,13 @@ const PRE_ROLL_SAMPLES = Math.round(0.3 * SAMPLE_RATE);
 const MAX_UNEXPECTED_EXITS = 3;
 const DEFAULT_MAX_BACKLOG_SECONDS = 30;
 
-/**
- * A recognizer and where its clock sits on the engine's sample clock: its zero at `origin`, moved
- * on by every stretch of audio dropped before it heard what came next.
- */
+/** A recognizer and where its clock's zero sits on the engine's sample clock. */
 interface Session {
   process: Promise<PocketsphinxProcess>;
   /** Set once the process runs, to read its backlog without waiting. */
   recognizer: PocketsphinxProcess | null;
   /** null until the first audio is fed. */
   origin: number | null;
-  /** Samples fed so far (the recognizer's own clock). */
-  fed: number;
-  /** Dropped stretches: `length` samples left out when the recognizer had been fed `at` samples. */
-  gaps: Array<{ at: number; length: number }>;
 }
 
 /** A stretch of audio being dropped, in engine samples. */
@@ -75,6 +68,8 @@ export class EmbeddedEngine implements TranscriptionEngine {
   private closed = false;
   private dropping: DropRun | null = null;
   private readonly maxBacklogSeconds: number;
+  /** Recognizers ended at a gap, still working through what they were given. */
+  private readonly retiring = new Set<Session>();
 
   constructor(
     config: EmbeddedEngineConfig,
@@ -92,7 +87,8 @@ export class EmbeddedEngine implements TranscriptionEngine {
   }
 
   backlogSeconds(): number {
-    const queued = this.session?.recognizer?.queuedBytes() ?? 0;
+    let queued = this.session?.recognizer?.queuedBytes() ?? 0;
+    for (const session of this.retiring) queued += session.recognizer?.queuedBytes() ?? 0;
     return queued / 2 / SAMPLE_RATE;
   }
 
@@ -119,7 +115,9 @@ export class EmbeddedEngine implements TranscriptionEngine {
         this.dropping.end = position + samples.length;
         return;
       }
-      this.endDropping(this.session);
+      this.endDropping({ retire: true });
+    }
+    if (this.session?.origin != null) {
       this.feed(this.session, samples);
       return;
     }
@@ -139,24 +137,41 @@ export class EmbeddedEngine implements TranscriptionEngine {
   }
 
   async flush(): Promise<void> {
-    this.endDropping(null);
+    this.endDropping({ retire: false });
     const session = this.session;
-    if (!session || session.origin === null) return; // nothing was fed since the last flush
-    this.session = null;
-    this.resetGate();
-    const recognizer = await session.process;
-    await recognizer.finish();
+    const finishing = [...this.retiring].map((retired) => this.finish(retired));
+    if (session && session.origin !== null) {
+      this.session = null;
+      this.resetGate();
+      finishing.push(this.finish(session));
+    }
+    await Promise.all(finishing);
   }
 
   async close(): Promise<void> {
-    this.endDropping(null);
+    this.endDropping({ retire: false });
     this.closed = true;
-    const session = this.session;
+    const sessions = [...this.retiring];
+    if (this.session) sessions.push(this.session);
     this.session = null;
+    this.retiring.clear();
     this.held = [];
-    if (!session) return;
-    const recognizer = await session.process.catch(() => null);
-    await recognizer?.kill();
+    await Promise.all(
+      sessions.map(async (session) => {
+        const recognizer = await session.process.catch(() => null);
+        await recognizer?.kill();
+      }),
+    );
+  }
+
+  /** Ends a recognizer's input; resolves once it printed its last utterance and exited. */
+  private async finish(session: Session): Promise<void> {
+    try {
+      const recognizer = await session.process;
+      await recognizer.finish();
+    } finally {
+      this.retiring.delete(session);
+    }
   }
 
   private holdUntilSpeech(samples: Int16Array, position: number): void {
@@ -198,12 +213,24 @@ export class EmbeddedEngine implements TranscriptionEngine {
     return this.dropping ? backlog > this.maxBacklogSeconds / 2 : backlog > this.maxBacklogSeconds;
   }
 
-  /** Reports the stretch just dropped; the recognizer's clock skips it (when it goes on hearing). */
-  private endDropping(session: Session | null): void {
+  /**
+   * Reports the stretch just dropped. With `retire`, the recognizer that was too slow finishes what it
+   * was given (its utterances keep their times) and the audio after the gap goes to a fresh one, so
+   * no utterance spans the gap.
+   */
+  private endDropping({ retire }: { retire: boolean }): void {
     const run = this.dropping;
     if (!run) return;
     this.dropping = null;
-    session?.gaps.push({ at: session.fed, length: run.end - run.start });
+    const session = this.session;
+    if (retire && session) {
+      this.session = null;
+      this.resetGate();
+      this.retiring.add(session);
+      this.finish(session).catch((error: unknown) =>
+        this.log.warn({ err: error }, 'embedded engine: a recognizer ended at a gap failed to finish'),
+      );
+    }
     this.log.warn(
       { droppedSeconds: (run.end - run.start) / SAMPLE_RATE, backlogSeconds: this.backlogSeconds() },
       'embedded engine: the recognizer fell too far behind; audio dropped',
@@ -212,7 +239,6 @@ export class EmbeddedEngine implements TranscriptionEngine {
   }
 
   private feed(session: Session, samples: Int16Array): void {
-    session.fed += samples.length;
     const bytes = int16ToLittleEndianBytes(samples);
     session.process.then(
       (recognizer) => recognizer.write(bytes),
@@ -225,8 +251,6 @@ export class EmbeddedEngine implements TranscriptionEngine {
     const session: Session = {
       origin: null,
       recognizer: null,
-      fed: 0,
-      gaps: [],
       process: PocketsphinxProcess.start({
         binary: this.options.binary ?? 'pocketsphinx_continuous',
         args: this.args,
@@ -253,8 +277,8 @@ export class EmbeddedEngine implements TranscriptionEngine {
   private emit(session: Session, utterance: RecognizedUtterance): void {
     this.callbacks.onSegment({
       id: this.ids.create(),
-      start: round(engineSeconds(session, utterance.start)),
-      end: round(engineSeconds(session, utterance.end)),
+      start: round((session.origin ?? 0) / SAMPLE_RATE + utterance.start),
+      end: round((session.origin ?? 0) / SAMPLE_RATE + utterance.end),
       text: utterance.text,
       language: 'en',
       final: true,
@@ -264,21 +288,13 @@ export class EmbeddedEngine implements TranscriptionEngine {
   /** A crashed recognizer is replaced on the next write; repeated crashes end the engine. */
   private lost(session: Session, error: Error): void {
     if (this.session !== session) return;
-    this.endDropping(null);
+    this.endDropping({ retire: false });
     this.session = null;
     this.resetGate();
     this.unexpectedExits++;
     this.log.error({ err: error, exits: this.unexpectedExits }, 'pocketsphinx exited unexpectedly');
     if (this.unexpectedExits >= MAX_UNEXPECTED_EXITS) this.callbacks.onFatalError(error);
   }
-}
-
-/** A time on a recognizer's clock as engine seconds: past its origin and every gap before it. */
-function engineSeconds(session: Session, recognizerSeconds: number): number {
-  const position = recognizerSeconds * SAMPLE_RATE;
-  let skipped = 0;
-  for (const gap of session.gaps) if (gap.at <= position) skipped += gap.length;
-  return ((session.origin ?? 0) + position + skipped) / SAMPLE_RATE;
 }
 
 function round(seconds: number): number {

@@ -17,12 +17,13 @@ const MEETING_SECONDS = 600;
 const WINDOW_SECONDS = 60;
 const TOLERANCE_MS = 100;
 /**
- * Segment ends sit later than starts whatever the time base: the recognizer puts a word's end on its
- * last analysis frame, 40–60 ms past where the voice fades under −40 dBFS (the simulator's measure),
- * and on Teams' one mixed track ends were a further 40–80 ms late in the runs so far (not explained
- * yet). Ends get this much more room; their drift over the meeting gets none.
+ * Segment ends sit later than starts whatever the time base: on the clips alone (no browser) the
+ * recognizer puts the last word's end 30–150 ms past where the voice fades under −40 dBFS (the
+ * simulator's measure), by voice, and its first word's start 30–70 ms early; through the page the
+ * WebRTC path adds some 60–100 ms to both. Ends get this much more room; their drift over the meeting
+ * gets none.
  */
-const RECOGNIZER_END_MS = 100;
+const RECOGNIZER_END_MS = 150;
 
 const prefix = uniquePrefix('bot-time-base');
 const redis = createTestRedis();

@@ -126,6 +126,12 @@ describe('a bot starved of CPU', () => {
     const droppedSeconds = (Date.parse(dropped.dropped_to!) - Date.parse(dropped.dropped_from!)) / 1000;
     expect(droppedSeconds).toBeGreaterThan(1);
     await expect.poll(() => metric('bots_lagging'), { timeout: 15_000, interval: 500 }).toBe(0);
+    const history = await stack.api.request('GET', `/meetings/${meetingId}/events`, { key: stack.user.key });
+    expect(
+      history.body.events
+        .map((event: { reason: string | null }) => event.reason)
+        .filter((reason: string | null) => reason?.includes('transcription') || reason === 'audio_dropped'),
+    ).toEqual(['transcription_lagging', 'audio_dropped', 'transcription_caught_up']);
     // Caught up: the held launch goes ahead.
     expect(
       (

@@ -368,6 +368,14 @@ describe('transcription health reports', () => {
       expect.objectContaining({ kind: 'caught_up', lag_seconds: 2 }),
     ]);
     expect(deliveries[0]!.payload.meeting).toMatchObject({ id: meetingId, platform: 'google_meet' });
+    // The meeting's history says the same, keeping its status.
+    const history = (await listTransitions(database.db, meetingId)).filter((t) => t.source === 'bot');
+    expect(history.map((t) => [t.from, t.to, t.reason])).toEqual([
+      ['requested', 'requested', 'transcription_lagging'],
+      ['requested', 'requested', 'audio_dropped'],
+      ['requested', 'requested', 'transcription_caught_up'],
+    ]);
+    expect(history[1]!.detail).toContain('from 2026-11-23T10:00:30.000Z to 2026-11-23T10:00:42.000Z');
     expect(await deadLetters()).toEqual([
       expect.objectContaining({ reason: expect.stringContaining('kind') }),
     ]);
