@@ -42,7 +42,7 @@ const platforms =
   values.platform === 'both'
     ? (['google_meet', 'teams'] as const)
     : ([values.platform] as ['google_meet' | 'teams']);
-const seconds = Math.round(minutes * 60);
+const seconds = Math.min(Math.round(minutes * 60), 3590);
 
 const simulator = await createSimulator({ host: '127.0.0.1', port: 0 });
 const client = new SimulatorClient(simulator.url);
@@ -57,7 +57,8 @@ const runs = await Promise.all(
         audio: { mode: platform === 'teams' ? 'mixed' : 'slots', trackDelaySeconds },
         admission: { policy: 'after', delaySeconds: 1 },
         participants: continuousSpeech(seconds, { everySeconds: every }),
-        endAt: seconds + 3,
+        // The simulator schedules up to an hour.
+        endAt: Math.min(seconds + 3, 3600),
       });
       const bot = startBot(
         {
