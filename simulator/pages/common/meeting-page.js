@@ -46,8 +46,10 @@ const memoryHeld = [];
  */
 function growMemoryLater(seconds) {
   if (typeof seconds !== 'number') return;
+  // Relentless once it starts (a tight loop, no pauses): a page that grows in steps can leave a
+  // container thrashing just under its limit for minutes instead of being killed by it.
   setTimeout(() => {
-    setInterval(() => memoryHeld.push(new Uint8Array(32 * 1024 * 1024).fill(1)), 100);
+    for (;;) memoryHeld.push(new Uint8Array(64 * 1024 * 1024).fill(1));
   }, seconds * 1000);
 }
 
