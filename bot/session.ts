@@ -351,25 +351,16 @@ export class BotSession {
   }
 
   private reportDropped(start: number, end: number): void {
-    const timeline = this.page?.timeline;
-    const from = timeline?.wallAt(start);
-    const to = timeline?.wallAt(end);
-    void this.deps.outbox.health({
-      kind: 'audio_dropped',
-      lagSeconds: round(this.lag.lagSeconds),
-      ...(from != null &&
-        to != null && {
-          droppedFrom: new Date(from).toISOString(),
-          droppedTo: new Date(to).toISOString(),
-        }),
-    });
+    const from = this.page?.timeline.wallAt(start);
+    const to = this.page?.timeline.wallAt(end);
+    const bounds =
+      from != null && to != null
+        ? { droppedFrom: new Date(from).toISOString(), droppedTo: new Date(to).toISOString() }
+        : {};
+    const lagSeconds = round(this.lag.lagSeconds);
+    void this.deps.outbox.health({ kind: 'audio_dropped', lagSeconds, ...bounds });
     this.log.warn(
-      {
-        droppedSeconds: round(end - start),
-        from: from == null ? undefined : new Date(from).toISOString(),
-        to: to == null ? undefined : new Date(to).toISOString(),
-        lagSeconds: round(this.lag.lagSeconds),
-      },
+      { droppedSeconds: round(end - start), ...bounds, lagSeconds },
       'the engine fell too far behind and dropped audio unheard',
     );
   }

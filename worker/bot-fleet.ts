@@ -37,17 +37,18 @@ export class BotFleet extends EventEmitter {
     return this.lagging.size;
   }
 
-  /** A bot started or stopped lagging; launches resume once none lags. */
-  setLagging(containerId: string, lagging: boolean): void {
+  /** A bot is lagging or not; launches resume once none lags. Returns whether that changed. */
+  setLagging(containerId: string, lagging: boolean): boolean {
     if (lagging && this.bots.has(containerId)) {
-      if (this.lagging.has(containerId)) return;
+      if (this.lagging.has(containerId)) return false;
       this.lagging.add(containerId);
       this.emit('changed');
-      return;
+      return true;
     }
-    if (!this.lagging.delete(containerId)) return;
+    if (!this.lagging.delete(containerId)) return false;
     if (this.lagging.size === 0) this.emit('freed');
     this.emit('changed');
+    return true;
   }
 
   /** Takes a slot for a launch about to start; false when none is free or a bot lags. */

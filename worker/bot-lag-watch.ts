@@ -71,17 +71,14 @@ export class BotLagWatch {
         lagging: state?.lagging ?? false,
       };
       readings.set(bot.containerId, reading);
-      const was = this.readings.get(bot.containerId)?.lagging ?? false;
-      if (reading.lagging !== was) {
-        const fields = {
-          meetingId: bot.meetingId,
-          containerId: bot.containerId,
-          lagSeconds: reading.lagSeconds,
-        };
-        if (reading.lagging) this.deps.log.warn(fields, 'a bot is falling behind: not taking launches');
-        else this.deps.log.info(fields, 'the bot caught up');
-      }
-      this.deps.fleet.setLagging(bot.containerId, reading.lagging);
+      if (!this.deps.fleet.setLagging(bot.containerId, reading.lagging)) return;
+      const fields = {
+        meetingId: bot.meetingId,
+        containerId: bot.containerId,
+        lagSeconds: reading.lagSeconds,
+      };
+      if (reading.lagging) this.deps.log.warn(fields, 'a bot is falling behind: not taking launches');
+      else this.deps.log.info(fields, 'the bot caught up');
     });
     this.readings = readings;
   }

@@ -1,3 +1,4 @@
+import type { TranscriptionHealthKind, TranscriptionHealthMessage } from '../contract/events.js';
 import type { Platform } from '../meetings/platforms.js';
 import type { MeetingStatus } from '../meetings/status.js';
 import type { TransitionRecord } from '../meetings/transitions-store.js';
@@ -39,7 +40,7 @@ export interface TranscriptSegmentsData {
 /** The bot's transcription fell behind, caught up, or had to leave a stretch of audio out. */
 export interface TranscriptionHealthData {
   meeting: WebhookMeetingRef;
-  kind: 'lagging' | 'caught_up' | 'audio_dropped';
+  kind: TranscriptionHealthKind;
   /** How far (seconds) the transcription was behind the meeting. */
   lag_seconds: number;
   /** audio_dropped: the wall-clock stretch of the meeting left untranscribed. */
@@ -68,13 +69,7 @@ export function statusChangedData(target: WebhookTarget, transition: TransitionR
 
 export function transcriptionHealthData(
   target: WebhookTarget,
-  health: {
-    kind: TranscriptionHealthData['kind'];
-    lagSeconds: number;
-    droppedFrom?: string;
-    droppedTo?: string;
-    at: string;
-  },
+  health: Omit<TranscriptionHealthMessage, 'meetingId' | 'sessionId'>,
 ): TranscriptionHealthData {
   return {
     meeting: meetingRef(target),

@@ -138,13 +138,9 @@ export class EmbeddedEngine implements TranscriptionEngine {
 
   async flush(): Promise<void> {
     this.endDropping({ retire: false });
-    const session = this.session;
     const finishing = [...this.retiring].map((retired) => this.finish(retired));
-    if (session && session.origin !== null) {
-      this.session = null;
-      this.resetGate();
-      finishing.push(this.finish(session));
-    }
+    // Nothing to finish when nothing was fed since the last flush.
+    if (this.session?.origin != null) finishing.push(this.retire(this.session));
     await Promise.all(finishing);
   }
 
@@ -162,6 +158,14 @@ export class EmbeddedEngine implements TranscriptionEngine {
         await recognizer?.kill();
       }),
     );
+  }
+
+  /** The current recognizer gets no more audio (the next goes to a fresh one) and finishes. */
+  private retire(session: Session): Promise<void> {
+    this.session = null;
+    this.resetGate();
+    this.retiring.add(session);
+    return this.finish(session);
   }
 
   /** Ends a recognizer's input; resolves once it printed its last utterance and exited. */
@@ -222,12 +226,8 @@ export class EmbeddedEngine implements TranscriptionEngine {
     const run = this.dropping;
     if (!run) return;
     this.dropping = null;
-    const session = this.session;
-    if (retire && session) {
-      this.session = null;
-      this.resetGate();
-      this.retiring.add(session);
-      this.finish(session).catch((error: unknown) =>
+    if (retire && this.session) {
+      this.retire(this.session).catch((error: unknown) =>
         this.log.warn({ err: error }, 'embedded engine: a recognizer ended at a gap failed to finish'),
       );
     }
@@ -275,10 +275,11 @@ export class EmbeddedEngine implements TranscriptionEngine {
   }
 
   private emit(session: Session, utterance: RecognizedUtterance): void {
+    const origin = (session.origin ?? 0) / SAMPLE_RATE;
     this.callbacks.onSegment({
       id: this.ids.create(),
-      start: round((session.origin ?? 0) / SAMPLE_RATE + utterance.start),
-      end: round((session.origin ?? 0) / SAMPLE_RATE + utterance.end),
+      start: round(origin + utterance.start),
+      end: round(origin + utterance.end),
       text: utterance.text,
       language: 'en',
       final: true,
