@@ -4,13 +4,20 @@ import {
   type FailedReason,
   type LifecycleEvent,
   lifecycleEvent,
+  type RecordingChunkMessage,
+  recordingChunkMessage,
   type TranscriptionHealthMessage,
   type TranscriptSegmentMessage,
   transcriptionHealthMessage,
   transcriptSegmentMessage,
 } from '../shared/contract/events.js';
 import { streamFields } from '../shared/contract/stream-codec.js';
-import { botEventsStream, botHealthStream, botSegmentsStream } from '../shared/contract/streams.js';
+import {
+  botEventsStream,
+  botHealthStream,
+  botRecordingStream,
+  botSegmentsStream,
+} from '../shared/contract/streams.js';
 import type { Logger } from '../shared/infra/logger.js';
 
 export type LifecycleStep =
@@ -25,13 +32,13 @@ export interface OutboxIdentity {
 }
 
 /** What the session needs from the outbox (tests pass a recording fake). */
-export type EventSink = Pick<Outbox, 'event' | 'segment' | 'health' | 'drain'>;
+export type EventSink = Pick<Outbox, 'event' | 'segment' | 'health' | 'recordingChunk' | 'drain'>;
 
 export type HealthReport = Omit<TranscriptionHealthMessage, 'meetingId' | 'sessionId' | 'at'>;
 
 /**
  * Everything the bot tells the workers goes through here, in order: lifecycle events (numbered
- * per session), transcript segments and transcription health. Appends are chained so a slow XADD never reorders them.
+ * per session), transcript segments, transcription health and recording chunks. Appends are chained so a slow XADD never reorders them.
  */
 export class Outbox {
   private seq = 0;
@@ -73,6 +80,15 @@ export class Outbox {
       at: at.toISOString(),
     });
     return this.append(botHealthStream(this.identity.streamPrefix), message);
+  }
+
+  recordingChunk(message: Omit<RecordingChunkMessage, 'meetingId' | 'sessionId'>): Promise<void> {
+    const chunk = recordingChunkMessage.parse({
+      ...message,
+      meetingId: this.identity.meetingId,
+      sessionId: this.identity.sessionId,
+    });
+    return this.append(botRecordingStream(this.identity.streamPrefix), chunk);
   }
 
   /** Resolves once every append so far has been attempted. */

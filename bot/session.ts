@@ -2,6 +2,7 @@ import type { BotConfig, TranscriptionConfig } from '../shared/contract/bot-conf
 import type { BotCommand } from '../shared/contract/commands.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { AdmissionTracker } from './admission.js';
+import { CAPTURE_SAMPLE_RATE } from './audio/capture-page-script.js';
 import type { EndSignal, Outcome } from './end-signal.js';
 import type { EngineCallbacks, EngineSettings, TranscriptionEngine } from './engines/engine.js';
 import { LeaveTimers } from './leave-timers.js';
@@ -9,6 +10,7 @@ import { type MeetingPage, type MeetingPageFactory, openChromiumMeetingPage } fr
 import { createNavigationPolicy } from './navigation-policy.js';
 import type { EventSink } from './outbox.js';
 import type { Observation, PlatformDriver, Screen } from './platforms/driver.js';
+import { MeetingRecorder, type RecordingChunk } from './recording/meeting-recorder.js';
 import { SpeakerTimeline } from './speakers.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
 import { LagMonitor, type LagThresholds, transcriptionLagSeconds } from './transcription-lag.js';
@@ -100,6 +102,7 @@ export class BotSession {
   private timers: LeaveTimers | null = null;
   private inLobbyOrCall = false;
   private captureStarted = false;
+  private recorder: MeetingRecorder | null = null;
   private readonly lag: LagMonitor;
 
   constructor(private readonly deps: SessionDeps) {
@@ -368,9 +371,36 @@ export class BotSession {
   private async startCapture(): Promise<void> {
     if (this.captureStarted || !this.page) return;
     this.captureStarted = true;
-    await this.page.startCapture((samples) => {
+    const page = this.page;
+    if (this.config.recording.enabled) {
+      this.recorder = new MeetingRecorder({
+        sampleRate: CAPTURE_SAMPLE_RATE,
+        timeline: page.timeline,
+        onChunk: (chunk) => this.sendRecordingChunk(chunk),
+        log: this.log.child({ component: 'recorder' }),
+      });
+    }
+    await page.startCapture((samples) => {
       this.engine?.write(samples);
+      this.recorder?.write(samples);
       if (chunkRms(samples) > SPEECH_RMS) this.timers?.observeSpeech(Date.now());
+    });
+  }
+
+  private sendRecordingChunk(chunk: RecordingChunk): void {
+    // Recording time zero is the first captured sample; the transcript's is the same moment unless
+    // this bot carries on an earlier bot's transcript (a relaunch), which started earlier.
+    const firstSample = this.page?.timeline.startWall() ?? null;
+    const origin = this.config.transcriptOrigin ? Date.parse(this.config.transcriptOrigin) : null;
+    const startSeconds =
+      origin !== null && firstSample !== null ? Math.max(0, (firstSample - origin) / 1000) : 0;
+    void this.deps.outbox.recordingChunk({
+      seq: chunk.seq,
+      data: chunk.bytes.toString('base64'),
+      endSeconds: chunk.endSeconds,
+      startSeconds,
+      final: chunk.final,
+      ...(chunk.error !== undefined && { error: chunk.error }),
     });
   }
 
@@ -393,6 +423,11 @@ export class BotSession {
         .catch((error: unknown) => this.log.warn({ err: error }, 'closing the engine failed'));
     }
     await this.page?.close();
+    if (this.recorder) {
+      await withLimit(this.recorder.stop(), FLUSH_LIMIT_MS, 'finishing the recording', this.log).catch(
+        (error: unknown) => this.log.warn({ err: error }, 'finishing the recording failed'),
+      );
+    }
     await this.deps.outbox.drain();
     this.log.info({ segments: this.publisher.count() }, 'session cleaned up');
   }

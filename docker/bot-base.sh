@@ -12,7 +12,7 @@ TAG="${1:?usage: bot-base.sh IMAGE_TAG}"
 MIRROR="${MIRROR:?set MIRROR to a Debian mirror URL}"
 SECURITY_MIRROR="${SECURITY_MIRROR:-}"
 SUITE=trixie
-PACKAGES=(chromium chromium-headless-shell nodejs pocketsphinx pocketsphinx-en-us ca-certificates)
+PACKAGES=(chromium chromium-headless-shell nodejs pocketsphinx pocketsphinx-en-us opus-tools ca-certificates)
 
 [ "$(id -u)" -eq 0 ] || { echo "bot-base.sh must run as root (debootstrap, chroot)" >&2; exit 1; }
 

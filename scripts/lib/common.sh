@@ -130,9 +130,10 @@ ensure_redis() {
   die "Redis did not start (see $RUN_DIR/redis.log)"
 }
 
-# What the bot and its tests need on the host: Debian's Chromium, speech synthesis and recognition.
+# What the bot and its tests need on the host: Debian's Chromium, speech synthesis and recognition,
+# and the recorder's Opus encoder and decoder.
 ensure_bot_host_packages() {
-  apt_install chromium chromium-headless-shell flite pocketsphinx pocketsphinx-en-us sox
+  apt_install chromium chromium-headless-shell flite pocketsphinx pocketsphinx-en-us sox opus-tools
 }
 
 # What the tests need beyond the bots' packages: Debian's Prometheus, which a test runs to scrape

@@ -96,6 +96,8 @@ export const botConfigSchema = z.object({
     extraArgs: [],
   }),
   automaticLeave: automaticLeaveConfig.default(automaticLeaveConfig.parse({})),
+  /** Record the meeting's audio (POST /bots `recording_enabled`), sent as chunks on the recording stream. */
+  recording: z.object({ enabled: z.boolean() }).default({ enabled: false }),
   /**
    * The wall time a segment `start` of 0 stands for, when the meeting's transcript began before this
    * bot (a relaunch after a lost host): the new bot's segments carry on the same time line.

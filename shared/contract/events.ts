@@ -94,3 +94,29 @@ export const transcriptionHealthMessage = z.object({
   droppedTo: z.iso.datetime().optional(),
 });
 export type TranscriptionHealthMessage = z.infer<typeof transcriptionHealthMessage>;
+
+/** The largest encoded chunk a bot sends (base64 of ~5 s of 24 kbit/s Opus is ≈ 20 KB). */
+export const RECORDING_CHUNK_MAX_BASE64 = 4_000_000;
+
+/**
+ * One slice of a bot's recording: its Ogg Opus stream, cut in numbered chunks sent while the
+ * meeting runs; the chunks in order are the file. The last one says `final` (and `error` when the
+ * recorder failed: the recording keeps what it got).
+ */
+export const recordingChunkMessage = z.object({
+  meetingId: z.number().int().positive(),
+  sessionId: z.string().min(1),
+  seq: z.number().int().min(0),
+  /** Base64 of the chunk's bytes (the final chunk may be empty). */
+  data: z
+    .string()
+    .max(RECORDING_CHUNK_MAX_BASE64)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+  /** Seconds of audio recorded up to the end of this chunk. */
+  endSeconds: z.number().min(0),
+  /** The transcript time (seconds) the recording's time zero stands for: 0 unless a relaunch. */
+  startSeconds: z.number().min(0),
+  final: z.boolean(),
+  error: z.string().max(1000).optional(),
+});
+export type RecordingChunkMessage = z.infer<typeof recordingChunkMessage>;

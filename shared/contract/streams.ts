@@ -17,6 +17,11 @@ export function botHealthStream(prefix: string): string {
   return `${prefix}:bot-health`;
 }
 
+/** The bots' recordings, chunk by chunk (entries are deleted once stored: they are the bulk). */
+export function botRecordingStream(prefix: string): string {
+  return `${prefix}:bot-recording`;
+}
+
 /** Messages the ingesters could never apply, with the reason, for an operator to look at. */
 export function botDeadLetterStream(prefix: string): string {
   return `${prefix}:bot-dead-letter`;

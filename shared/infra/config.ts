@@ -129,6 +129,30 @@ export const configSchema = z
       .regex(/^[A-Za-z0-9_.:-]{1,200}$/, 'letters, digits, _ . : and - only')
       .optional(),
 
+    // Recordings (the meeting's audio, kept when a bot is sent with recording_enabled).
+    /** Whether a bot records when POST /bots does not say (`recording_enabled`). */
+    RECORDING_ENABLED_DEFAULT: booleanFlag,
+    /** Where recordings are kept: a local directory (one host) or an S3-compatible bucket (many hosts). */
+    RECORDING_STORAGE: z.enum(['local', 's3']).default('local'),
+    /** RECORDING_STORAGE=local: the directory (relative to the working directory, or absolute). */
+    RECORDING_DIR: z.string().min(1).default('data/recordings'),
+    /** Recordings older than this many days are deleted (0: kept until their meeting is deleted). */
+    RECORDING_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
+    /** RECORDING_STORAGE=s3: the bucket, and the endpoint of a store other than AWS (MinIO, Ceph, R2...). */
+    S3_BUCKET: z.string().min(3).max(63).optional(),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    /** Credentials; unset: the AWS SDK's own chain (environment, profile, instance role). */
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** Path-style addressing (http://host/bucket/key), which most self-hosted stores want. */
+    S3_FORCE_PATH_STYLE: booleanFlag,
+    /** Prepended to every object key, so one bucket can serve several deployments. */
+    S3_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9!_.*'()/-]{0,200}$/, "letters, digits and !_.*'()/- only")
+      .default('recordings/'),
+
     // Webhooks.
     /** Allow endpoints on private, loopback and link-local addresses (refused by default). */
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: booleanFlag,
@@ -191,6 +215,20 @@ export const configSchema = z
         code: 'custom',
         path: ['WORKER_LOST_AFTER_SECONDS'],
         message: 'must be at least twice WORKER_HEARTBEAT_SECONDS (one late heartbeat must not lose a host)',
+      });
+    }
+    if (config.RECORDING_STORAGE === 's3' && !config.S3_BUCKET) {
+      context.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'is required when RECORDING_STORAGE=s3',
+      });
+    }
+    if ((config.S3_ACCESS_KEY_ID === undefined) !== (config.S3_SECRET_ACCESS_KEY === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['S3_SECRET_ACCESS_KEY'],
+        message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all',
       });
     }
     if (config.TRANSCRIPTION_ENGINE === 'whisperlive' && !config.WHISPERLIVE_URL) {

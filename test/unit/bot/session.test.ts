@@ -70,6 +70,10 @@ class RecordingSink implements EventSink {
   async health(report: HealthReport): Promise<void> {
     this.reports.push(report);
   }
+  readonly recordingChunks: Array<Parameters<EventSink['recordingChunk']>[0]> = [];
+  async recordingChunk(chunk: Parameters<EventSink['recordingChunk']>[0]): Promise<void> {
+    this.recordingChunks.push(chunk);
+  }
   async drain(): Promise<void> {}
 }
 

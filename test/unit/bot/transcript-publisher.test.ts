@@ -15,6 +15,7 @@ function recordingSink() {
       segments.push(segment);
     },
     health: async () => undefined,
+    recordingChunk: async () => undefined,
     drain: async () => undefined,
   };
   return { sink, segments };
