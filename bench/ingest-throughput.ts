@@ -4,6 +4,7 @@
  * INSERT … ON CONFLICT of the same rows on the same database.
  *   npx tsx bench/ingest-throughput.ts [--segments 20000]
  */
+
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { insertUser } from '../shared/accounts/users-store.js';
@@ -12,6 +13,7 @@ import { botSegmentsStream } from '../shared/contract/streams.js';
 import { createLogger } from '../shared/infra/logger.js';
 import { claimLaunch, insertMeeting } from '../shared/meetings/store.js';
 import { createTestDatabase } from '../test/support/database.js';
+import { tempRecordingStorage } from '../test/support/recording-storage.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../test/support/redis.js';
 import { Ingester } from '../worker/ingest/ingester.js';
 
@@ -73,6 +75,7 @@ try {
     publisher: redis,
     prefix,
     consumerName: 'bench',
+    recordingStorage: tempRecordingStorage(),
     log,
   });
   let started = performance.now();

@@ -9,6 +9,7 @@ import { createBotQueues } from '../shared/infra/queues.js';
 import { createWorkerRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
 import { meetingAnnouncer } from '../shared/meetings/changes.js';
+import { createRecordingStorage } from '../shared/recordings/create-storage.js';
 import { BotFleet } from './bot-fleet.js';
 import { BotLagWatch } from './bot-lag-watch.js';
 import { defaultBotSlots, type EngineMachine } from './bot-slots.js';
@@ -19,12 +20,16 @@ import { serveWorkerMetrics, WorkerMetrics } from './metrics.js';
 import { LaunchPlacement } from './placement.js';
 import { createControlWorker, createLaunchWorker } from './queue-workers.js';
 import { reconcile } from './reconciler.js';
+import { RecordingSweeper } from './recording-sweeper.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { Labels } from './runtime/bot-runtime.js';
 import { DockerRuntime } from './runtime/docker-runtime.js';
 import { handleBotExit } from './runtime/exit-handler.js';
 import { WebhookService } from './webhook-deliveries.js';
 import type { WorkerDeps } from './worker-deps.js';
+
+/** A finished meeting's recording that got no chunk for this long is completed without its bot. */
+const RECORDING_STALE_SECONDS = 60;
 
 const config = loadConfigOrExit();
 const log = createLogger('worker', config.LOG_LEVEL).child({ workerId: config.WORKER_ID });
@@ -34,6 +39,7 @@ const queueConnection = createWorkerRedis(config.REDIS_URL, log);
 const eventsRedis = createWorkerRedis(config.REDIS_URL, log);
 const segmentsRedis = createWorkerRedis(config.REDIS_URL, log);
 const healthRedis = createWorkerRedis(config.REDIS_URL, log);
+const recordingRedis = createWorkerRedis(config.REDIS_URL, log);
 const webhookSubscriber = createWorkerRedis(config.REDIS_URL, log);
 const docker = new Docker();
 const runtime = new DockerRuntime(docker, log);
@@ -104,11 +110,14 @@ const stopWatchingExits = await runtime.onExit(
   onExit,
 );
 
+const recordingStorage = createRecordingStorage(config);
 const ingester = new Ingester({
   db,
   eventsRedis,
   segmentsRedis,
   healthRedis,
+  recordingRedis,
+  recordingStorage,
   publisher: redis,
   prefix: config.QUEUE_PREFIX,
   consumerName: config.WORKER_ID,
@@ -116,6 +125,15 @@ const ingester = new Ingester({
   log,
 });
 ingester.start();
+const recordingSweeper = new RecordingSweeper(
+  { db, storage: recordingStorage, log: log.child({ component: 'recording-sweep' }) },
+  {
+    staleSeconds: RECORDING_STALE_SECONDS,
+    retentionDays: config.RECORDING_RETENTION_DAYS,
+    intervalMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
+  },
+);
+recordingSweeper.start();
 
 const placement = new LaunchPlacement({
   db,
@@ -180,11 +198,13 @@ new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
   .add('heartbeat', () => heartbeat.stop())
   .add('docker events', () => stopWatchingExits())
   .add('ingester', () => ingester.stop())
+  .add('recording sweep', () => recordingSweeper.stop())
+  .add('recording storage', () => recordingStorage.close())
   .add('postgres pool', () => db.destroy())
   .add('bot queues', () => Promise.all([botQueues.launch.close(), botQueues.control.close()]))
   .add('redis', () =>
     Promise.all(
-      [redis, queueConnection, eventsRedis, segmentsRedis, healthRedis].map((connection) =>
+      [redis, queueConnection, eventsRedis, segmentsRedis, healthRedis, recordingRedis].map((connection) =>
         connection.quit(),
       ),
     ),

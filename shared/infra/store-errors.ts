@@ -1,3 +1,14 @@
+/**
+ * An error its thrower knows to be "not now": a store other than Postgres (recording storage) that
+ * could not be reached. Consumers retry it like a Postgres outage, never dead-letter for it.
+ */
+export class TransientError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TransientError';
+  }
+}
+
 /** Node's codes for a connection that could not be made or was lost on the way. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -35,6 +46,7 @@ const TRANSIENT_MESSAGES = [
 export function isTransientStoreError(error: unknown): boolean {
   if (error instanceof AggregateError) return error.errors.some(isTransientStoreError);
   if (typeof error !== 'object' || error === null) return false;
+  if (error instanceof TransientError) return true;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code) || TRANSIENT_SQLSTATES.has(code)) return true;

@@ -135,7 +135,7 @@ export async function listMeetingRecordings(
 export async function recordChunk(
   db: Db,
   recordingId: number,
-  chunk: { seq: number; sizeBytes: number; endSeconds: number; final: boolean },
+  chunk: { seq: number; sizeBytes: number; endSeconds: number; final: boolean; error?: string },
 ): Promise<void> {
   await db.raw(
     `INSERT INTO recording_chunks (recording_id, seq, size_bytes) VALUES (?, ?, ?)
@@ -148,6 +148,7 @@ export async function recordChunk(
       duration_seconds: db.raw('GREATEST(duration_seconds, ?)', [chunk.endSeconds]),
       last_chunk_at: db.fn.now(),
       ...(chunk.final && { final_seq: chunk.seq }),
+      ...(chunk.error !== undefined && { error: chunk.error.slice(0, 1000) }),
     });
 }
 
@@ -200,32 +201,33 @@ export async function deleteRecordingRow(db: Db, recordingId: number): Promise<v
 }
 
 /**
- * Recordings a sweep must finish, each locked for this transaction (other workers skip it):
- * recordings whose bot is gone without saying it was done (no chunk for `staleSeconds` and the
- * meeting over or the recording detached), and recordings whose files must be removed.
+ * Recordings a sweep must see to: `unfinished` ones whose bot is gone without saying it was done (no
+ * chunk for `staleSeconds`, and the meeting over, relaunched with another bot, or deleted),
+ * `deleting` ones whose files must still be removed, and `expired` ones past the retention. Not
+ * locked: everything a sweep does to them is idempotent and conditional, so two workers may race.
  */
-export async function lockRecordingsToSweep(
-  trx: Db,
+export async function recordingsToSweep(
+  db: Db,
   options: { staleSeconds: number; retentionDays: number; limit: number },
 ): Promise<{ unfinished: RecordingRecord[]; deleting: RecordingRecord[]; expired: RecordingRecord[] }> {
-  const unfinished = await trx.raw<{ rows: RecordingRow[] }>(
+  const unfinished = await db.raw<{ rows: RecordingRow[] }>(
     `SELECT r.* FROM recordings r LEFT JOIN meetings m ON m.id = r.meeting_id
      WHERE r.state = 'recording'
        AND COALESCE(r.last_chunk_at, r.created_at) < now() - make_interval(secs => ?)
        AND (m.id IS NULL OR m.status IN ('completed', 'failed') OR m.launch_session_id IS DISTINCT FROM r.session_id)
-     ORDER BY r.id LIMIT ? FOR UPDATE OF r SKIP LOCKED`,
+     ORDER BY r.id LIMIT ?`,
     [options.staleSeconds, options.limit],
   );
-  const deleting = await trx.raw<{ rows: RecordingRow[] }>(
-    `SELECT * FROM recordings WHERE state = 'deleting' ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
+  const deleting = await db.raw<{ rows: RecordingRow[] }>(
+    `SELECT * FROM recordings WHERE state = 'deleting' ORDER BY id LIMIT ?`,
     [options.limit],
   );
   const expired =
     options.retentionDays > 0
-      ? await trx.raw<{ rows: RecordingRow[] }>(
+      ? await db.raw<{ rows: RecordingRow[] }>(
           `SELECT * FROM recordings
            WHERE state IN ('ready', 'failed') AND COALESCE(completed_at, created_at) < now() - make_interval(days => ?)
-           ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
+           ORDER BY id LIMIT ?`,
           [options.retentionDays, options.limit],
         )
       : { rows: [] };

@@ -2,6 +2,7 @@ import type { TranscriptionHealthKind, TranscriptionHealthMessage } from '../con
 import type { Platform } from '../meetings/platforms.js';
 import type { MeetingStatus } from '../meetings/status.js';
 import type { TransitionRecord } from '../meetings/transitions-store.js';
+import { RECORDING_CONTENT_TYPE, type RecordingRecord } from '../recordings/store.js';
 import { type LiveSegmentJson, liveSegmentJson } from '../transcripts/serialize.js';
 import type { SegmentRecord } from '../transcripts/store.js';
 import type { WebhookTarget } from './targets.js';
@@ -10,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'meeting.status_changed',
   'transcript.segments',
   'meeting.transcription_health',
+  'recording.ready',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent on request only (POST /user/webhook/test), never stored or retried. */
@@ -49,7 +51,26 @@ export interface TranscriptionHealthData {
   observed_at: string;
 }
 
-export type WebhookEventData = StatusChangedData | TranscriptSegmentsData | TranscriptionHealthData;
+/** A meeting's recording is complete: its file can be fetched (GET /recordings/{id}/media). */
+export interface RecordingReadyData {
+  meeting: WebhookMeetingRef;
+  recording: {
+    id: number;
+    format: string;
+    content_type: string;
+    /** The transcript time (seconds) of the recording's time zero. */
+    start: number;
+    duration: number;
+    size: number;
+    completed_at: string | null;
+  };
+}
+
+export type WebhookEventData =
+  | StatusChangedData
+  | TranscriptSegmentsData
+  | TranscriptionHealthData
+  | RecordingReadyData;
 
 function meetingRef(target: WebhookTarget): WebhookMeetingRef {
   return { id: target.meetingId, platform: target.platform, native_meeting_id: target.nativeMeetingId };
@@ -78,6 +99,21 @@ export function transcriptionHealthData(
     dropped_from: health.droppedFrom ?? null,
     dropped_to: health.droppedTo ?? null,
     observed_at: health.at,
+  };
+}
+
+export function recordingReadyData(target: WebhookTarget, recording: RecordingRecord): RecordingReadyData {
+  return {
+    meeting: meetingRef(target),
+    recording: {
+      id: recording.id,
+      format: recording.format,
+      content_type: RECORDING_CONTENT_TYPE,
+      start: recording.startSeconds,
+      duration: recording.durationSeconds,
+      size: recording.sizeBytes,
+      completed_at: recording.completedAt?.toISOString() ?? null,
+    },
   };
 }
 

@@ -1,9 +1,15 @@
 import type { TranscriptionHealthMessage } from '../contract/events.js';
 import type { Db } from '../infra/knex.js';
 import type { TransitionRecord } from '../meetings/transitions-store.js';
+import type { RecordingRecord } from '../recordings/store.js';
 import type { SegmentRecord } from '../transcripts/store.js';
 import { insertDeliveries, type NewDelivery } from './outbox.js';
-import { statusChangedData, transcriptionHealthData, transcriptSegmentsData } from './payloads.js';
+import {
+  recordingReadyData,
+  statusChangedData,
+  transcriptionHealthData,
+  transcriptSegmentsData,
+} from './payloads.js';
 import { findWebhookTargets, type HookedTarget, isHooked, type WebhookTarget } from './targets.js';
 
 /**
@@ -30,6 +36,14 @@ export async function recordTranscriptionHealthEvent(
   await insertDeliveries(db, [
     delivery(target, 'meeting.transcription_health', transcriptionHealthData(target, health)),
   ]);
+}
+
+/** A `recording.ready` event for a recording just completed, if its meeting has a webhook. */
+export async function recordRecordingReadyEvent(db: Db, recording: RecordingRecord): Promise<void> {
+  if (recording.meetingId === null) return;
+  const target = (await findWebhookTargets(db, [recording.meetingId])).get(recording.meetingId);
+  if (!isHooked(target)) return;
+  await insertDeliveries(db, [delivery(target, 'recording.ready', recordingReadyData(target, recording))]);
 }
 
 /**

@@ -5,6 +5,7 @@ import { createLogger } from '../../shared/infra/logger.js';
 import { claimLaunch } from '../../shared/meetings/store.js';
 import { Ingester, type IngesterOptions } from '../../worker/ingest/ingester.js';
 import { googleMeetBot, type TestApi, type TestUser } from './api.js';
+import { tempRecordingStorage } from './recording-storage.js';
 import { createTestRedis } from './redis.js';
 
 /**
@@ -31,6 +32,7 @@ export class FakeBots {
       publisher: redis,
       prefix: api.prefix,
       consumerName: 'fake-bots',
+      recordingStorage: tempRecordingStorage(),
       log: createLogger('fake-bots', 'silent'),
       ...options,
     });

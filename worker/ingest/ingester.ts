@@ -3,13 +3,16 @@ import {
   botDeadLetterStream,
   botEventsStream,
   botHealthStream,
+  botRecordingStream,
   botSegmentsStream,
 } from '../../shared/contract/streams.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import { meetingAnnouncer } from '../../shared/meetings/changes.js';
+import type { RecordingStorage } from '../../shared/recordings/storage.js';
 import type { SegmentRecord } from '../../shared/transcripts/store.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
+import { recordingChunkHandler } from './recording-chunks.js';
 import { StreamConsumer } from './stream-consumer.js';
 import { transcriptSegmentHandler } from './transcript-segments.js';
 import { transcriptionHealthHandler } from './transcription-health.js';
@@ -23,6 +26,10 @@ export interface IngesterOptions {
   segmentsRedis: Redis;
   /** For the health reports; a duplicate of eventsRedis (closed by stop()) when not given. */
   healthRedis?: Redis;
+  /** For the recording chunks; a duplicate of eventsRedis (closed by stop()) when not given. */
+  recordingRedis?: Redis;
+  /** Where recording chunks go. */
+  recordingStorage: RecordingStorage;
   /** A non-blocking connection to announce committed changes to live streams. */
   publisher: Redis;
   prefix: string;
@@ -39,7 +46,8 @@ export class Ingester {
   readonly events: StreamConsumer;
   readonly segments: StreamConsumer;
   readonly health: StreamConsumer;
-  private readonly ownHealthRedis: Redis | null;
+  readonly recordings: StreamConsumer;
+  private readonly ownConnections: Redis[] = [];
 
   constructor(options: IngesterOptions) {
     const announce = meetingAnnouncer(options.publisher, options.prefix, options.log);
@@ -71,25 +79,46 @@ export class Ingester {
       log: options.log,
       batchSize: 500,
     });
-    this.ownHealthRedis = options.healthRedis ? null : options.eventsRedis.duplicate();
     this.health = new StreamConsumer({
       ...common,
-      redis: options.healthRedis ?? this.ownHealthRedis!,
+      redis: options.healthRedis ?? this.ownConnection(options.eventsRedis),
       stream: botHealthStream(options.prefix),
       handler: transcriptionHealthHandler(options.db, options.log.child({ component: 'ingest-health' })),
       log: options.log,
       batchSize: 50,
     });
+    this.recordings = new StreamConsumer({
+      ...common,
+      redis: options.recordingRedis ?? this.ownConnection(options.eventsRedis),
+      stream: botRecordingStream(options.prefix),
+      handler: recordingChunkHandler(
+        options.db,
+        options.recordingStorage,
+        options.log.child({ component: 'ingest-recordings' }),
+      ),
+      log: options.log,
+      // Chunks are up to a few hundred KB each, written one by one to the storage.
+      batchSize: 20,
+      deleteAcknowledged: true,
+    });
   }
 
   start(): void {
-    this.events.start();
-    this.segments.start();
-    this.health.start();
+    for (const consumer of this.consumers()) consumer.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.events.stop(), this.segments.stop(), this.health.stop()]);
-    await this.ownHealthRedis?.quit().catch(() => this.ownHealthRedis?.disconnect());
+    await Promise.all(this.consumers().map((consumer) => consumer.stop()));
+    await Promise.all(this.ownConnections.map((redis) => redis.quit().catch(() => redis.disconnect())));
+  }
+
+  private consumers(): StreamConsumer[] {
+    return [this.events, this.segments, this.health, this.recordings];
+  }
+
+  private ownConnection(like: Redis): Redis {
+    const redis = like.duplicate();
+    this.ownConnections.push(redis);
+    return redis;
   }
 }

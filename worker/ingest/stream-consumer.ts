@@ -37,6 +37,11 @@ export interface StreamConsumerOptions {
   claimIdleMs?: number;
   /** A message delivered this many times without success goes to the dead-letter stream. */
   maxDeliveries?: number;
+  /**
+   * Delete messages from the stream once acknowledged (bulk data nobody reads again, such as
+   * recording chunks); otherwise they stay for audits.
+   */
+  deleteAcknowledged?: boolean;
 }
 
 type XReadGroupReply = Array<[stream: string, entries: Array<[id: string, fields: string[]]>]> | null;
@@ -181,6 +186,7 @@ export class StreamConsumer extends BackgroundLoop {
       );
     }
     pipeline.xack(stream, group, ...messages.map((message) => message.id));
+    if (this.options.deleteAcknowledged) pipeline.xdel(stream, ...messages.map((message) => message.id));
     const results = (await pipeline.exec()) ?? [];
     const failure = results.find(([error]) => error);
     if (failure) throw failure[0];

@@ -15,6 +15,7 @@ import { claimLaunch, findMeetingById, insertMeeting } from '../../../shared/mee
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { INGEST_GROUP, Ingester } from '../../../worker/ingest/ingester.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { tempRecordingStorage } from '../../support/recording-storage.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 
 const log = createLogger('ingest-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -37,6 +38,7 @@ function newIngester(db = database.db, consumerName = 'worker-a', claimIdleMs?: 
     consumerName,
     log,
     claimIdleMs,
+    recordingStorage: tempRecordingStorage(),
   });
 }
 

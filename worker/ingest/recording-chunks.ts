@@ -1,0 +1,77 @@
+import { recordingChunkMessage } from '../../shared/contract/events.js';
+import { parseStreamJson } from '../../shared/contract/stream-codec.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { findMeetingById } from '../../shared/meetings/store.js';
+import { completeRecording, hasEveryChunk, inStorage } from '../../shared/recordings/completion.js';
+import type { RecordingStorage } from '../../shared/recordings/storage.js';
+import { findOrCreateRecording, recordChunk, storedChunks } from '../../shared/recordings/store.js';
+import type { BatchHandler, DeadLetter } from './stream-consumer.js';
+
+/**
+ * Stores the bots' recording chunks as they come: the chunk's bytes in the recording storage first,
+ * then its row, so a listed chunk always exists. The chunk that completes a recording (the bot's
+ * final one, or the last missing one after it) assembles the file and marks it ready. A storage
+ * outage leaves the batch pending for a retry; it never touches the transcript's consumers.
+ */
+export function recordingChunkHandler(db: Knex, storage: RecordingStorage, log: Logger): BatchHandler {
+  return async (messages) => {
+    const deadLetters: DeadLetter[] = [];
+    for (const message of messages) {
+      const parsed = parseStreamJson(recordingChunkMessage, message.data);
+      if (!parsed.ok) {
+        deadLetters.push({ id: message.id, reason: parsed.reason });
+        continue;
+      }
+      const chunk = parsed.value;
+      const meeting = await findMeetingById(db, chunk.meetingId);
+      if (!meeting) {
+        // Its meeting was deleted: the audio goes with it (not to the dead letters, it is bulk).
+        log.warn(
+          { meetingId: chunk.meetingId, seq: chunk.seq },
+          'recording chunk of an unknown meeting dropped',
+        );
+        continue;
+      }
+      const recording = await findOrCreateRecording(db, {
+        meetingId: meeting.id,
+        userId: meeting.userId,
+        sessionId: chunk.sessionId,
+        startSeconds: chunk.startSeconds,
+      });
+      if (recording.state !== 'recording') continue;
+      const bytes = Buffer.from(chunk.data, 'base64');
+      await inStorage('storing a chunk', () => storage.putChunk(recording.storageKey, chunk.seq, bytes));
+      await recordChunk(db, recording.id, {
+        seq: chunk.seq,
+        sizeBytes: bytes.length,
+        endSeconds: chunk.endSeconds,
+        final: chunk.final,
+        ...(chunk.error !== undefined && { error: chunk.error }),
+      });
+      if (chunk.error !== undefined) {
+        log.warn(
+          { meetingId: meeting.id, recordingId: recording.id, error: chunk.error },
+          'the bot says its recorder failed',
+        );
+      }
+      const finalSeq = chunk.final ? chunk.seq : recording.finalSeq;
+      if (finalSeq === null) continue;
+      const { seqs } = await storedChunks(db, recording.id);
+      if (!hasEveryChunk({ finalSeq }, seqs)) continue;
+      const ready = await completeRecording(db, storage, recording.id);
+      if (ready) {
+        log.info(
+          {
+            meetingId: meeting.id,
+            recordingId: ready.id,
+            seconds: ready.durationSeconds,
+            bytes: ready.sizeBytes,
+          },
+          'recording ready',
+        );
+      }
+    }
+    return deadLetters;
+  };
+}
