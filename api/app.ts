@@ -9,6 +9,7 @@ import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { ResponseCache } from '../shared/infra/response-cache.js';
 import type { AnnounceChanges, MeetingChangeListener } from '../shared/meetings/changes.js';
+import type { RecordingStorage } from '../shared/recordings/storage.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { bullBoard } from './bull-board.js';
 import type { AppState } from './context.js';
@@ -24,6 +25,7 @@ import { botsRouter } from './routes/bots/index.js';
 import { docsRouter } from './routes/docs.js';
 import { healthRouter, type ReadinessCheck } from './routes/health.js';
 import { meetingsRouter } from './routes/meetings/index.js';
+import { recordingsRouter } from './routes/recordings/index.js';
 import { transcriptsRouter } from './routes/transcripts/index.js';
 import { type StreamOptions, transcriptStreamRouter } from './routes/transcripts/stream.js';
 import type { StreamSlots } from './routes/transcripts/stream-slots.js';
@@ -50,6 +52,8 @@ export interface AppDeps {
   streamSlots: StreamSlots;
   /** This process's Prometheus registry (GET /metrics). */
   metrics: Registry;
+  /** Where recordings are kept (RECORDING_STORAGE): media is read from it, deleted recordings removed. */
+  recordingStorage: RecordingStorage;
 }
 
 /** The whole HTTP app; the middleware order lives here and nowhere else. */
@@ -82,6 +86,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       commands: deps.commands,
       log: deps.logger,
       defaultBotName: config.DEFAULT_BOT_NAME,
+      recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
       extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
       announce: deps.announce,
       webhookPolicy,
@@ -104,6 +109,15 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       pageSizes,
       dataMaxBytes: config.MEETING_DATA_MAX_BYTES,
       cache,
+      recordingStorage: deps.recordingStorage,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+    }),
+    recordingsRouter({
+      db,
+      storage: deps.recordingStorage,
+      requireUser: user,
+      rateLimits: deps.rateLimits,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
     }),
     transcriptsRouter({ db, requireUser: user, cache }),
     transcriptStreamRouter({

@@ -10,6 +10,7 @@ import { createBotQueues, createWebhookQueue } from '../shared/infra/queues.js';
 import { createProducerRedis, createWorkerRedis, waitForRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
 import { MeetingChangeListener, meetingAnnouncer } from '../shared/meetings/changes.js';
+import { createRecordingStorage } from '../shared/recordings/create-storage.js';
 import { createApp } from './app.js';
 import { answerMalformedRequests } from './http-server.js';
 import { redisRateLimits } from './middleware/rate-limits.js';
@@ -33,6 +34,7 @@ if (!(await waitForRedis(redis, 5000)))
 // Subscriptions block their connection: live streams get one of their own.
 const subscriber = createWorkerRedis(config.REDIS_URL, logger);
 const changes = new MeetingChangeListener(subscriber, config.QUEUE_PREFIX, logger);
+const recordingStorage = createRecordingStorage(config);
 
 const app = createApp({
   changes,
@@ -49,6 +51,7 @@ const app = createApp({
     log: logger,
   }),
   logger,
+  recordingStorage,
   queues: [queues.launch, queues.control, webhookQueue],
   readiness: {
     postgres: async () => {
@@ -71,6 +74,7 @@ new Shutdown(logger, config.SHUTDOWN_TIMEOUT_MS)
   .add('http server', () => new Promise<void>((resolve) => server.close(() => resolve())))
   .add('queues', () => Promise.all([queues.launch.close(), queues.control.close(), webhookQueue.close()]))
   .add('live streams', () => changes.close())
+  .add('recording storage', () => recordingStorage.close())
   .add('postgres pool', () => db.destroy())
   .add('redis', () => redis.quit())
   .installSignalHandlers();

@@ -9,12 +9,15 @@ import { botConfigAcceptedSchema, botStatusSchema, runningBotSchema } from '../s
 import { PLATFORMS } from '../shared/meetings/platforms.js';
 import {
   deletedMeetingsSchema,
+  meetingDetailSchema,
   meetingEventSchema,
   meetingEventsSchema,
   meetingListSchema,
   meetingSchema,
   updatedMeetingSchema,
 } from '../shared/meetings/wire.js';
+import { RECORDING_CONTENT_TYPE } from '../shared/recordings/store.js';
+import { deletedRecordingSchema, recordingDetailSchema, recordingSchema } from '../shared/recordings/wire.js';
 import { segmentSchema, transcriptSchema } from '../shared/transcripts/wire.js';
 import {
   deliveryListSchema,
@@ -53,6 +56,8 @@ const documented = [
   botStatusSchema,
   meetingSchema,
   meetingListSchema,
+  recordingSchema,
+  meetingDetailSchema,
   updateMeetingDataRequest,
   updatedMeetingSchema,
   deletedMeetingsSchema,
@@ -60,6 +65,8 @@ const documented = [
   meetingEventsSchema,
   segmentSchema,
   transcriptSchema,
+  recordingDetailSchema,
+  deletedRecordingSchema,
   errorSchema,
 ];
 
@@ -87,6 +94,7 @@ const nativeIdParam = {
   description: 'Google Meet: xxx-xxxx-xxx (lowercase letters). Teams: digits.',
 };
 const meetingRef = [platformParam, nativeIdParam];
+const recordingIdParam = { name: 'id', in: 'path', required: true, schema: { type: 'integer' } };
 const userAuth = [{ ApiKey: [] }];
 const adminAuth = [{ AdminApiKey: [] }];
 const common = {
@@ -160,6 +168,13 @@ export function buildOpenApiDocument(
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         AdminApiKey: { type: 'apiKey', in: 'header', name: 'X-Admin-API-Key' },
+        MediaToken: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'token',
+          description:
+            'A recording’s own media token (in its `media_url`); opens that recording’s media only',
+        },
       },
       schemas,
     },
@@ -228,10 +243,13 @@ export function buildOpenApiDocument(
       },
       '/meetings/{id}': {
         get: {
-          summary: 'Get Meeting',
+          summary: 'Get Meeting, with its recordings',
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
           responses: {
-            200: { description: 'The meeting', ...json(meetingSchema) },
+            200: {
+              description: 'The meeting (the spec’s fields) and its `recordings`',
+              ...json(meetingDetailSchema),
+            },
             ...common,
             404: error('`Meeting not found`'),
           },
@@ -265,7 +283,8 @@ export function buildOpenApiDocument(
           },
         },
         delete: {
-          summary: 'Delete the finished meetings with this id, their transcripts and metadata',
+          summary:
+            'Delete the finished meetings with this id, their transcripts, metadata and recordings (their files too)',
           parameters: meetingRef,
           responses: {
             200: { description: 'Deleted', ...json(deletedMeetingsSchema) },
@@ -309,6 +328,66 @@ export function buildOpenApiDocument(
             404: error('`Meeting not found`'),
             429: error(
               `${limits.liveStreamsPerUser} live streams of this user are open already; or a rate limit (see the other answers)`,
+            ),
+          },
+        },
+      },
+      '/recordings/{id}': {
+        get: {
+          summary: 'A recording: its state, size, duration, time base and media URL, with its meeting',
+          parameters: [recordingIdParam],
+          responses: {
+            200: { description: 'The recording', ...json(recordingDetailSchema) },
+            ...common,
+            404: error('`Recording not found` (absent, deleted, or another user’s)'),
+          },
+        },
+        delete: {
+          summary:
+            'Delete a recording and its files (the files go at once, or shortly after if the storage is unreachable)',
+          parameters: [recordingIdParam],
+          responses: {
+            200: { description: 'Deleted', ...json(deletedRecordingSchema) },
+            ...common,
+            404: error('`Recording not found`'),
+            409: error('The bot is still recording it: stop the bot first'),
+          },
+        },
+      },
+      '/recordings/{id}/media': {
+        get: {
+          summary: 'The recording’s audio, whole or one byte range (HEAD: the same headers, no body)',
+          description:
+            'Authenticated by `X-API-Key`, or without it by the `token` query parameter that `media_url` carries, so `<audio src="…media_url…">` plays and seeks in a browser. One range per request (`bytes=a-b`, `bytes=a-`, `bytes=-n`): several ranges get the whole file (200). `If-Range` with another ETag gets the whole file.',
+          security: [{ ApiKey: [] }, { MediaToken: [] }],
+          parameters: [
+            recordingIdParam,
+            {
+              name: 'Range',
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              example: 'bytes=0-65535',
+            },
+          ],
+          responses: {
+            200: {
+              description: 'The whole file, with `Accept-Ranges: bytes`, `Content-Length` and `ETag`',
+              content: { [RECORDING_CONTENT_TYPE]: { schema: { type: 'string', format: 'binary' } } },
+            },
+            206: {
+              description: 'The range asked for, with `Content-Range: bytes a-b/size`',
+              content: { [RECORDING_CONTENT_TYPE]: { schema: { type: 'string', format: 'binary' } } },
+            },
+            401: error(
+              'Missing or invalid X-API-Key, or a token that is not this recording’s: `Unauthorized`',
+            ),
+            404: error('`Recording not found`; or it failed, or its file is gone, and it has no media'),
+            409: error('The recording is still being recorded: its media is served once it is ready'),
+            416: error('The range starts past the end of the file; `Content-Range: bytes */size`'),
+            429: common[429],
+            503: error(
+              'The recording storage (or Postgres) is unreachable for now: `Recording storage unavailable; try again shortly`, with `Retry-After`',
             ),
           },
         },

@@ -42,6 +42,8 @@ export interface BotServiceDeps {
   commands: BotCommands;
   log: Logger;
   defaultBotName: string;
+  /** Whether a bot records when the request does not say (RECORDING_ENABLED_DEFAULT). */
+  recordingEnabledDefault: boolean;
   extraMeetingOrigins: readonly string[];
   /** Tells live streams and webhook dispatchers a meeting changed; must not throw. */
   announce: AnnounceChanges;
@@ -57,6 +59,8 @@ export interface BotRequest {
   botName?: string | undefined;
   language?: string | undefined;
   task?: TranscriptionTask | undefined;
+  /** Record the meeting's audio; the operator's default when not given. */
+  recordingEnabled?: boolean | undefined;
   /** The bot's own webhook endpoint, instead of the user's. */
   webhook?: { url: string; secret?: string | undefined; partialSegments?: boolean | undefined } | undefined;
 }
@@ -131,6 +135,7 @@ export async function createBot(
         botName: resolved.botName,
         language: request.language ?? null,
         task: request.task ?? 'transcribe',
+        recordingEnabled: request.recordingEnabled ?? deps.recordingEnabledDefault,
         webhook:
           webhookUrl === undefined
             ? undefined

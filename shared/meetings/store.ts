@@ -32,6 +32,8 @@ export interface MeetingRecord {
   relaunchCount: number;
   /** When the latest relaunch was asked for (null if never). */
   relaunchRequestedAt: Date | null;
+  /** Whether the bot records the meeting's audio (POST /bots `recording_enabled`). */
+  recordingEnabled: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -56,6 +58,7 @@ interface MeetingRow {
   launched_at: Date | null;
   relaunch_count: number;
   relaunch_requested_at: Date | null;
+  recording_enabled: boolean;
   webhook_url: string | null;
   webhook_secret: string | null;
   webhook_partial_segments: boolean;
@@ -90,6 +93,7 @@ function toRecord(row: MeetingRow): MeetingRecord {
     launchedAt: row.launched_at,
     relaunchCount: row.relaunch_count,
     relaunchRequestedAt: row.relaunch_requested_at,
+    recordingEnabled: row.recording_enabled,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -104,6 +108,8 @@ export interface NewMeeting {
   botName: string;
   language: string | null;
   task: TranscriptionTask;
+  /** Record the meeting's audio; false when not given. */
+  recordingEnabled?: boolean | undefined;
   /** The bot's own webhook endpoint (instead of the user's); the secret defaults to the user's. */
   webhook?: { url: string; secret: string | null; partialSegments: boolean } | undefined;
 }
@@ -120,6 +126,7 @@ export async function insertMeeting(db: Db, meeting: NewMeeting): Promise<Meetin
       bot_name: meeting.botName,
       language: meeting.language,
       task: meeting.task,
+      recording_enabled: meeting.recordingEnabled ?? false,
       webhook_url: meeting.webhook?.url ?? null,
       webhook_secret: meeting.webhook?.secret ?? null,
       webhook_partial_segments: meeting.webhook?.partialSegments ?? false,

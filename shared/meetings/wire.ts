@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoTimestamp } from '../infra/timestamps.js';
+import { recordingSchema } from '../recordings/wire.js';
 import { PLATFORMS } from './platforms.js';
 import { MEETING_STATUSES } from './status.js';
 
@@ -36,14 +37,26 @@ export const meetingHeaderShape = {
   end_time: isoTimestamp.nullable(),
 };
 
-export const meetingSchema = z
+const meetingShape = {
+  ...meetingHeaderShape,
+  bot_container_id: z.string().nullable(),
+  data: meetingDataSchema,
+  created_at: isoTimestamp,
+};
+
+export const meetingSchema = z.object(meetingShape).meta({ id: 'Meeting' });
+
+/** GET /meetings/{id}: the meeting with its recordings. */
+export const meetingDetailSchema = z
   .object({
-    ...meetingHeaderShape,
-    bot_container_id: z.string().nullable(),
-    data: meetingDataSchema,
-    created_at: isoTimestamp,
+    ...meetingShape,
+    recordings: z
+      .array(recordingSchema)
+      .describe(
+        'The meeting’s audio recordings, oldest first (empty unless the bot was sent with recording_enabled)',
+      ),
   })
-  .meta({ id: 'Meeting' });
+  .meta({ id: 'MeetingDetail' });
 
 export const meetingListSchema = z.object({ meetings: z.array(meetingSchema) }).meta({ id: 'MeetingList' });
 

@@ -1,6 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createApp } from '../../api/app.js';
 import { answerMalformedRequests } from '../../api/http-server.js';
@@ -14,6 +17,8 @@ import { createLogger } from '../../shared/infra/logger.js';
 import { createMetricsRegistry } from '../../shared/infra/metrics.js';
 import { type BotQueues, createBotQueues } from '../../shared/infra/queues.js';
 import { MeetingChangeListener, meetingAnnouncer } from '../../shared/meetings/changes.js';
+import { createRecordingStorage } from '../../shared/recordings/create-storage.js';
+import type { RecordingStorage } from '../../shared/recordings/storage.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from './redis.js';
@@ -34,6 +39,8 @@ export interface TestApi {
   redis: Redis;
   queues: BotQueues;
   prefix: string;
+  /** The API's recording storage (RECORDING_STORAGE; by default a temporary directory of this API's own). */
+  recordingStorage: RecordingStorage;
   createUser(options?: { maxConcurrentBots?: number; email?: string }): Promise<TestUser>;
   /** fetch against the API, JSON in and out. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
@@ -72,10 +79,14 @@ export async function startTestApi(
     redisUrl?: string;
     /** The Postgres server to create the test database on instead of TEST_DATABASE_URL's. */
     postgresUrl?: string;
+    /** The recording storage instead of the one the config names (closed with the API). */
+    recordingStorage?: (config: Config) => RecordingStorage;
   } = {},
 ): Promise<TestApi> {
   const database = options.replicaOf?.database ?? (await createTestDatabase(options.postgresUrl));
   const prefix = options.replicaOf?.prefix ?? uniquePrefix('api');
+  const recordingDir =
+    options.replicaOf?.config.RECORDING_DIR ?? (await mkdtemp(join(tmpdir(), 'meetbot-recordings-')));
   const redisUrl = options.redisUrl ?? options.replicaOf?.config.REDIS_URL ?? TEST_REDIS_URL;
   const config = parseConfig({
     DATABASE_URL: database.url,
@@ -84,8 +95,10 @@ export async function startTestApi(
     ADMIN_API_KEY: ADMIN_KEY,
     EXTRA_MEETING_ORIGINS: SIMULATOR_ORIGIN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    RECORDING_DIR: recordingDir,
     ...options.env,
   });
+  const recordingStorage = options.recordingStorage?.(config) ?? createRecordingStorage(config);
   const redis = createTestRedis(redisUrl);
   const queues = createBotQueues(redis, prefix);
   const logger = createLogger('api-test', config.LOG_LEVEL);
@@ -107,6 +120,7 @@ export async function startTestApi(
       log: logger,
     }),
     logger,
+    recordingStorage,
     queues: [queues.launch, queues.control],
     readiness: {
       postgres: async () => {
@@ -152,6 +166,7 @@ export async function startTestApi(
     redis,
     queues,
     prefix,
+    recordingStorage,
     request,
     async createUser(userOptions = {}) {
       userCounter += 1;
@@ -171,7 +186,9 @@ export async function startTestApi(
       await Promise.all([queues.launch.close(), queues.control.close()]);
       if (!options.replicaOf) await deleteKeys(redis, prefix);
       redis.disconnect();
+      await recordingStorage.close();
       if (!options.replicaOf) await database.drop();
+      if (!options.replicaOf) await rm(recordingDir, { recursive: true, force: true });
     },
   };
 }

@@ -53,6 +53,7 @@ export function botConfigFor(
     streamPrefix: config.QUEUE_PREFIX,
     transcription: transcriptionConfigFrom(config),
     automaticLeave,
+    recording: { enabled: meeting.recordingEnabled },
     ...(transcriptOrigin && { transcriptOrigin: transcriptOrigin.toISOString() }),
     extraAllowedOrigins: config.EXTRA_MEETING_ORIGINS,
     browser: { executablePath: CHROMIUM_BUILDS[config.BOT_CHROMIUM], headless: true },

@@ -33,6 +33,12 @@ export const createBotRequest = z
         .optional()
         .describe("Signs this bot's deliveries; defaults to the user's secret (GET /user/webhook)"),
       webhook_partial_segments: webhookPartialSegments.optional(),
+      recording_enabled: z
+        .boolean({ error: 'must be a boolean' })
+        .optional()
+        .describe(
+          "Record the meeting's audio (GET /recordings/{id}/media plays it); the operator's RECORDING_ENABLED_DEFAULT when omitted",
+        ),
     },
     { error: 'must be a JSON object' },
   )
@@ -57,6 +63,7 @@ export function botRequestOf(body: CreateBotRequest): BotRequest {
     botName: body.bot_name,
     language: body.language,
     task: body.task,
+    recordingEnabled: body.recording_enabled,
     webhook:
       body.webhook_url === undefined
         ? undefined

@@ -2,17 +2,23 @@ import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { ResponseCache } from '../../../shared/infra/response-cache.js';
-import { meetingEventJson, meetingJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
+import {
+  meetingDetailJson,
+  meetingEventJson,
+  updatedMeetingJson,
+} from '../../../shared/meetings/serialize.js';
 import {
   deleteMeetingData,
-  getMeeting,
+  meetingDetail,
   meetingHistory,
   meetingListAnswer,
   updateMeetingData,
 } from '../../../shared/meetings/service.js';
+import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
 import { meetingRefParams } from '../path-params.js';
+import { publicBaseUrl } from '../public-url.js';
 import type { PageSizes } from '../query-params.js';
 import { listMeetingsQuery, meetingIdParams, updateMeetingDataRequest } from './schema.js';
 
@@ -25,6 +31,10 @@ export interface MeetingsRouterDeps {
   dataMaxBytes: number;
   /** Built answers, keyed by the version of what they show. */
   cache: ResponseCache;
+  /** Where the meetings' recordings are kept (deleting a meeting removes them). */
+  recordingStorage: RecordingStorage;
+  /** PUBLIC_BASE_URL: where recordings' media URLs point (the request's origin when unset). */
+  publicBaseUrl: string | undefined;
 }
 
 export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
@@ -39,7 +49,8 @@ export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
 
   router.get('/meetings/:id', deps.requireUser, async (ctx) => {
     const { id } = parseInput(meetingIdParams, ctx.params, 'Path');
-    ctx.body = meetingJson(await getMeeting(deps.db, requireAuth(ctx), id));
+    const { meeting, recordings } = await meetingDetail(deps.db, requireAuth(ctx), id);
+    ctx.body = meetingDetailJson(meeting, recordings, publicBaseUrl(ctx, deps.publicBaseUrl));
   });
 
   router.get('/meetings/:id/events', deps.requireUser, async (ctx) => {
@@ -64,7 +75,12 @@ export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
 
   router.delete('/meetings/:platform/:native_meeting_id', deps.requireUser, async (ctx) => {
     const params = parseInput(meetingRefParams, ctx.params, 'Path');
-    const ids = await deleteMeetingData(deps.db, requireAuth(ctx), params.platform, params.native_meeting_id);
+    const ids = await deleteMeetingData(
+      { db: deps.db, storage: deps.recordingStorage, log: ctx.state.log },
+      requireAuth(ctx),
+      params.platform,
+      params.native_meeting_id,
+    );
     ctx.body = { message: 'Meeting data deleted', deleted_meeting_ids: ids };
   });
 
