@@ -59,6 +59,19 @@ export async function launchBrowser(options: BrowserOptions, log: Logger): Promi
     handleSIGHUP: false,
   });
   log.info({ version: browser.version() }, 'chromium started');
+  return openBrowserSession(browser, log, { ownsBrowser: true });
+}
+
+/**
+ * A fresh context and page in a running Chromium, set up as the bot's. Closing the session closes
+ * the context, and the browser too when the session owns it (a bot's own browser); tests that run
+ * many sessions share one browser.
+ */
+export async function openBrowserSession(
+  browser: Browser,
+  log: Logger,
+  { ownsBrowser }: { ownsBrowser: boolean },
+): Promise<BrowserSession> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 720 },
     locale: 'en-US',
@@ -73,7 +86,8 @@ export async function launchBrowser(options: BrowserOptions, log: Logger): Promi
     async close() {
       if (closed) return;
       closed = true;
-      await browser.close().catch((error: unknown) => log.warn({ err: error }, 'closing chromium failed'));
+      const closing = ownsBrowser ? browser.close() : context.close();
+      await closing.catch((error: unknown) => log.warn({ err: error }, 'closing chromium failed'));
     },
   };
 }

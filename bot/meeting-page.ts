@@ -3,7 +3,7 @@ import type { BotConfig } from '../shared/contract/bot-config.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { AudioCapture, type AudioSink } from './audio/capture.js';
 import type { CaptureTimeline } from './audio/capture-timeline.js';
-import { guardNavigation, launchBrowser } from './browser.js';
+import { type BrowserSession, guardNavigation, launchBrowser } from './browser.js';
 import type { Outcome } from './end-signal.js';
 import { createNavigationPolicy } from './navigation-policy.js';
 import type { PlatformDriver } from './platforms/driver.js';
@@ -38,11 +38,20 @@ export type MeetingPageFactory = (
 const speakingChanges = z.array(z.tuple([z.string(), z.boolean(), z.number()]));
 
 /** Chromium with the navigation guard, the capture and speaking scripts installed before any page loads. */
-export const openChromiumMeetingPage: MeetingPageFactory = async (config, hooks, log) => {
-  const browser = await launchBrowser(config.browser, log);
+export const openChromiumMeetingPage: MeetingPageFactory = async (config, hooks, log) =>
+  openMeetingPageIn(await launchBrowser(config.browser, log), config, hooks, log);
+
+/** The meeting page on a browser session (closed with it, and on failure). */
+export async function openMeetingPageIn(
+  browser: BrowserSession,
+  config: BotConfig,
+  hooks: MeetingPageHooks,
+  log: Logger,
+): Promise<MeetingPage> {
   try {
     const lost = (detail: string) => () => hooks.onFatal({ status: 'failed', reason: 'crashed', detail });
-    browser.browser.on('disconnected', lost('chromium exited'));
+    const disconnected = lost('chromium exited');
+    browser.browser.on('disconnected', disconnected);
     browser.page.on('crash', lost('the meeting page crashed'));
     browser.page.on('close', lost('the meeting page closed'));
     const policy = createNavigationPolicy(config.platform, config.extraAllowedOrigins);
@@ -78,6 +87,7 @@ export const openChromiumMeetingPage: MeetingPageFactory = async (config, hooks,
       timeline: capture.timeline,
       silenceOfDelivery: () => capture.silenceOfDelivery(),
       close: async () => {
+        browser.browser.off('disconnected', disconnected);
         capture.stop();
         await browser.close();
       },
@@ -86,4 +96,4 @@ export const openChromiumMeetingPage: MeetingPageFactory = async (config, hooks,
     await browser.close();
     throw error;
   }
-};
+}

@@ -4,7 +4,7 @@
  * - lobby: asked to join, waiting to be let in
  * - admitted: let in, but a post-admission dialog holds media back until answered
  * - in_call: in the call with media flowing
- * - left: pressed Leave/hang-up/"Return to home screen", or its page went away
+ * - left: pressed Leave/hang-up/"Return to home screen"/the lobby's Cancel, or its page went away
  * - denied / timed_out: the host refused, or nobody answered before the lobby timeout
  * - blocked: the platform refused the join outright (anonymous joins not allowed, anti-bot)
  * - removed / ended: the host removed the bot, or ended the meeting while the bot was there
@@ -24,7 +24,13 @@ export const BOT_STATES = [
 ] as const;
 export type BotState = (typeof BOT_STATES)[number];
 
-export const LEAVE_REASONS = ['leave_button', 'dialog_leave', 'return_home', 'page_closed'] as const;
+export const LEAVE_REASONS = [
+  'leave_button',
+  'dialog_leave',
+  'return_home',
+  'lobby_cancel',
+  'page_closed',
+] as const;
 export type LeaveReason = (typeof LEAVE_REASONS)[number];
 
 /** States from which the bot may (re)ask to join: the pre-join form and the "try again" screens. */

@@ -30,7 +30,12 @@
  *     "traps": { "sharedControls", "toolbarAutoHideSeconds" (Meet), "recordingDialog" (Meet),
  *                "interstitials" (Meet), "joinButtonLabel" (Meet: "Join here too", "Switch here", …),
  *                "resetTogglesOnAdmission" (Meet), "noAudioVideoModal" (Teams), "midJoinReload" (Teams),
- *                "leaveConfirmation" },   // the Teams modal shows when mic and camera are both off
+ *                "leaveConfirmation",   // the Teams modal shows when mic and camera are both off
+ *                // second pass (platform-landmarks.md); see schema.ts for each:
+ *                "notranslateNames", "consentDialog", "lobbyText", "deniedAsLeft", "signInScreen",
+ *                "peoplePanelOpen" (Meet); "toggleInputs", "launcherAriaLabels", "lobbyCancel",
+ *                "fullExperienceReload", "signIn": "verify_info" | "sign_in_to_continue" |
+ *                "enter_email" | "pick_account" | "login_form" | "real_person" (Teams) },
  *     // voices: kal16, slt, rms, awb, kal (flite); each participant gets a distinct one by default
  *     "participants": [{ "name": "Alice", "voice"?: "slt", "joinAt"?: 0, "leaveAt"?: 30,
  *                        "utterances": [{ "at": 2, "text": "Good morning everyone" },
@@ -47,7 +52,7 @@
  *
  * The snapshot's `bot.state` is one of none, prejoin, lobby, admitted (a dialog holds media back),
  * in_call, left, denied, timed_out, blocked, removed, ended; `bot.leaveReason` says how it left
- * (leave_button, dialog_leave, return_home, page_closed). Each utterance reports `status`
+ * (leave_button, dialog_leave, return_home, lobby_cancel, page_closed). Each utterance reports `status`
  * (scheduled, sent, playing, played, missed, cut) and `startedAt`/`endedAt`: the wall-clock
  * times the bot's page actually played its audio, read off the page's audio clock, and
  * `speechStartedAt`/`speechEndedAt`: the same less the clip's leading and trailing silence, when the

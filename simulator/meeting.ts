@@ -326,7 +326,8 @@ export class Meeting {
 
   private enterCall(session: Session): void {
     session.admittedAt = new Date();
-    if (this.setup.script.traps.recordingDialog) {
+    const { traps } = this.setup.script;
+    if (traps.recordingDialog || traps.consentDialog) {
       this.setState(session, 'admitted');
       return;
     }

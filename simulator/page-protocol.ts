@@ -13,7 +13,10 @@ export const pageAction = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('toggles'), micOn: z.boolean(), cameraOn: z.boolean() }),
   z.object({ type: z.literal('accept-dialog') }),
-  z.object({ type: z.literal('leave'), via: z.enum(['leave_button', 'dialog_leave', 'return_home']) }),
+  z.object({
+    type: z.literal('leave'),
+    via: z.enum(['leave_button', 'dialog_leave', 'return_home', 'lobby_cancel']),
+  }),
   z.object({ type: z.literal('transport'), transport: z.enum(['rtc-loopback', 'webaudio']) }),
   z.object({
     type: z.literal('utterance-started'),

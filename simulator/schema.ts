@@ -66,6 +66,23 @@ export const MEET_JOIN_BUTTON_LABELS = [
   'Switch here',
 ] as const;
 
+/** Meet's lobby texts besides "Asking to be let in…" (the `lobbyText` trap). */
+export const MEET_LOBBY_TEXTS = [
+  'Please wait until the meeting host admits you to the call',
+  'Waiting to be let in…',
+] as const;
+
+/** The sign-in family's screens Teams shows an anonymous guest (the `signIn` trap). */
+export const TEAMS_SIGN_IN_SCREENS = [
+  'verify_info',
+  'sign_in_to_continue',
+  'enter_email',
+  'pick_account',
+  'login_form',
+  'real_person',
+] as const;
+export type TeamsSignInScreen = (typeof TEAMS_SIGN_IN_SCREENS)[number];
+
 export const AUDIO_MODES = ['slots', 'mixed'] as const;
 export type AudioMode = (typeof AUDIO_MODES)[number];
 
@@ -97,6 +114,41 @@ export const trapsInput = z.object({
   leaveConfirmation: z.boolean().default(false),
   /** The page grows without end from this many seconds into the call (32 MB per 100 ms, kept). */
   memoryHogAfterSeconds: seconds.optional(),
+  // ---- second pass (platform-landmarks.md "Second pass") ----
+  /**
+   * Meet: each tile's name sits in a `span.notranslate`, after other labelled spans ("More options
+   * for …"), as on the real page; a bot taking the tile's first text gets the wrong name.
+   */
+  notranslateNames: z.boolean().default(false),
+  /**
+   * Meet: the post-admission dialog is the recording-consent dialog: an MDC alert dialog whose
+   * confirm button carries `data-mdc-dialog-action="ok"` and a reworded label; media waits for it.
+   */
+  consentDialog: z.boolean().default(false),
+  /** Meet: the lobby shows only this variant of its waiting text instead of "Asking to be let in…". */
+  lobbyText: z.enum(MEET_LOBBY_TEXTS).optional(),
+  /** Meet: a refused request shows only "You left the meeting", no denial text and no buttons. */
+  deniedAsLeft: z.boolean().default(false),
+  /** Meet: the page opens on an in-page Google sign-in screen (heading "Sign in") instead of the form. */
+  signInScreen: z.boolean().default(false),
+  /**
+   * Meet: the People panel is open in the call: a `role="list"` labelled "Participants", one row per
+   * person named by its aria-label, each with a mic-level element whose opacity follows their speech.
+   */
+  peoplePanelOpen: z.boolean().default(false),
+  /** Teams: `toggle-mute` / `toggle-video` are transparent checkbox inputs whose state is `checked`. */
+  toggleInputs: z.boolean().default(false),
+  /** Teams: the launcher's buttons carry a title and a description line, named by their aria-labels. */
+  launcherAriaLabels: z.boolean().default(false),
+  /** Teams: the lobby shows a Cancel button (`data-tid="prejoin-cancel-button"`) that leaves the lobby. */
+  lobbyCancel: z.boolean().default(false),
+  /**
+   * Teams: a moment after the form shows, the light client reloads itself with
+   * `lightExperience=false`, back to the launcher with an empty form and the switches on.
+   */
+  fullExperienceReload: z.boolean().default(false),
+  /** Teams: "Continue on this browser" leads to this screen of the sign-in family instead of the form. */
+  signIn: z.enum(TEAMS_SIGN_IN_SCREENS).optional(),
 });
 export type Traps = z.infer<typeof trapsInput>;
 
@@ -115,6 +167,15 @@ export const createMeetingInput = z
       noAudioVideoModal: false,
       midJoinReload: false,
       leaveConfirmation: false,
+      notranslateNames: false,
+      consentDialog: false,
+      deniedAsLeft: false,
+      signInScreen: false,
+      peoplePanelOpen: false,
+      toggleInputs: false,
+      launcherAriaLabels: false,
+      lobbyCancel: false,
+      fullExperienceReload: false,
     }),
     participants: z.array(participantInput).max(20).default([]),
     /** The host ends the meeting this many seconds after the bot's media starts. */
@@ -143,6 +204,17 @@ export const createMeetingInput = z
       ['resetTogglesOnAdmission', 'google_meet'],
       ['noAudioVideoModal', 'teams'],
       ['midJoinReload', 'teams'],
+      ['notranslateNames', 'google_meet'],
+      ['consentDialog', 'google_meet'],
+      ['lobbyText', 'google_meet'],
+      ['deniedAsLeft', 'google_meet'],
+      ['signInScreen', 'google_meet'],
+      ['peoplePanelOpen', 'google_meet'],
+      ['toggleInputs', 'teams'],
+      ['launcherAriaLabels', 'teams'],
+      ['lobbyCancel', 'teams'],
+      ['fullExperienceReload', 'teams'],
+      ['signIn', 'teams'],
     ];
     for (const [trap, platform] of platformOnly) {
       const setting = value.traps[trap];

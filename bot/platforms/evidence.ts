@@ -13,13 +13,18 @@ export interface ControlEvidence {
   disabled: boolean;
   visible: boolean;
   inDialog: boolean;
-  /** aria-checked / aria-pressed / data-is-muted as found ('' when absent). */
+  /**
+   * A checkbox input's `checked` ('true' / 'false'); otherwise aria-checked / aria-pressed /
+   * data-is-muted as found ('' when absent).
+   */
   state: string;
 }
 
 export interface InputEvidence {
   label: string;
   placeholder: string;
+  /** The form field's name attribute ('' when absent), e.g. Microsoft's login form's `loginfmt`. */
+  name: string;
   tid: string | null;
   visible: boolean;
   disabled: boolean;
@@ -30,6 +35,13 @@ export interface TileEvidence {
   /** Meet: data-participant-id; Teams: the tile's data-tid. */
   id: string;
   name: string | null;
+  self: boolean;
+}
+
+export interface PersonEvidence {
+  /** The row's display name (its aria-label, else the name span's text). */
+  name: string;
+  /** The row says it is the viewer ("(You)"). */
   self: boolean;
 }
 
@@ -45,6 +57,13 @@ export interface PageEvidence {
   teamsTiles: TileEvidence[];
   /** "People - N joined" / data-avatar-count when the page shows one (includes the bot). */
   peopleCount: number | null;
+  /**
+   * Meet's People list (`role="list"` labelled "Participants") when it is open: one row per person
+   * in the call, the bot's own included; null when no such list is on the page.
+   */
+  people: PersonEvidence[] | null;
+  /** Texts of visible headings (h1–h3, role=heading), normalised. */
+  headings: string[];
   recaptchaChallengeVisible: boolean;
 }
 
@@ -103,10 +122,13 @@ export function textIncludesAny(text: string, phrases: readonly string[]): strin
 export const COLLECT_EVIDENCE_SCRIPT = `(() => {
   const norm = (value) => (value || '')
     .replace(/[\\u2018\\u2019\\u02bc]/g, "'").replace(/\\u2026/g, '...').replace(/\\s+/g, ' ').trim().toLowerCase();
+  const isCheckbox = (el) => el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio');
   const visible = (el) => {
     if (!el.isConnected || el.getClientRects().length === 0) return false;
     const style = getComputedStyle(el);
-    return style.visibility !== 'hidden' && style.display !== 'none' && Number(style.opacity || '1') > 0.05;
+    if (style.visibility === 'hidden' || style.display === 'none') return false;
+    // Styled switches are transparent inputs laid over their drawing: opacity says nothing there.
+    return isCheckbox(el) || Number(style.opacity || '1') > 0.05;
   };
   const dialogSelector = '[role=dialog], [role=alertdialog], dialog[open]';
   const controls = [];
@@ -120,7 +142,9 @@ export const COLLECT_EVIDENCE_SCRIPT = `(() => {
       disabled: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
       visible: visible(el),
       inDialog: Boolean(el.closest(dialogSelector)),
-      state: el.getAttribute('aria-checked') || el.getAttribute('aria-pressed') || el.getAttribute('data-is-muted') || '',
+      state: isCheckbox(el)
+        ? String(el.checked)
+        : el.getAttribute('aria-checked') || el.getAttribute('aria-pressed') || el.getAttribute('data-is-muted') || '',
     });
   });
   const inputs = [];
@@ -128,6 +152,7 @@ export const COLLECT_EVIDENCE_SCRIPT = `(() => {
     inputs.push({
       label: norm(el.getAttribute('aria-label')),
       placeholder: norm(el.getAttribute('placeholder')),
+      name: el.getAttribute('name') || '',
       tid: el.getAttribute('data-tid'),
       visible: visible(el),
       disabled: el.disabled === true || el.readOnly === true,
@@ -142,6 +167,9 @@ export const COLLECT_EVIDENCE_SCRIPT = `(() => {
     if (direct) return direct.trim();
     const named = tile.querySelector('[data-self-name], [data-participant-name], [data-name]');
     if (named) return (named.getAttribute('data-self-name') || named.getAttribute('data-participant-name') || named.getAttribute('data-name') || '').trim() || null;
+    // Meet keeps the name in a span the translator must not touch; other spans hold hover labels.
+    const untranslated = tile.querySelector('span.notranslate');
+    if (untranslated && (untranslated.textContent || '').trim()) return untranslated.textContent.trim();
     // The name is a span; avatars (initials) and icons are aria-hidden or icon ligatures.
     for (const selector of ['span', 'div']) {
       for (const el of tile.querySelectorAll(selector)) {
@@ -173,11 +201,25 @@ export const COLLECT_EVIDENCE_SCRIPT = `(() => {
     const match = /people\\s*-?\\s*(\\d+)\\s*joined/i.exec(el.getAttribute('aria-label') || '');
     if (match) { peopleCount = Number(match[1]); break; }
   }
+  let people = null;
+  const list = document.querySelector('[role=list][aria-label="Participants" i]');
+  if (list) {
+    people = [];
+    list.querySelectorAll('[role=listitem]').forEach((row) => {
+      const untranslated = row.querySelector('span.notranslate');
+      const name = (row.getAttribute('aria-label') || (untranslated && untranslated.textContent) || '').trim();
+      if (name) people.push({ name, self: /(you)/i.test(row.textContent || '') });
+    });
+  }
+  const headings = [];
+  document.querySelectorAll('h1, h2, h3, [role=heading]').forEach((el) => {
+    if (visible(el)) headings.push(norm(el.innerText).slice(0, 200));
+  });
   const recaptchaChallengeVisible = Array.from(document.querySelectorAll('iframe[title*="recaptcha challenge" i], iframe[src*="recaptcha/api2/bframe"]'))
     .some((frame) => visible(frame) && frame.getBoundingClientRect().height > 50);
   return {
     url: location.href,
     text: norm(document.body ? document.body.innerText : '').slice(0, 20000),
-    controls, inputs, dialogs, meetTiles, teamsTiles, peopleCount, recaptchaChallengeVisible,
+    controls, inputs, dialogs, meetTiles, teamsTiles, peopleCount, people, headings, recaptchaChallengeVisible,
   };
 })()`;

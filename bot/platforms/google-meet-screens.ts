@@ -35,7 +35,13 @@ const LOBBY = [
   "you'll join the call when someone lets you in",
   'please wait until a meeting host brings you into the call',
   'waiting for the host to join',
+  'admits you to the call',
+  'waiting to be let in',
 ];
+/** Shown after a leave, and on its own when a request to join was refused. */
+const LEFT = 'you left the meeting';
+/** The heading of Google's sign-in screen, shown in the page (besides a redirect to accounts.google.com). */
+const SIGN_IN_HEADINGS = ['sign in'];
 const POST_ADMISSION_DIALOG = [
   'this video call is being recorded',
   'is taking notes',
@@ -84,19 +90,51 @@ function inCallControls(evidence: PageEvidence): number {
   ).length;
 }
 
-function othersInCall(evidence: PageEvidence): number | null {
+/** The badge counts everyone; an open People list names everyone; tiles may be paged. */
+function othersInCall(evidence: PageEvidence, botName: string): number | null {
   if (evidence.peopleCount !== null) return Math.max(0, evidence.peopleCount - 1);
+  if (evidence.people !== null) {
+    const self = botName.trim().toLowerCase();
+    return evidence.people.filter((row) => !row.self && row.name.toLowerCase() !== self).length;
+  }
   return evidence.meetTiles.filter((tile) => !tile.self).length;
+}
+
+/** What the driver did and saw so far, which some screens need to be read right. */
+export interface MeetJoinProgress {
+  /** A join button was pressed. */
+  asked: boolean;
+  /** The call has been seen. */
+  inCall: boolean;
+  /** The bot pressed leave itself. */
+  leaving: boolean;
+}
+
+const NOT_STARTED: MeetJoinProgress = { asked: false, inCall: false, leaving: false };
+
+/**
+ * "You left the meeting" without the bot leaving: before the call it is how Meet shows a refused
+ * request (sometimes with nothing else on the page); in the call, the bot was put out of it.
+ */
+function leftWithoutLeaving(evidence: PageEvidence, progress: MeetJoinProgress): Screen | null {
+  if (!progress.asked || progress.leaving || !evidence.text.includes(LEFT)) return null;
+  return progress.inCall
+    ? { kind: 'ended', reason: 'removed', detail: LEFT }
+    : { kind: 'failed', reason: 'admission_denied', detail: LEFT };
 }
 
 /**
  * Classifies a Meet page. Terminal screens win; then dialogs and the lobby; the call is only
  * recognised with in-call-only controls present and no lobby or pre-join evidence at all.
  */
-export function classifyMeetScreen(evidence: PageEvidence): Screen {
+export function classifyMeetScreen(evidence: PageEvidence, progress: MeetJoinProgress = NOT_STARTED): Screen {
   if (evidence.recaptchaChallengeVisible) return { kind: 'failed', reason: 'blocked', detail: 'recaptcha' };
+  const signIn = evidence.headings.find((heading) => SIGN_IN_HEADINGS.includes(heading));
+  if (signIn) return { kind: 'failed', reason: 'sign_in_required', detail: `"${signIn}" screen` };
   const terminal = firstTextRule<TerminalScreen>(evidence.text, MEET_TERMINAL_RULES);
   if (terminal) return terminal;
+  const left = leftWithoutLeaving(evidence, progress);
+  if (left) return left;
   const { text } = evidence;
   const dialogText = evidence.dialogs.find((dialog) => textIncludesAny(dialog, POST_ADMISSION_DIALOG));
   const dialogJoin = findControl(evidence, ['join now', 'continue', 'got it'], {
@@ -114,7 +152,11 @@ export function classifyMeetScreen(evidence: PageEvidence): Screen {
   return { kind: 'loading' };
 }
 
-export function observeMeet(evidence: PageEvidence): Observation {
-  const screen = classifyMeetScreen(evidence);
-  return { screen, others: screen.kind === 'in_call' ? othersInCall(evidence) : null };
+export function observeMeet(
+  evidence: PageEvidence,
+  progress: MeetJoinProgress = NOT_STARTED,
+  botName = '',
+): Observation {
+  const screen = classifyMeetScreen(evidence, progress);
+  return { screen, others: screen.kind === 'in_call' ? othersInCall(evidence, botName) : null };
 }

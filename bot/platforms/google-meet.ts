@@ -3,17 +3,27 @@ import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
-import { MEET_INTERSTITIAL_BUTTONS, MEET_JOIN_BUTTONS, observeMeet } from './google-meet-screens.js';
-import { clickButton, readEvidence, waitUntilOut, wakeToolbar } from './page-actions.js';
+import {
+  MEET_INTERSTITIAL_BUTTONS,
+  MEET_JOIN_BUTTONS,
+  type MeetJoinProgress,
+  observeMeet,
+} from './google-meet-screens.js';
+import { clickButton, clickFirstVisible, readEvidence, waitUntilOut, wakeToolbar } from './page-actions.js';
 import { MEET_SPEAKING_SCRIPT } from './speaking-scripts.js';
 
 const MIC_OFF = ['turn off microphone'];
 const CAMERA_OFF = ['turn off camera'];
 const DIALOG_ANSWERS = ['join now', 'continue', 'got it'];
+const DIALOG_SELECTOR = '[role=dialog], [role=alertdialog], dialog[open]';
+/** Material dialogs' confirm button, whatever its label says (the recording-consent dialog's "Join now"). */
+const DIALOG_CONFIRM = '[data-mdc-dialog-action="ok"]';
 
 export class GoogleMeetDriver implements PlatformDriver {
   readonly platform = 'google_meet' as const;
   readonly speakingScript = MEET_SPEAKING_SCRIPT;
+  private readonly progress: MeetJoinProgress = { asked: false, inCall: false, leaving: false };
+  private botName = '';
 
   constructor(
     private readonly page: Page,
@@ -25,6 +35,7 @@ export class GoogleMeetDriver implements PlatformDriver {
   }
 
   async prepareStep(name: string): Promise<string | null> {
+    this.botName = name;
     const evidence = await readEvidence(this.page);
     const interstitial = findControl(evidence, MEET_INTERSTITIAL_BUTTONS, { visible: true });
     if (interstitial && (await clickButton(this.page, MEET_INTERSTITIAL_BUTTONS)))
@@ -48,7 +59,10 @@ export class GoogleMeetDriver implements PlatformDriver {
     for (const label of MEET_JOIN_BUTTONS) {
       if (findControl(evidence, [label], { visible: true, enabled: true, inDialog: false })) {
         const main = this.page.locator('body');
-        if (await clickButton(main, [label])) return `pressed "${label}"`;
+        if (await clickButton(main, [label])) {
+          this.progress.asked = true;
+          return `pressed "${label}"`;
+        }
       }
     }
     return null;
@@ -56,11 +70,14 @@ export class GoogleMeetDriver implements PlatformDriver {
 
   async observe(): Promise<Observation> {
     await wakeToolbar(this.page);
-    return observeMeet(await readEvidence(this.page));
+    const observation = observeMeet(await readEvidence(this.page), this.progress, this.botName);
+    if (observation.screen.kind === 'in_call') this.progress.inCall = true;
+    return observation;
   }
 
   async answerDialog(): Promise<string | null> {
-    const dialogs = this.page.locator('[role=dialog], [role=alertdialog], dialog[open]');
+    const dialogs = this.page.locator(DIALOG_SELECTOR);
+    if (await clickFirstVisible(dialogs.locator(DIALOG_CONFIRM))) return 'confirmed a dialog';
     if (await clickButton(dialogs, DIALOG_ANSWERS)) return 'answered a dialog';
     return null;
   }
@@ -72,6 +89,7 @@ export class GoogleMeetDriver implements PlatformDriver {
   }
 
   async leave(): Promise<void> {
+    this.progress.leaving = true;
     await wakeToolbar(this.page);
     let left = await clickButton(this.page, ['leave call']);
     if (!left) left = await clickButton(this.page, ['return to home screen', 'cancel']);

@@ -11,6 +11,12 @@ export function accessibleName(names: readonly string[]): RegExp {
   return new RegExp(`^\\s*(${names.map(escapeRegExp).join('|')})(\\s*\\(.*\\))?\\s*$`, 'i');
 }
 
+/** Buttons whose visible text is one of the names, whatever their accessible name (aria-label) says. */
+export function buttonsByText(scope: Page | Locator, names: readonly string[]): Locator {
+  const text = new RegExp(`^\\s*(${names.map(escapeRegExp).join('|')})\\s*$`, 'i');
+  return scope.locator('button, [role=button]').filter({ hasText: text });
+}
+
 export function readEvidence(page: Page): Promise<PageEvidence> {
   return page.evaluate(COLLECT_EVIDENCE_SCRIPT) as Promise<PageEvidence>;
 }

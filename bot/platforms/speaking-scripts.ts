@@ -50,6 +50,9 @@ export const MEET_SPEAKING_SCRIPT = speakingObserver(`
     if (attr) return attr.trim();
     const named = tile.querySelector('[data-participant-name], [data-name]');
     if (named) return (named.getAttribute('data-participant-name') || named.getAttribute('data-name')).trim();
+    // The name's own span (the translator must leave it alone); other spans hold hover labels.
+    const untranslated = tile.querySelector('span.notranslate');
+    if (untranslated && (untranslated.textContent || '').trim()) return untranslated.textContent.trim();
     for (const selector of ['span', 'div']) {
       for (const el of tile.querySelectorAll(selector)) {
         if (el.children.length > 0 || el.closest('[aria-hidden="true"]')) continue;

@@ -13,8 +13,21 @@ export const TEAMS_NAME_TID = 'prejoin-display-name-input';
 export const TEAMS_HANGUP_TIDS = ['hangup-main-btn', 'call-hangup'];
 export const TEAMS_HANGUP_IDS = ['hangup-button'];
 
-const SIGN_IN = ['we need to verify your info before you can join', 'sign in to join this meeting'];
-const BLOCKED = ["verify you're a real person", "we couldn't connect you"];
+export const TEAMS_CANCEL_TID = 'prejoin-cancel-button';
+export const TEAMS_TOGGLE_TIDS = { microphone: 'toggle-mute', camera: 'toggle-video' } as const;
+
+/** The sign-in family: each one means an anonymous guest can't join this meeting. */
+const SIGN_IN = [
+  'we need to verify your info before you can join',
+  'sign in to join this meeting',
+  'sign in to continue',
+  'enter your email, phone, or skype',
+  'pick an account',
+  "verify you're a real person",
+];
+/** Microsoft's login form, recognised by its field whatever the page says around it. */
+const LOGIN_FIELD_NAMES = ['loginfmt'];
+const BLOCKED = ["we couldn't connect you"];
 const NOT_FOUND = ['looks like the meeting url is incorrect', "this meeting link isn't valid"];
 const REMOVED = ["you've been removed from this meeting", 'you have been removed from this meeting'];
 const DENIED = ['you were denied access to the meeting', 'your request to join was declined'];
@@ -68,6 +81,17 @@ function hasHangup(evidence: PageEvidence): boolean {
   );
 }
 
+/**
+ * A mic/camera switch's state whichever shape it has (a checkbox input's `checked`, or
+ * aria-checked): 'on', 'off', or null when there is no such switch or it doesn't say.
+ */
+export function teamsSwitchState(evidence: PageEvidence, tid: string): 'on' | 'off' | null {
+  const control = evidence.controls.find((candidate) => candidate.tid === tid && candidate.visible);
+  if (control?.state === 'true') return 'on';
+  if (control?.state === 'false') return 'off';
+  return null;
+}
+
 function otherCallControls(evidence: PageEvidence): number {
   return evidence.controls.filter(
     (control) =>
@@ -90,6 +114,8 @@ function othersInCall(evidence: PageEvidence, botName: string): number | null {
  * hang-up control plus another call control, and no visible Join button or lobby text.
  */
 export function classifyTeamsScreen(evidence: PageEvidence): Screen {
+  const login = evidence.inputs.find((input) => LOGIN_FIELD_NAMES.includes(input.name));
+  if (login) return { kind: 'failed', reason: 'sign_in_required', detail: `login form (${login.name})` };
   const terminal = firstTextRule<TerminalScreen>(evidence.text, TEAMS_TERMINAL_RULES);
   if (terminal) return terminal;
   const { text } = evidence;

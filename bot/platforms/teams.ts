@@ -3,16 +3,19 @@ import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
-import { clickButton, clickFirstVisible, readEvidence, waitUntilOut } from './page-actions.js';
+import { buttonsByText, clickButton, clickFirstVisible, readEvidence, waitUntilOut } from './page-actions.js';
 import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
 import {
   observeTeams,
+  TEAMS_CANCEL_TID,
   TEAMS_CONTINUE_IN_BROWSER,
   TEAMS_HANGUP_IDS,
   TEAMS_HANGUP_TIDS,
   TEAMS_JOIN_TID,
   TEAMS_NAME_TID,
   TEAMS_NO_AV_CONFIRM,
+  TEAMS_TOGGLE_TIDS,
+  teamsSwitchState,
 } from './teams-screens.js';
 
 const HANGUP_SELECTOR = [
@@ -37,8 +40,13 @@ export class TeamsDriver implements PlatformDriver {
   async prepareStep(name: string): Promise<string | null> {
     this.botName = name;
     const evidence = await readEvidence(this.page);
+    // Found by aria-label or by text: the launcher names its buttons one way and shows another.
     if (findControl(evidence, TEAMS_CONTINUE_IN_BROWSER, { visible: true })) {
-      if (await clickButton(this.page, TEAMS_CONTINUE_IN_BROWSER)) return 'continued in the browser';
+      if (
+        (await clickButton(this.page, TEAMS_CONTINUE_IN_BROWSER)) ||
+        (await clickFirstVisible(buttonsByText(this.page, TEAMS_CONTINUE_IN_BROWSER)))
+      )
+        return 'continued in the browser';
     }
     const nameInput = evidence.inputs.find(
       (input) => input.visible && (input.tid === TEAMS_NAME_TID || input.placeholder === 'type your name'),
@@ -50,10 +58,14 @@ export class TeamsDriver implements PlatformDriver {
       await field.fill(name, { timeout: 5000 });
       return 'entered the name';
     }
-    for (const tid of ['toggle-mute', 'toggle-video']) {
-      const toggle = evidence.controls.find((control) => control.tid === tid && control.visible);
-      if (toggle?.state === 'true' && (await clickFirstVisible(this.page.locator(`[data-tid="${tid}"]`)))) {
-        return `switched ${tid === 'toggle-mute' ? 'the microphone' : 'the camera'} off`;
+    // The switches are checkbox inputs (state: checked) or ARIA switches (aria-checked); either way
+    // one is switched off per step, and the next step reads it again before anything is joined.
+    for (const [device, tid] of Object.entries(TEAMS_TOGGLE_TIDS)) {
+      if (
+        teamsSwitchState(evidence, tid) === 'on' &&
+        (await clickFirstVisible(this.page.locator(`[data-tid="${tid}"]`)))
+      ) {
+        return `switched the ${device} off`;
       }
     }
     const join = evidence.controls.find((control) => control.tid === TEAMS_JOIN_TID && control.visible);
@@ -62,6 +74,10 @@ export class TeamsDriver implements PlatformDriver {
       !join.disabled &&
       (await clickFirstVisible(this.page.locator(`[data-tid="${TEAMS_JOIN_TID}"]`)))
     ) {
+      const switches = Object.entries(TEAMS_TOGGLE_TIDS).map(
+        ([device, tid]) => `${device} ${teamsSwitchState(evidence, tid) ?? 'not shown'}`,
+      );
+      this.log.info({ switches }, 'joining with the microphone and camera as read');
       return 'pressed "Join now"';
     }
     return null;
@@ -79,12 +95,18 @@ export class TeamsDriver implements PlatformDriver {
   async ensureMuted(): Promise<void> {
     // Teams keeps the pre-join choice; a switched-on microphone in the call is a real toggle.
     const mic = this.page.locator(
-      '[data-tid="toggle-mute"][aria-checked="true"], #microphone-button[aria-pressed="true"]',
+      'input[data-tid="toggle-mute"]:checked, [data-tid="toggle-mute"][aria-checked="true"], #microphone-button[aria-pressed="true"]',
     );
     if (await clickFirstVisible(mic)) this.log.info('microphone was on; turned it off');
   }
 
   async leave(): Promise<void> {
+    // In the lobby: its Cancel leaves the queue (the hang-up some lobbies show does too).
+    if (await clickFirstVisible(this.page.locator(`[data-tid="${TEAMS_CANCEL_TID}"]`))) {
+      if (!(await waitUntilOut(() => this.observe())))
+        this.log.warn('the page still shows the lobby after cancelling');
+      return;
+    }
     if (!(await clickFirstVisible(this.page.locator(HANGUP_SELECTOR)))) {
       if (!(await clickButton(this.page, ['leave', 'cancel']))) {
         this.log.warn('no hang-up control found');

@@ -110,7 +110,28 @@ function whoIsHere() {
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are in this call`;
 }
 
+/** The page anonymous visitors get on a sign-in-only meeting: Google's own sign-in, in the page. */
+function renderSignIn() {
+  show(
+    app,
+    h(
+      'main',
+      { class: 'message sign-in' },
+      h('h1', {}, 'Sign in'),
+      h('p', {}, 'to continue to Google Meet'),
+      h('input', { type: 'email', 'aria-label': 'Email or phone', autocomplete: 'off' }),
+      h(
+        'div',
+        { class: 'actions' },
+        button('Forgot email?', () => {}),
+        button('Next', () => {}),
+      ),
+    ),
+  );
+}
+
 function renderPreJoin() {
+  if (ui.meeting.traps.signInScreen) return renderSignIn();
   const open = ui.meeting.admission === 'open';
   const input = h('input', {
     type: 'text',
@@ -130,6 +151,12 @@ function renderPreJoin() {
   showJoinScreen(
     { class: 'join-panel' },
     [
+      // Anonymous visitors always see a way to sign in; it is not the sign-in screen.
+      h(
+        'div',
+        { class: 'account' },
+        button('Sign in', () => {}),
+      ),
       h('h1', {}, "What's your name?"),
       input,
       h('div', { class: 'join-actions' }, join),
@@ -178,14 +205,17 @@ function interstitial() {
 
 function renderLobby() {
   const waitingForHost = ui.meeting.admission === 'host';
+  const variant = ui.meeting.traps.lobbyText;
+  const texts = variant
+    ? [h('h1', {}, variant)]
+    : [
+        h('h1', {}, 'Asking to be let in…'),
+        h('p', {}, 'You’ll join the call when someone lets you in'),
+        waitingForHost && h('p', {}, 'Please wait until a meeting host brings you into the call'),
+      ];
   showJoinScreen(
     { class: 'join-panel', 'aria-live': 'polite' },
-    [
-      h('h1', {}, 'Asking to be let in…'),
-      h('p', {}, 'You’ll join the call when someone lets you in'),
-      waitingForHost && h('p', {}, 'Please wait until a meeting host brings you into the call'),
-      h('div', { class: 'join-actions' }, homeButton()),
-    ],
+    [...texts, h('div', { class: 'join-actions' }, homeButton())],
     ui.meeting.traps.sharedControls && toolbar(),
   );
 }
@@ -263,6 +293,18 @@ function refreshToolbar() {
   if (current) current.replaceWith(toolbar());
 }
 
+/**
+ * A person's name. With the notranslate trap it sits in a `span.notranslate` after the tile's
+ * hover labels, which are spans with text too, as on the real page.
+ */
+function nameParts(name, labels) {
+  if (!ui.meeting.traps.notranslateNames) return [h('span', { class: 'name' }, name)];
+  return [
+    h('div', { class: 'tile-menu' }, ...labels.map((label) => h('span', { class: 'tile-label' }, label))),
+    h('span', { class: 'name notranslate' }, name),
+  ];
+}
+
 function tile(participant) {
   return h(
     'div',
@@ -273,7 +315,10 @@ function tile(participant) {
     },
     h('div', { class: 'avatar', 'aria-hidden': 'true' }, participant.name.slice(0, 1).toUpperCase()),
     h('div', { class: 'level', 'data-audio-level': '0' }),
-    h('span', { class: 'name' }, participant.name),
+    ...nameParts(participant.name, [
+      `More options for ${participant.name}`,
+      `Pin ${participant.name} to your main screen`,
+    ]),
   );
 }
 
@@ -283,27 +328,32 @@ function selfTile() {
     { class: 'tile self', 'data-participant-id': ui.meeting.selfDeviceId, 'data-self-name': ui.name.trim() },
     h('div', { class: 'avatar', 'aria-hidden': 'true' }, ui.name.trim().slice(0, 1).toUpperCase()),
     h('div', { class: 'level', 'data-audio-level': '0' }),
-    h('span', { class: 'name' }, 'You'),
+    ...nameParts('You', ['Turn on your camera']),
+  );
+}
+
+/** A People row: named by its aria-label, with a mic-level element whose opacity follows speech. */
+function personRow(name, deviceId, suffix) {
+  const nameClass = ui.meeting.traps.notranslateNames ? 'notranslate' : undefined;
+  return h(
+    'div',
+    { role: 'listitem', 'aria-label': name, 'data-participant-id': deviceId },
+    h('span', { class: nameClass }, name),
+    suffix && h('span', {}, suffix),
+    h('div', { class: 'mic-level', 'aria-hidden': 'true', style: 'opacity: 0' }),
   );
 }
 
 function peoplePanel() {
   const rows = [
-    h('div', { role: 'listitem', 'aria-label': ui.name.trim() }, h('span', {}, `${ui.name.trim()} (You)`)),
-    ...presentParticipants(ui).map((p) =>
-      h(
-        'div',
-        { role: 'listitem', 'aria-label': p.name, 'data-participant-id': p.deviceId },
-        h('span', {}, p.name),
-        h('div', { class: 'mic-level', style: 'opacity: 0' }),
-      ),
-    ),
+    personRow(ui.name.trim(), ui.meeting.selfDeviceId, '(You)'),
+    ...presentParticipants(ui).map((p) => personRow(p.name, p.deviceId)),
   ];
   return h(
     'aside',
     { class: 'people', 'aria-label': 'People' },
     h('h2', {}, 'People'),
-    h('div', { role: 'list' }, rows),
+    h('div', { role: 'list', 'aria-label': 'Participants' }, rows),
   );
 }
 
@@ -315,7 +365,8 @@ function renderCall() {
     ui.peopleOpen && peoplePanel(),
   );
   const parts = [main, toolbar()];
-  if (ui.state === 'admitted') parts.push(recordingDialog());
+  if (ui.state === 'admitted')
+    parts.push(ui.meeting.traps.consentDialog ? consentDialog() : recordingDialog());
   show(app, parts);
   if (ui.toolbarTimer === undefined) armToolbarAutoHide();
 }
@@ -330,6 +381,44 @@ function recordingDialog() {
       button('Join now', () => ui.session.act({ type: 'accept-dialog' })),
     ],
   });
+}
+
+/**
+ * The trap: Meet's recording-consent dialog is a Material (MDC) alert dialog; its confirm button is
+ * known by `data-mdc-dialog-action="ok"`, its label changes between releases and languages.
+ */
+function consentDialog() {
+  const action = (value, label, onclick) =>
+    h(
+      'button',
+      { type: 'button', class: 'mdc-button mdc-dialog__button', 'data-mdc-dialog-action': value, onclick },
+      h('span', { class: 'mdc-button__label' }, label),
+    );
+  return h(
+    'div',
+    { class: 'mdc-dialog mdc-dialog--open scrim' },
+    h(
+      'div',
+      {
+        class: 'mdc-dialog__surface dialog',
+        role: 'alertdialog',
+        'aria-modal': 'true',
+        'aria-labelledby': 'consent-title',
+      },
+      h('h2', { class: 'mdc-dialog__title', id: 'consent-title' }, 'This video call is being recorded'),
+      h(
+        'div',
+        { class: 'mdc-dialog__content' },
+        'Everyone in the call is being recorded. By staying, you agree to be recorded.',
+      ),
+      h(
+        'div',
+        { class: 'mdc-dialog__actions actions' },
+        action('cancel', 'Leave meeting', () => ui.session.act({ type: 'leave', via: 'dialog_leave' })),
+        action('ok', 'Agree and continue', () => ui.session.act({ type: 'accept-dialog' })),
+      ),
+    ),
+  );
 }
 
 function onLeaveCall() {
@@ -394,6 +483,8 @@ function render() {
     case 'in_call':
       return renderCall();
     case 'denied':
+      // The trap: the refusal shows only the line a leave shows, nothing else.
+      if (ui.meeting.traps.deniedAsLeft) return messageScreen('You left the meeting', null);
       return renderRefused('Someone in the call denied your request to join');
     case 'timed_out':
       return renderRefused('No one responded to your request to join the call');
@@ -440,6 +531,7 @@ function start() {
     notFound: (data) => renderNotFound(data.reason),
     found: (data, first) => {
       if (first && ui.meeting.traps.interstitials && data.state === 'prejoin') ui.interstitialStep = 2;
+      if (first && ui.meeting.traps.peoplePanelOpen) ui.peopleOpen = true;
     },
     stateChanging: resetTogglesOnAdmission,
     participants: (data) => {

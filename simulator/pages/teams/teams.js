@@ -14,10 +14,13 @@ const meetingId = launched
   : decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const passcode = params.get('p') ?? undefined;
 const reloadedKey = `sim-teams-reloaded:${meetingId}`;
+const fullReloadedKey = `sim-teams-full-reloaded:${meetingId}`;
+// The full experience (lightExperience=false) starts over at the launcher; the light one skips it.
+const lightLaunch = launched && params.get('lightExperience') !== 'false';
 
 const ui = meetingPageState({
   computerAudio: true,
-  continued: launched,
+  continued: lightLaunch,
   found: null,
   notice: null,
 });
@@ -26,7 +29,7 @@ function button(label, onclick, extra = {}) {
   return h('button', { type: 'button', onclick, ...extra }, label);
 }
 
-/** A wrong passcode fails to connect; an unknown meeting id reads as a bad URL. */
+/** A wrong passcode fails to connect; an unknown meeting id reads as a bad URL (one sentence). */
 function errorScreen() {
   const badPasscode = ui.notFoundReason === 'bad_passcode';
   show(
@@ -35,10 +38,25 @@ function errorScreen() {
       'main',
       { class: 'message' },
       badPasscode
-        ? h('h1', {}, "Sorry, we couldn't connect you")
-        : h('h1', {}, 'Looks like the meeting URL is incorrect'),
-      h('p', {}, 'Check the meeting link and try again.'),
+        ? [h('h1', {}, "Sorry, we couldn't connect you"), h('p', {}, 'Check the meeting link and try again.')]
+        : h('p', {}, 'Looks like the meeting URL is incorrect. Please check the URL and try again.'),
     ),
+  );
+}
+
+/**
+ * With the aria-label trap each button shows a title and a description line (so its text is not
+ * its name) and is named by its aria-label, which need not repeat the title.
+ */
+function launcherButton(title, description, ariaLabel, onclick, extra) {
+  if (!ui.meeting?.traps.launcherAriaLabels) return button(title, onclick, extra);
+  return button(
+    [
+      h('span', { class: 'launcher-title' }, title),
+      h('span', { class: 'launcher-description' }, description),
+    ],
+    onclick,
+    { ...extra, 'aria-label': ariaLabel },
   );
 }
 
@@ -49,8 +67,22 @@ function launcher() {
       'main',
       { class: 'launcher' },
       h('h1', {}, 'How do you want to join your Teams meeting?'),
-      button('Join on the Teams app', () => {}, { class: 'secondary' }),
-      button('Continue on this browser', onContinue, { class: 'primary' }),
+      launcherButton(
+        'Join on the Teams app',
+        'Use the desktop app for the best experience',
+        'Join meeting in the Teams app',
+        () => {},
+        {
+          class: 'secondary',
+        },
+      ),
+      launcherButton(
+        'Continue on this browser',
+        'No download or installation required.',
+        'Join meeting from this browser',
+        onContinue,
+        { class: 'primary', 'data-tid': 'joinOnWeb' },
+      ),
     ),
   );
 }
@@ -59,6 +91,15 @@ function onContinue() {
   ui.continued = true;
   if (ui.found === false) return errorScreen();
   render();
+  // The trap: the light client gives way to the full one, reloading without the light experience.
+  if (ui.meeting?.traps.fullExperienceReload && !sessionStorage.getItem(fullReloadedKey)) {
+    sessionStorage.setItem(fullReloadedKey, '1');
+    setTimeout(() => {
+      const next = new URLSearchParams({ meetingCode: meetingId, anon: 'true', lightExperience: 'false' });
+      if (passcode) next.set('p', passcode);
+      location.replace(`/light-meetings/launch?${next}`);
+    }, 1500);
+  }
   // The trap: a moment after the form shows, the page reloads through the light client's URL.
   if (ui.meeting?.traps.midJoinReload && !sessionStorage.getItem(reloadedKey)) {
     sessionStorage.setItem(reloadedKey, '1');
@@ -73,6 +114,7 @@ function onContinue() {
 // ---- pre-join and lobby (one screen; the lobby keeps the form with Join disabled) ----
 
 function toggleSwitch(kind) {
+  if (ui.meeting.traps.toggleInputs) return toggleInput(kind);
   const on = kind === 'mic' ? ui.micOn && ui.computerAudio : ui.cameraOn;
   return h('div', {
     role: 'switch',
@@ -94,6 +136,35 @@ function toggleSwitch(kind) {
       renderPreJoin();
     },
   });
+}
+
+/**
+ * The trap: a Fluent switch. The data-tid sits on a transparent checkbox input laid over the drawn
+ * track; its state is the input's `checked`, with no aria-checked.
+ */
+function toggleInput(kind) {
+  const on = kind === 'mic' ? ui.micOn && ui.computerAudio : ui.cameraOn;
+  const input = h('input', {
+    type: 'checkbox',
+    role: 'switch',
+    class: 'fui-Switch__input',
+    'data-tid': kind === 'mic' ? 'toggle-mute' : 'toggle-video',
+    'aria-label': kind === 'mic' ? 'Microphone' : 'Camera',
+    disabled: ui.state === 'lobby' || (kind === 'mic' && !ui.computerAudio),
+    onchange: (event) => {
+      if (kind === 'mic') ui.micOn = event.target.checked;
+      else ui.cameraOn = event.target.checked;
+      reportToggles();
+      renderPreJoin();
+    },
+  });
+  input.checked = on;
+  return h(
+    'div',
+    { class: 'fui-Switch' },
+    input,
+    h('div', { class: `fui-Switch__indicator switch ${on ? 'on' : ''}`, 'aria-hidden': 'true' }),
+  );
 }
 
 function reportToggles() {
@@ -170,6 +241,11 @@ function renderPreJoin() {
               h('p', {}, 'Someone will let you in shortly'),
             ),
           join,
+          inLobby &&
+            ui.meeting.traps.lobbyCancel &&
+            button('Cancel', () => ui.session.act({ type: 'leave', via: 'lobby_cancel' }), {
+              'data-tid': 'prejoin-cancel-button',
+            }),
         ),
       ),
       ui.meeting.traps.sharedControls && inLobby && callControls(),
@@ -311,6 +387,50 @@ function showLevel(participantId, level) {
   outline.style.borderWidth = speaking ? `${2 + Math.round(level * 4)}px` : '0px';
 }
 
+// ---- the sign-in family (the signIn trap): each screen ends an anonymous join ----
+
+const SIGN_IN_SCREENS = {
+  verify_info: () => [
+    h('h1', {}, 'We need to verify your info before you can join'),
+    button('Sign in', () => {}, { class: 'primary' }),
+  ],
+  sign_in_to_continue: () => [
+    h('h1', {}, 'Sign in to continue'),
+    button('Sign in', () => {}, { class: 'primary' }),
+  ],
+  // The message without the login form's input, so the text alone has to be recognised.
+  enter_email: () => [
+    h('h1', {}, 'Microsoft'),
+    h('p', { role: 'alert' }, 'Enter your email, phone, or Skype.'),
+    h('input', { type: 'email', name: 'email', 'aria-label': 'Email' }),
+    button('Next', () => {}, { class: 'primary' }),
+  ],
+  pick_account: () => [
+    h('h1', {}, 'Pick an account'),
+    h('div', { role: 'listbox' }, h('div', { role: 'option', tabindex: '0' }, 'Use another account')),
+  ],
+  // Microsoft's login form: none of the family's texts, only its input.
+  login_form: () => [
+    h('h1', {}, 'Sign in'),
+    h('input', {
+      type: 'email',
+      name: 'loginfmt',
+      placeholder: 'Email, phone, or Skype',
+      'aria-label': 'Email, phone, or Skype',
+    }),
+    h('p', {}, 'No account? Create one!'),
+    button('Next', () => {}, { class: 'primary' }),
+  ],
+  real_person: () => [
+    h('h1', {}, 'Verify you’re a real person'),
+    h('div', { class: 'challenge' }, 'Solve the puzzle to continue'),
+  ],
+};
+
+function signInScreen(which) {
+  show(app, h('main', { class: 'message sign-in' }, ...SIGN_IN_SCREENS[which]()));
+}
+
 // ---- after the call ----
 
 function retryScreen(title, detail, { rejoin } = {}) {
@@ -341,6 +461,8 @@ function retryScreen(title, detail, { rejoin } = {}) {
 
 function render() {
   if (!ui.continued) return launcher();
+  if (!ui.meeting) return undefined;
+  if (ui.meeting.traps.signIn) return signInScreen(ui.meeting.traps.signIn);
   switch (ui.state) {
     case 'prejoin':
     case 'lobby':

@@ -3,7 +3,7 @@ import { AdmissionTracker } from '../../../bot/admission.js';
 import type { ControlEvidence, PageEvidence } from '../../../bot/platforms/evidence.js';
 import { normalizeText } from '../../../bot/platforms/evidence.js';
 import { classifyMeetScreen, observeMeet } from '../../../bot/platforms/google-meet-screens.js';
-import { classifyTeamsScreen, observeTeams } from '../../../bot/platforms/teams-screens.js';
+import { classifyTeamsScreen, observeTeams, teamsSwitchState } from '../../../bot/platforms/teams-screens.js';
 
 function control(label: string, extra: Partial<ControlEvidence> = {}): ControlEvidence {
   return {
@@ -29,6 +29,8 @@ function page(extra: Partial<PageEvidence> = {}): PageEvidence {
     meetTiles: [],
     teamsTiles: [],
     peopleCount: null,
+    people: null,
+    headings: [],
     recaptchaChallengeVisible: false,
     ...extra,
     ...(extra.text === undefined ? {} : { text: normalizeText(extra.text) }),
@@ -96,7 +98,17 @@ describe('Google Meet screens', () => {
       );
     }
     const nameOnly = page({
-      inputs: [{ label: 'your name', placeholder: '', tid: null, visible: true, disabled: false, value: '' }],
+      inputs: [
+        {
+          label: 'your name',
+          placeholder: '',
+          name: '',
+          tid: null,
+          visible: true,
+          disabled: false,
+          value: '',
+        },
+      ],
     });
     expect(classifyMeetScreen(nameOnly).kind).toBe('prejoin');
   });
@@ -139,6 +151,7 @@ const teamsForm = {
   nameInput: {
     label: '',
     placeholder: 'type your name',
+    name: '',
     tid: 'prejoin-display-name-input',
     visible: true,
     disabled: false,
@@ -209,7 +222,15 @@ describe('Teams screens', () => {
       ["You've been removed from this meeting", { kind: 'ended', reason: 'removed' }],
       ['Meeting ended. Sorry, this meeting has ended.', { kind: 'ended', reason: 'meeting_ended' }],
       ['We need to verify your info before you can join', { kind: 'failed', reason: 'sign_in_required' }],
-      ["Verify you're a real person", { kind: 'failed', reason: 'blocked' }],
+      ["Verify you're a real person", { kind: 'failed', reason: 'sign_in_required' }],
+      ['Sign in to continue', { kind: 'failed', reason: 'sign_in_required' }],
+      ['Enter your email, phone, or Skype.', { kind: 'failed', reason: 'sign_in_required' }],
+      ['Pick an account', { kind: 'failed', reason: 'sign_in_required' }],
+      ["Sorry, we couldn't connect you", { kind: 'failed', reason: 'blocked' }],
+      [
+        'Looks like the meeting URL is incorrect. Please check the URL and try again.',
+        { kind: 'failed', reason: 'meeting_not_found' },
+      ],
       ['Looks like the meeting URL is incorrect.', { kind: 'failed', reason: 'meeting_not_found' }],
     ];
     for (const [text, expected] of cases) {
@@ -217,6 +238,88 @@ describe('Teams screens', () => {
         expected as object,
       );
     }
+  });
+});
+
+describe('second-pass landmarks (platform-landmarks.md)', () => {
+  const asked = { asked: true, inCall: false, leaving: false };
+
+  it('Meet: reads the lobby text variants as the lobby', () => {
+    for (const text of [
+      'Please wait until the meeting host admits you to the call',
+      'Waiting to be let in…',
+    ]) {
+      expect(classifyMeetScreen(page({ text }), asked).kind, text).toBe('lobby');
+    }
+  });
+
+  it('Meet: "You left the meeting" alone is a denial after asking, a removal in the call, nothing after leaving', () => {
+    const left = page({ text: 'You left the meeting' });
+    expect(classifyMeetScreen(left).kind).toBe('loading');
+    expect(classifyMeetScreen(left, asked)).toMatchObject({ kind: 'failed', reason: 'admission_denied' });
+    expect(classifyMeetScreen(left, { ...asked, inCall: true })).toMatchObject({
+      kind: 'ended',
+      reason: 'removed',
+    });
+    expect(classifyMeetScreen(left, { asked: true, inCall: true, leaving: true }).kind).toBe('loading');
+  });
+
+  it('Meet: a "Sign in" heading is the sign-in screen; a "Sign in" button on the form is not', () => {
+    expect(
+      classifyMeetScreen(page({ text: 'Sign in to continue to Google Meet', headings: ['sign in'] })),
+    ).toMatchObject({
+      kind: 'failed',
+      reason: 'sign_in_required',
+    });
+    const form = page({
+      text: "Sign in What's your name? Ask to join",
+      headings: ["what's your name?"],
+      controls: [control('', { text: 'sign in' }), control('', { text: 'ask to join' })],
+    });
+    expect(classifyMeetScreen(form).kind).toBe('prejoin');
+  });
+
+  it('Meet: counts others from the People list when there is no badge, leaving the bot out', () => {
+    const call = page({
+      controls: meetToolbar,
+      people: [
+        { name: 'Notetaker', self: true },
+        { name: 'Alice', self: false },
+        { name: 'Bob', self: false },
+      ],
+      meetTiles: [{ id: 'spaces/x/devices/1', name: 'Alice', self: false }],
+    });
+    expect(observeMeet(call, { asked: true, inCall: false, leaving: false }, 'Notetaker').others).toBe(2);
+  });
+
+  it("Teams: Microsoft's login form is sign-in whatever its texts", () => {
+    const login = page({
+      text: 'Microsoft Sign in No account? Create one!',
+      inputs: [
+        {
+          label: '',
+          placeholder: 'email, phone, or skype',
+          name: 'loginfmt',
+          tid: null,
+          visible: true,
+          disabled: false,
+          value: '',
+        },
+      ],
+    });
+    expect(classifyTeamsScreen(login)).toMatchObject({ kind: 'failed', reason: 'sign_in_required' });
+  });
+
+  it('Teams: reads a switch from checked (input) or aria-checked', () => {
+    const evidence = page({
+      controls: [
+        control('Microphone', { tid: 'toggle-mute', state: 'true' }),
+        control('Camera', { tid: 'toggle-video', state: 'false' }),
+      ],
+    });
+    expect(teamsSwitchState(evidence, 'toggle-mute')).toBe('on');
+    expect(teamsSwitchState(evidence, 'toggle-video')).toBe('off');
+    expect(teamsSwitchState(page(), 'toggle-mute')).toBeNull();
   });
 });
 
