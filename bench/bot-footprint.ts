@@ -7,6 +7,7 @@
  *
  *   npx tsx bench/bot-footprint.ts [--platform google_meet|teams] [--seconds 60] [--warmup 20]
  *     [--chromium headless_shell|full] [--no-floor]   (BOT_IMAGE=… measures another bot image)
+ *     [--recording]   (measures the bot twice in the run, without and then with recording_enabled)
  *
  * Prints PSS (mean of the samples) and CPU per kind of process, the sums, and memory as
  * `docker stats` shows it (cgroup usage less inactive file). Needs what the e2e tests need, run as
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     floor: { type: 'boolean', default: true },
     /** BOT_CHROMIUM for the bot: headless_shell (the default) or full. */
     chromium: { type: 'string', default: 'headless_shell' },
+    recording: { type: 'boolean', default: false },
   },
 });
 const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
@@ -74,15 +76,15 @@ async function measure(containerId: string): Promise<{ footprint: ContainerFootp
   }
 }
 
-async function measureBot() {
-  stack.startWorker('footprint-worker');
-  const { meetingId, nativeId } = await stack.createMeetingAndBot(meeting);
+async function measureBot(recording = false) {
+  const { meetingId, nativeId } = await stack.createMeetingAndBot(meeting, { recording_enabled: recording });
   const seen = await stack.waitForStatus(meetingId, ['active', 'failed', 'completed'], 180_000);
   if (seen.at(-1) !== 'active') throw new Error(`the bot was not admitted: ${seen.join(' → ')}`);
   const [container] = await stack.containersOf(meetingId);
   await sleep(WARMUP * 1000);
   const result = await measure(container!.Id);
   await stack.api.request('DELETE', `/bots/${PLATFORM}/${nativeId}`, { key: stack.user.key });
+  await stack.waitForStatus(meetingId, ['completed', 'failed'], 120_000);
   return result;
 }
 
@@ -145,7 +147,16 @@ try {
   console.log(
     `bot footprint: ${PLATFORM}, Chromium ${values.chromium}, 3 speakers talking without pause, ${WARMUP} s warm-up, ${SECONDS} s sampled, ${cores} cores`,
   );
-  print('bot', await measureBot());
+  stack.startWorker('footprint-worker');
+  const bot = await measureBot();
+  print('bot', bot);
+  if (values.recording) {
+    const recording = await measureBot(true);
+    print('bot recording the meeting', recording);
+    console.log(
+      `\nrecording adds: PSS ${(recording.footprint.pssMiB - bot.footprint.pssMiB).toFixed(0)} MiB, CPU ${(recording.footprint.cores - bot.footprint.cores).toFixed(3)} core, docker stats ${(recording.statsMiB - bot.statsMiB).toFixed(0)} MiB (opusenc alone: ${JSON.stringify(recording.footprint.kinds.find((kind) => kind.kind === 'opusenc') ?? null)})`,
+    );
+  }
   if (values.floor) print('floor (bare Chromium, same flags, same kind of page)', await measureFloor());
 } finally {
   await stack.close();

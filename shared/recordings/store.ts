@@ -74,43 +74,40 @@ export function recordingStorageKey(meetingId: number, recordingId: number): str
 
 /**
  * The recording of one bot launch, created by its first chunk. A repeated first chunk (at-least-once
- * delivery, or two ingesters racing) finds the row the other made.
+ * delivery, or two ingesters racing) finds the row the other made; so does a late chunk of a
+ * recording already deleted (detached from its meeting, found by its launch session), which must
+ * not bring it back. The row gets its id and storage key in one statement, never a row without a key.
  */
 export async function findOrCreateRecording(
   db: Db,
   input: { meetingId: number; userId: number; sessionId: string; startSeconds: number },
 ): Promise<RecordingRecord> {
-  const existing = await db<RecordingRow>('recordings')
-    .where({ meeting_id: input.meetingId, session_id: input.sessionId })
-    .first();
+  const existing = await db<RecordingRow>('recordings').where({ session_id: input.sessionId }).first();
   if (existing) return toRecord(existing);
+  const next = await db.raw<{ rows: Array<{ id: string }> }>(
+    `SELECT nextval(pg_get_serial_sequence('recordings', 'id')) AS id`,
+  );
+  const id = Number(next.rows[0]!.id);
   const inserted = await db.raw<{ rows: RecordingRow[] }>(
-    `INSERT INTO recordings (meeting_id, user_id, session_id, format, storage_key, start_seconds, media_token)
-     VALUES (?, ?, ?, ?, '', ?, ?)
+    `INSERT INTO recordings (id, meeting_id, user_id, session_id, format, storage_key, start_seconds, media_token)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (meeting_id, session_id) DO NOTHING
      RETURNING *`,
     [
+      id,
       input.meetingId,
       input.userId,
       input.sessionId,
       RECORDING_FORMAT,
+      recordingStorageKey(input.meetingId, id),
       input.startSeconds,
       randomBytes(24).toString('base64url'),
     ],
   );
-  const row = inserted.rows[0];
-  if (!row) {
-    const raced = await db<RecordingRow>('recordings')
-      .where({ meeting_id: input.meetingId, session_id: input.sessionId })
-      .first();
-    if (!raced) throw new Error(`recording of meeting ${input.meetingId} vanished while it was created`);
-    return toRecord(raced);
-  }
-  const [named] = await db<RecordingRow>('recordings')
-    .where({ id: row.id })
-    .update({ storage_key: recordingStorageKey(input.meetingId, row.id) })
-    .returning('*');
-  return toRecord(named as RecordingRow);
+  const row =
+    inserted.rows[0] ?? (await db<RecordingRow>('recordings').where({ session_id: input.sessionId }).first());
+  if (!row) throw new Error(`recording of meeting ${input.meetingId} vanished while it was created`);
+  return toRecord(row);
 }
 
 export async function findRecording(db: Db, id: number): Promise<RecordingRecord | null> {

@@ -99,6 +99,8 @@ export interface ApiProcess {
 
 export interface StackOptions {
   workerEnv?: Record<string, string>;
+  /** Settings of the in-process API and of API processes (workers get workerEnv). */
+  apiEnv?: Record<string, string>;
   /** The Redis every process of the stack uses (API, workers, bots) instead of TEST_REDIS_URL. */
   redisUrl?: string;
   /** The Postgres server the stack's database is created on instead of TEST_DATABASE_URL's. */
@@ -138,7 +140,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const simulatorOrigin = new URL(sim.url).origin;
   const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   const api = await startTestApi({
-    env: { EXTRA_MEETING_ORIGINS: simulatorOrigin, ...TEST_WEBHOOK_ENV },
+    env: { EXTRA_MEETING_ORIGINS: simulatorOrigin, ...TEST_WEBHOOK_ENV, ...options.apiEnv },
     redisUrl,
     ...(options.postgresUrl && { postgresUrl: options.postgresUrl }),
   });
@@ -190,6 +192,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
       LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
       ...TEST_WEBHOOK_ENV,
+      ...options.apiEnv,
       ...env,
     });
     const { child, output } = service;

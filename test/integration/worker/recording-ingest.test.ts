@@ -216,6 +216,31 @@ describe('recording chunks', () => {
     ).toHaveLength(1);
   });
 
+  it('of a recording already deleted do not bring it back', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await recordThroughBot(meetingId, sessionId, 6, { final: false });
+    const ingester = newIngester();
+    await ingester.recordings.drain();
+    const recording = await recordingOf(meetingId);
+    await markRecordingsDeleting(database.db, { meetingIds: [meetingId] });
+    await redis.xadd(
+      botRecordingStream(prefix),
+      '*',
+      ...streamFields({
+        meetingId,
+        sessionId,
+        seq: 40,
+        data: 'AAAA',
+        endSeconds: 9,
+        startSeconds: 0,
+        final: true,
+      }),
+    );
+    await ingester.recordings.drain();
+    const rows = await database.db('recordings').where({ session_id: sessionId });
+    expect(rows.map((row) => [row.id, row.state])).toEqual([[recording.id, 'deleting']]);
+  });
+
   it('wait out a storage outage without losing a chunk, while segments keep flowing', async () => {
     const { meetingId, sessionId } = await newMeeting();
     // A storage directory that can't be created (a file is in the way) until the file goes.
