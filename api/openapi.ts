@@ -18,6 +18,7 @@ import {
 } from '../shared/meetings/wire.js';
 import { RECORDING_CONTENT_TYPE } from '../shared/recordings/store.js';
 import { deletedRecordingSchema, recordingDetailSchema, recordingSchema } from '../shared/recordings/wire.js';
+import { TRANSCRIPT_FORMATS } from '../shared/transcripts/export-formats.js';
 import { segmentSchema, transcriptSchema } from '../shared/transcripts/wire.js';
 import {
   deliveryListSchema,
@@ -297,11 +298,45 @@ export function buildOpenApiDocument(
       '/transcripts/{platform}/{native_meeting_id}': {
         get: {
           summary: 'Get Transcripts (latest meeting with this id), segments in chronological order',
-          parameters: meetingRef,
+          description:
+            'JSON by default. `?format=txt|srt|vtt` (or, without `format`, an `Accept` of `text/plain`, `application/x-subrip` / `text/srt`, `text/vtt`) answers the transcript as readable text, SubRip or WebVTT subtitles instead: one line or cue per segment with words, times from the start of the transcript, the speaker when one was named (`Speaker: text`; a `<v Speaker>` voice span in WebVTT), line breaks in the text collapsed. `format` wins over `Accept`; `*/*`, no `Accept` or one that also accepts JSON gets JSON.',
+          parameters: [
+            ...meetingRef,
+            {
+              name: 'format',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', enum: [...TRANSCRIPT_FORMATS], default: 'json' },
+              description:
+                '`json` (default), `txt` (`[HH:MM:SS] Speaker: text` lines), `srt` (SubRip) or `vtt` (WebVTT); overrides `Accept`',
+            },
+          ],
           responses: {
-            200: { description: 'Transcript', ...json(transcriptSchema) },
+            200: {
+              description:
+                'Transcript. The text formats come with `Content-Disposition: inline; filename="<platform>-<native_meeting_id>.<format>"`, and `Vary: Accept` when `Accept` chose them',
+              content: {
+                'application/json': { schema: ref(transcriptSchema) },
+                'text/plain': {
+                  schema: { type: 'string' },
+                  example: '[00:00:01] Alice: Hello everyone.\n[00:01:02] Shall we start?\n',
+                },
+                'application/x-subrip': {
+                  schema: { type: 'string' },
+                  example: '1\n00:00:01,000 --> 00:00:02,500\nAlice: Hello everyone.\n',
+                },
+                'text/vtt': {
+                  schema: { type: 'string' },
+                  example: 'WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.500\n<v Alice>Hello everyone.</v>\n',
+                },
+              },
+            },
+            400: error('An unknown `format`: `format: must be one of json, txt, srt, vtt`'),
             ...common,
             404: error('`Meeting not found`'),
+            406: error(
+              '`Accept` names only types this endpoint does not write (and no `format` was given): `Not acceptable: …`',
+            ),
           },
         },
       },

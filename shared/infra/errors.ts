@@ -34,6 +34,12 @@ export class NotFoundError extends AppError {
   }
 }
 
+export class NotAcceptableError extends AppError {
+  constructor(message: string, headers: Record<string, string> = {}) {
+    super(406, message, headers);
+  }
+}
+
 export class ConflictError extends AppError {
   constructor(message: string) {
     super(409, message);

@@ -35,7 +35,7 @@ export class ResponseCache {
     }
   }
 
-  /** The answer (JSON text) for `key` as UTF-8 bytes, built (and kept) when there is none yet. */
+  /** The answer (JSON or another text) for `key` as UTF-8 bytes, built (and kept) when there is none yet. */
   async through(key: string, build: () => Promise<string>): Promise<Buffer> {
     const cached = this.get(key);
     if (cached !== undefined) return cached;

@@ -4,8 +4,9 @@ import type { ResponseCache } from '../infra/response-cache.js';
 import type { Platform } from '../meetings/platforms.js';
 import { meetingHeaderJson } from '../meetings/serialize.js';
 import { latestMeeting } from '../meetings/service.js';
+import { exportFilename, TEXT_EXPORTS, type TextTranscriptFormat } from './export-formats.js';
 import { transcriptVersion } from './store.js';
-import { segmentsJsonText } from './transcript-read.js';
+import { exportSegments, segmentsJsonText } from './transcript-read.js';
 
 /**
  * GET /transcripts' answer as JSON bytes, built once per version of the transcript and meeting and
@@ -26,4 +27,32 @@ export async function transcriptAnswer(
     const header = JSON.stringify(meetingHeaderJson(meeting));
     return `${header.slice(0, -1)},"segments":${await segmentsJsonText(db, meeting.id)}}`;
   });
+}
+
+export interface TranscriptExport {
+  body: Buffer;
+  contentType: string;
+  /** `<platform>-<native_meeting_id>.<format>`, safe in a Content-Disposition header. */
+  filename: string;
+}
+
+/**
+ * GET /transcripts' answer as text (`txt`, `srt`, `vtt`), cached like the JSON answer. The text shows
+ * only the segments, so its key is the format and the transcript's version.
+ */
+export async function transcriptExport(
+  db: Knex,
+  cache: ResponseCache,
+  auth: AuthenticatedKey,
+  platform: Platform,
+  nativeMeetingId: string,
+  format: TextTranscriptFormat,
+): Promise<TranscriptExport> {
+  const meeting = await latestMeeting(db, auth, platform, nativeMeetingId);
+  const version = await transcriptVersion(db, meeting.id);
+  const { contentType, render } = TEXT_EXPORTS[format];
+  const body = await cache.through(`transcript.${format}:${meeting.id}:${version}`, async () =>
+    render(await exportSegments(db, meeting.id)),
+  );
+  return { body, contentType, filename: exportFilename(meeting.platform, meeting.nativeMeetingId, format) };
 }

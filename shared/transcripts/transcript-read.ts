@@ -1,4 +1,12 @@
 import type { Db } from '../infra/knex.js';
+import type { ExportSegment } from './cues.js';
+
+// The transcript's order (listSegments' too): by start offset, then when the words were spoken, then arrival.
+const TRANSCRIPT_ORDER = [
+  { column: 'start_seconds', order: 'asc' },
+  { column: 'absolute_start_time', order: 'asc' },
+  { column: 'id', order: 'asc' },
+] as const;
 
 /**
  * A meeting's segments as the JSON text of GET /transcripts' `segments` array, in transcript order.
@@ -12,15 +20,26 @@ export async function segmentsJsonText(db: Db, meetingId: number): Promise<strin
     'transcript_segments',
   )
     .where({ meeting_id: meetingId })
-    .orderBy([
-      { column: 'start_seconds', order: 'asc' },
-      { column: 'absolute_start_time', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ])
+    .orderBy([...TRANSCRIPT_ORDER])
     .select('start_seconds', 'end_seconds', 'json_text');
   const parts = rows.map(
     (row) =>
       `{"start":${JSON.stringify(row.start_seconds)},"end":${JSON.stringify(row.end_seconds)},${row.json_text}}`,
   );
   return `[${parts.join(',')}]`;
+}
+
+/** A meeting's segments in transcript order, only what the text exports show (the speaker as stored). */
+export async function exportSegments(db: Db, meetingId: number): Promise<ExportSegment[]> {
+  const rows: Array<{ start_seconds: number; end_seconds: number; text: string; speaker: string | null }> =
+    await db('transcript_segments')
+      .where({ meeting_id: meetingId })
+      .orderBy([...TRANSCRIPT_ORDER])
+      .select('start_seconds', 'end_seconds', 'text', 'speaker');
+  return rows.map((row) => ({
+    start: row.start_seconds,
+    end: row.end_seconds,
+    text: row.text,
+    speaker: row.speaker,
+  }));
 }

@@ -198,10 +198,11 @@ function nastyPath(template: string): string {
         'status',
         'meeting_id',
         'name',
+        'format',
         nastyString().slice(0, 20),
       ]);
       const value = chance(0.5)
-        ? pick(['-1', '0', '1001', '1e3', '2147483648', '123456789012345678901', '', 'failed'])
+        ? pick(['-1', '0', '1001', '1e3', '2147483648', '123456789012345678901', '', 'failed', 'vtt', 'srt'])
         : nastyString();
       return `${encodeURIComponent(key.replace(/[\ud800-\udfff]/g, ''))}=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, '')).slice(0, 5000)}`;
     });
@@ -307,6 +308,14 @@ describe(`fuzzing the API (seed ${SEED}; replay with FUZZ_SEED=${SEED})`, () => 
           'Bearer x',
         ]);
       if (path.startsWith('/admin') && chance(0.8)) headers['X-Admin-API-Key'] = ADMIN_KEY;
+      if (chance(0.1))
+        headers.Accept = pick([
+          'text/vtt',
+          'text/plain;q=0.5, */*;q=0',
+          'image/png',
+          ',;q=x',
+          `text/${'x,'.repeat(integer(5000))}`,
+        ]);
       if (chance(0.1)) headers['Last-Event-ID'] = pick(['1-1', '999999999999999999-1', '-1--1', 'x', '1-']);
       const { body, contentType } = nastyBody();
       if (contentType) headers['Content-Type'] = contentType;
