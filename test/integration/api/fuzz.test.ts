@@ -41,6 +41,10 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['DELETE', '/meetings/{platform}/{id}'],
   ['GET', '/transcripts/{platform}/{id}'],
   ['GET', '/transcripts/{platform}/{id}/stream'],
+  ['GET', '/recordings/{n}'],
+  ['GET', '/recordings/{n}/media'],
+  ['HEAD', '/recordings/{n}/media'],
+  ['DELETE', '/recordings/{n}'],
   ['GET', '/user/webhook'],
   ['PUT', '/user/webhook'],
   ['POST', '/user/webhook/rotate-secret'],
@@ -199,6 +203,7 @@ function nastyPath(template: string): string {
         'meeting_id',
         'name',
         'format',
+        'token',
         nastyString().slice(0, 20),
       ]);
       const value = chance(0.5)
@@ -315,6 +320,16 @@ describe(`fuzzing the API (seed ${SEED}; replay with FUZZ_SEED=${SEED})`, () => 
           'image/png',
           ',;q=x',
           `text/${'x,'.repeat(integer(5000))}`,
+        ]);
+      if (chance(0.1))
+        headers.Range = pick([
+          'bytes=0-1',
+          'bytes=-5',
+          'bytes=9-3',
+          'bytes=0-0,5-',
+          'bytes=x-y',
+          'items=0-1',
+          'bytes=99999999999999999999-',
         ]);
       if (chance(0.1)) headers['Last-Event-ID'] = pick(['1-1', '999999999999999999-1', '-1--1', 'x', '1-']);
       const { body, contentType } = nastyBody();
