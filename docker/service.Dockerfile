@@ -13,14 +13,19 @@ USER root
 RUN set -eu; \
     node --version; \
     getent group meetbot >/dev/null || groupadd --gid 10002 meetbot; \
-    id -u meetbot >/dev/null 2>&1 || useradd --no-log-init --uid 10002 --gid meetbot --home-dir /home/meetbot --create-home --shell /usr/sbin/nologin meetbot
+    id -u meetbot >/dev/null 2>&1 || useradd --no-log-init --uid 10002 --gid meetbot --home-dir /home/meetbot --create-home --shell /usr/sbin/nologin meetbot; \
+    mkdir -p /var/lib/meetbot/recordings; \
+    chown -R meetbot:meetbot /var/lib/meetbot
 
 WORKDIR /app
 COPY --chown=root:root . /app/
 
+# Recordings in local storage live under /var/lib/meetbot/recordings (compose mounts one volume there
+# in the API and worker containers, so both see the same files).
 ENV NODE_ENV=production \
     HOME=/home/meetbot \
-    API_HOST=0.0.0.0
+    API_HOST=0.0.0.0 \
+    RECORDING_DIR=/var/lib/meetbot/recordings
 USER meetbot:meetbot
 # api: node dist/api/main.js · worker: node dist/scripts/container-worker.js · migrate: node
 # dist/scripts/migrate.js · keys: node dist/scripts/keys.js create --email ...
