@@ -186,6 +186,7 @@ describe('docker-compose deployment (host networking, the stack’s own Postgres
         native_meeting_id: meeting.id,
         meeting_url: meeting.url,
         bot_name: 'Compose notetaker',
+        recording_enabled: true,
       });
       expect(created.status, created.text).toBe(201);
       const meetingId = created.body.id as number;
@@ -222,8 +223,24 @@ describe('docker-compose deployment (host networking, the stack’s own Postgres
       );
       const { body: final } = await api(api2, 'GET', `/meetings/${meetingId}`);
       expect(final.status).toBe('completed');
+      // The worker wrote the recording into the shared volume; the other API replica serves it.
+      const recording = await waitFor('the recording to be ready', 60_000, async () => {
+        const { body } = await api(api2, 'GET', `/meetings/${meetingId}`);
+        const [first] = (body?.recordings ?? []) as Array<{ state: string; size: number; media_url: string }>;
+        return first?.state === 'ready' ? first : undefined;
+      });
+      const media = await fetch(
+        `${api1}${new URL(recording.media_url).pathname}${new URL(recording.media_url).search}`,
+      );
+      expect(media.status).toBe(200);
+      expect((await media.arrayBuffer()).byteLength).toBe(recording.size);
 
-      expect(await projectVolumes()).toHaveLength(2);
+      // Postgres, Redis and the recordings.
+      expect((await projectVolumes()).map((volume) => volume.Name.replace(/^.*_/, '')).sort()).toEqual([
+        'postgres-data',
+        'recordings',
+        'redis-data',
+      ]);
       await composeScript('compose-down.sh', ['--volumes'], 180_000);
       expect(await projectContainers()).toEqual([]);
       expect(await projectVolumes()).toEqual([]);
