@@ -83,6 +83,10 @@ export const TEAMS_SIGN_IN_SCREENS = [
 ] as const;
 export type TeamsSignInScreen = (typeof TEAMS_SIGN_IN_SCREENS)[number];
 
+/** Languages the meeting pages can be shown in. */
+export const PAGE_LOCALES = ['en', 'de'] as const;
+export type PageLocale = (typeof PAGE_LOCALES)[number];
+
 export const AUDIO_MODES = ['slots', 'mixed'] as const;
 export type AudioMode = (typeof AUDIO_MODES)[number];
 
@@ -149,6 +153,14 @@ export const trapsInput = z.object({
   fullExperienceReload: z.boolean().default(false),
   /** Teams: "Continue on this browser" leads to this screen of the sign-in family instead of the form. */
   signIn: z.enum(TEAMS_SIGN_IN_SCREENS).optional(),
+  /**
+   * The page's language (English when absent). As on the real sites a request for English still
+   * gets English: Meet's `hl=en` URL parameter, Teams' browser language (navigator.language, which
+   * follows the context's locale and Accept-Language) starting with `en`.
+   */
+  locale: z.enum(PAGE_LOCALES).optional(),
+  /** The page keeps its `locale` whatever the request asks for (a bot's English forcing defeated). */
+  ignoreLanguageHints: z.boolean().default(false),
 });
 export type Traps = z.infer<typeof trapsInput>;
 
@@ -176,6 +188,7 @@ export const createMeetingInput = z
       launcherAriaLabels: false,
       lobbyCancel: false,
       fullExperienceReload: false,
+      ignoreLanguageHints: false,
     }),
     participants: z.array(participantInput).max(20).default([]),
     /** The host ends the meeting this many seconds after the bot's media starts. */

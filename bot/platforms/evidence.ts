@@ -41,7 +41,7 @@ export interface TileEvidence {
 export interface PersonEvidence {
   /** The row's display name (its aria-label, else the name span's text). */
   name: string;
-  /** The row says it is the viewer ("(You)"). */
+  /** The row says it is the viewer ("(You)", German "(Sie)"). */
   self: boolean;
 }
 
@@ -58,7 +58,7 @@ export interface PageEvidence {
   /** "People - N joined" / data-avatar-count when the page shows one (includes the bot). */
   peopleCount: number | null;
   /**
-   * Meet's People list (`role="list"` labelled "Participants") when it is open: one row per person
+   * Meet's People list (`role="list"` labelled "Participants", German "Teilnehmer") when it is open: one row per person
    * in the call, the bot's own included; null when no such list is on the page.
    */
   people: PersonEvidence[] | null;
@@ -202,13 +202,14 @@ export const COLLECT_EVIDENCE_SCRIPT = `(() => {
     if (match) { peopleCount = Number(match[1]); break; }
   }
   let people = null;
-  const list = document.querySelector('[role=list][aria-label="Participants" i]');
+  // Labelled "Participants", or "Teilnehmer" on a German page.
+  const list = document.querySelector('[role=list][aria-label="Participants" i], [role=list][aria-label="Teilnehmer" i]');
   if (list) {
     people = [];
     list.querySelectorAll('[role=listitem]').forEach((row) => {
       const untranslated = row.querySelector('span.notranslate');
       const name = (row.getAttribute('aria-label') || (untranslated && untranslated.textContent) || '').trim();
-      if (name) people.push({ name, self: /(you)/i.test(row.textContent || '') });
+      if (name) people.push({ name, self: /\\((you|sie|du|ich)\\)/i.test(row.textContent || '') });
     });
   }
   const headings = [];

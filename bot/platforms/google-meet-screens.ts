@@ -1,7 +1,22 @@
 import type { Observation, Screen } from './driver.js';
-import { findControl, firstTextRule, type PageEvidence, type TextRule, textIncludesAny } from './evidence.js';
+import {
+  findControl,
+  firstTextRule,
+  type InputEvidence,
+  type PageEvidence,
+  type TextRule,
+  textIncludesAny,
+} from './evidence.js';
 
-/** Every join-button text Meet is known to offer, best first. */
+/*
+ * The texts below come in English (what the bot asks for with `hl=en`, see withEnglishUi) and in
+ * German, so a page that shows German anyway (the account's language, a release ignoring hl) still
+ * resolves. "Teilnahme anfordern" and "Jetzt teilnehmen" are the real page's (platform-landmarks.md),
+ * and "Mikrofon/Kamera aktivieren/deaktivieren" as far as we know; the other German texts are best
+ * guesses at Google's wording, to be corrected from a real German page when one is seen.
+ */
+
+/** Every join-button text Meet is known to offer, best first (within each language). */
 export const MEET_JOIN_BUTTONS = [
   'ask to join',
   'join now',
@@ -10,6 +25,13 @@ export const MEET_JOIN_BUTTONS = [
   'join here too',
   'join the call now',
   'switch here',
+  'teilnahme anfordern',
+  'jetzt teilnehmen',
+  'trotzdem teilnahme anfordern',
+  'trotzdem teilnehmen',
+  'auch hier teilnehmen',
+  'jetzt am anruf teilnehmen',
+  'hierher wechseln',
 ] as const;
 
 export const MEET_INTERSTITIAL_BUTTONS = [
@@ -17,19 +39,77 @@ export const MEET_INTERSTITIAL_BUTTONS = [
   'use without an account',
   'got it',
   'dismiss',
+  'ohne mikrofon und kamera fortfahren',
+  'ohne konto verwenden',
+  'verstanden',
 ] as const;
 
-const BLOCKED = ["you can't join this video call", 'there is a problem connecting to this video call'];
+/** The name field's label (aria-label), normalised. */
+export const MEET_NAME_LABELS = ['your name', 'ihr name'] as const;
+export const MEET_MIC_OFF = ['turn off microphone', 'mikrofon deaktivieren'] as const;
+export const MEET_CAMERA_OFF = ['turn off camera', 'kamera deaktivieren'] as const;
+export const MEET_LEAVE_CALL = ['leave call', 'anruf verlassen'] as const;
+/** Ways out of the lobby (the lobby has no Leave call). */
+export const MEET_LEAVE_LOBBY = [
+  'return to home screen',
+  'cancel',
+  'zurück zum startbildschirm',
+  'abbrechen',
+] as const;
+export const MEET_LEAVE_CONFIRM = [
+  'just leave the meeting',
+  'just leave the call',
+  'besprechung nur verlassen',
+  'anruf nur verlassen',
+] as const;
+/** Buttons that answer a post-admission dialog by going on into the call. */
+export const MEET_DIALOG_ANSWERS = [
+  'join now',
+  'continue',
+  'got it',
+  'jetzt teilnehmen',
+  'weiter',
+  'verstanden',
+] as const;
+
+const BLOCKED = [
+  "you can't join this video call",
+  'there is a problem connecting to this video call',
+  'sie können an diesem videoanruf nicht teilnehmen',
+  'beim verbinden mit diesem videoanruf ist ein problem aufgetreten',
+];
 const NOT_FOUND = [
   'check your meeting code',
   'invalid video call name',
   'your meeting code has expired',
   "the meeting code you entered doesn't work",
+  'überprüfen sie ihren besprechungscode',
+  'ungültiger name für den videoanruf',
+  'ihr besprechungscode ist abgelaufen',
 ];
-const REMOVED = ["you've been removed from the meeting", 'you have been removed from the meeting'];
-const ENDED = ['your host ended the meeting for everyone', 'the call ended', 'the meeting has ended'];
-const DENIED = ['denied your request to join', 'ask to join again'];
-const NO_RESPONSE = ['no one responded to your request to join'];
+const REMOVED = [
+  "you've been removed from the meeting",
+  'you have been removed from the meeting',
+  'sie wurden aus der besprechung entfernt',
+];
+const ENDED = [
+  'your host ended the meeting for everyone',
+  'the call ended',
+  'the meeting has ended',
+  'hat die besprechung für alle beendet',
+  'der anruf wurde beendet',
+  'die besprechung wurde beendet',
+];
+const DENIED = [
+  'denied your request to join',
+  'ask to join again',
+  'ihre anfrage zur teilnahme abgelehnt',
+  'erneut teilnahme anfordern',
+];
+const NO_RESPONSE = [
+  'no one responded to your request to join',
+  'niemand hat auf ihre anfrage zur teilnahme',
+];
 const LOBBY = [
   'asking to be let in',
   "you'll join the call when someone lets you in",
@@ -37,16 +117,23 @@ const LOBBY = [
   'waiting for the host to join',
   'admits you to the call',
   'waiting to be let in',
+  'teilnahme wird angefragt',
+  'sobald sie jemand einlässt',
+  'bis ein organisator sie zum anruf hinzufügt',
+  'bis der organisator sie zum anruf zulässt',
+  'warten auf einlass',
 ];
 /** Shown after a leave, and on its own when a request to join was refused. */
-const LEFT = 'you left the meeting';
+const LEFT = ['you left the meeting', 'sie haben die besprechung verlassen'];
 /** The heading of Google's sign-in screen, shown in the page (besides a redirect to accounts.google.com). */
-const SIGN_IN_HEADINGS = ['sign in'];
+const SIGN_IN_HEADINGS = ['sign in', 'anmelden'];
 const POST_ADMISSION_DIALOG = [
   'this video call is being recorded',
   'is taking notes',
   'your call audio and video will be shared with',
   'is being transcribed',
+  'dieser videoanruf wird aufgezeichnet',
+  'wird transkribiert',
 ];
 /** Controls Meet shows only inside the call (Leave call and the mic/camera toggles don't count). */
 const IN_CALL_ONLY = [
@@ -63,7 +150,34 @@ const IN_CALL_ONLY = [
   'people',
   'show everyone',
   'activities',
+  'mit allen chatten',
+  'hand heben',
+  'hand senken',
+  'reaktion senden',
+  'bildschirm teilen',
+  'jetzt präsentieren',
+  'besprechungsdetails',
+  'besprechungstools',
+  'untertitel aktivieren',
+  'untertitel deaktivieren',
+  'personen',
+  'alle anzeigen',
+  'aktivitäten',
 ];
+
+/**
+ * The meeting URL with `hl=en`, which makes Meet show its English UI whatever the browser's or the
+ * account's language; the rest of the query is kept.
+ */
+export function withEnglishUi(meetingUrl: string): string {
+  const url = new URL(meetingUrl);
+  url.searchParams.set('hl', 'en');
+  return url.href;
+}
+
+export function isMeetNameField(input: InputEvidence): boolean {
+  return (MEET_NAME_LABELS as readonly string[]).includes(input.label);
+}
 
 type TerminalScreen = Extract<Screen, { kind: 'failed' | 'ended' }>;
 
@@ -117,10 +231,11 @@ const NOT_STARTED: MeetJoinProgress = { asked: false, inCall: false, leaving: fa
  * request (sometimes with nothing else on the page); in the call, the bot was put out of it.
  */
 function leftWithoutLeaving(evidence: PageEvidence, progress: MeetJoinProgress): Screen | null {
-  if (!progress.asked || progress.leaving || !evidence.text.includes(LEFT)) return null;
+  const left = progress.asked && !progress.leaving ? textIncludesAny(evidence.text, LEFT) : undefined;
+  if (left === undefined) return null;
   return progress.inCall
-    ? { kind: 'ended', reason: 'removed', detail: LEFT }
-    : { kind: 'failed', reason: 'admission_denied', detail: LEFT };
+    ? { kind: 'ended', reason: 'removed', detail: left }
+    : { kind: 'failed', reason: 'admission_denied', detail: left };
 }
 
 /**
@@ -137,7 +252,7 @@ export function classifyMeetScreen(evidence: PageEvidence, progress: MeetJoinPro
   if (left) return left;
   const { text } = evidence;
   const dialogText = evidence.dialogs.find((dialog) => textIncludesAny(dialog, POST_ADMISSION_DIALOG));
-  const dialogJoin = findControl(evidence, ['join now', 'continue', 'got it'], {
+  const dialogJoin = findControl(evidence, MEET_DIALOG_ANSWERS, {
     visible: true,
     inDialog: true,
   });
@@ -146,7 +261,7 @@ export function classifyMeetScreen(evidence: PageEvidence, progress: MeetJoinPro
   }
   if (textIncludesAny(text, LOBBY)) return { kind: 'lobby' };
   const joinButton = findControl(evidence, MEET_JOIN_BUTTONS, { visible: true, inDialog: false });
-  const nameInput = evidence.inputs.some((input) => input.visible && input.label === 'your name');
+  const nameInput = evidence.inputs.some((input) => input.visible && isMeetNameField(input));
   if (joinButton || nameInput) return { kind: 'prejoin' };
   if (inCallControls(evidence) >= 2) return { kind: 'in_call' };
   return { kind: 'loading' };

@@ -4,17 +4,30 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
 import {
+  isMeetNameField,
+  MEET_CAMERA_OFF,
+  MEET_DIALOG_ANSWERS,
   MEET_INTERSTITIAL_BUTTONS,
   MEET_JOIN_BUTTONS,
+  MEET_LEAVE_CALL,
+  MEET_LEAVE_CONFIRM,
+  MEET_LEAVE_LOBBY,
+  MEET_MIC_OFF,
+  MEET_NAME_LABELS,
   type MeetJoinProgress,
   observeMeet,
+  withEnglishUi,
 } from './google-meet-screens.js';
-import { clickButton, clickFirstVisible, readEvidence, waitUntilOut, wakeToolbar } from './page-actions.js';
+import {
+  accessibleName,
+  clickButton,
+  clickFirstVisible,
+  readEvidence,
+  waitUntilOut,
+  wakeToolbar,
+} from './page-actions.js';
 import { MEET_SPEAKING_SCRIPT } from './speaking-scripts.js';
 
-const MIC_OFF = ['turn off microphone'];
-const CAMERA_OFF = ['turn off camera'];
-const DIALOG_ANSWERS = ['join now', 'continue', 'got it'];
 const DIALOG_SELECTOR = '[role=dialog], [role=alertdialog], dialog[open]';
 /** Material dialogs' confirm button, whatever its label says (the recording-consent dialog's "Join now"). */
 const DIALOG_CONFIRM = '[data-mdc-dialog-action="ok"]';
@@ -30,8 +43,9 @@ export class GoogleMeetDriver implements PlatformDriver {
     private readonly log: Logger,
   ) {}
 
+  /** Opens the meeting asking for the English UI (`hl=en`); the drivers' German texts are the fallback. */
   async open(url: string): Promise<void> {
-    await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await this.page.goto(withEnglishUi(url), { waitUntil: 'domcontentloaded', timeout: 60_000 });
   }
 
   async prepareStep(name: string): Promise<string | null> {
@@ -41,18 +55,24 @@ export class GoogleMeetDriver implements PlatformDriver {
     if (interstitial && (await clickButton(this.page, MEET_INTERSTITIAL_BUTTONS)))
       return 'dismissed an interstitial';
 
-    const nameInput = evidence.inputs.find((input) => input.visible && input.label === 'your name');
+    const nameInput = evidence.inputs.find((input) => input.visible && isMeetNameField(input));
     if (nameInput && nameInput.value !== name) {
       await this.page
-        .getByRole('textbox', { name: /^your name$/i })
+        .getByRole('textbox', { name: accessibleName(MEET_NAME_LABELS) })
         .first()
         .fill(name, { timeout: 5000 });
       return 'entered the name';
     }
-    if (findControl(evidence, MIC_OFF, { visible: true }) && (await clickButton(this.page, MIC_OFF))) {
+    if (
+      findControl(evidence, MEET_MIC_OFF, { visible: true }) &&
+      (await clickButton(this.page, MEET_MIC_OFF))
+    ) {
       return 'turned the microphone off';
     }
-    if (findControl(evidence, CAMERA_OFF, { visible: true }) && (await clickButton(this.page, CAMERA_OFF))) {
+    if (
+      findControl(evidence, MEET_CAMERA_OFF, { visible: true }) &&
+      (await clickButton(this.page, MEET_CAMERA_OFF))
+    ) {
       return 'turned the camera off';
     }
     // Best first: if both "Ask to join" and "Join now" are shown, asking is never wrong.
@@ -78,27 +98,27 @@ export class GoogleMeetDriver implements PlatformDriver {
   async answerDialog(): Promise<string | null> {
     const dialogs = this.page.locator(DIALOG_SELECTOR);
     if (await clickFirstVisible(dialogs.locator(DIALOG_CONFIRM))) return 'confirmed a dialog';
-    if (await clickButton(dialogs, DIALOG_ANSWERS)) return 'answered a dialog';
+    if (await clickButton(dialogs, MEET_DIALOG_ANSWERS)) return 'answered a dialog';
     return null;
   }
 
   async ensureMuted(): Promise<void> {
     await wakeToolbar(this.page);
-    if (await clickButton(this.page, MIC_OFF)) this.log.info('microphone was on; turned it off');
-    if (await clickButton(this.page, CAMERA_OFF)) this.log.info('camera was on; turned it off');
+    if (await clickButton(this.page, MEET_MIC_OFF)) this.log.info('microphone was on; turned it off');
+    if (await clickButton(this.page, MEET_CAMERA_OFF)) this.log.info('camera was on; turned it off');
   }
 
   async leave(): Promise<void> {
     this.progress.leaving = true;
     await wakeToolbar(this.page);
-    let left = await clickButton(this.page, ['leave call']);
-    if (!left) left = await clickButton(this.page, ['return to home screen', 'cancel']);
+    let left = await clickButton(this.page, MEET_LEAVE_CALL);
+    if (!left) left = await clickButton(this.page, MEET_LEAVE_LOBBY);
     if (!left) {
       this.log.warn('no leave control found');
       return;
     }
     await sleep(500);
-    await clickButton(this.page, ['just leave the meeting', 'just leave the call']);
+    await clickButton(this.page, MEET_LEAVE_CONFIRM);
     if (!(await waitUntilOut(() => this.observe())))
       this.log.warn('the page still shows the call after leaving');
   }

@@ -1,13 +1,40 @@
 import type { Observation, Screen } from './driver.js';
-import { findControl, firstTextRule, type PageEvidence, type TextRule, textIncludesAny } from './evidence.js';
+import {
+  findControl,
+  firstTextRule,
+  type InputEvidence,
+  type PageEvidence,
+  type TextRule,
+  textIncludesAny,
+} from './evidence.js';
+
+/*
+ * The texts below come in English (what the bot asks for: its browser context's locale and
+ * Accept-Language are en-US, see bot/browser.ts) and in German, so a page that shows German anyway
+ * still resolves. Microsoft's login texts ("Konto auswählen", "Geben Sie Ihre E-Mail-Adresse,
+ * Telefonnummer oder Ihren Skype-Namen ein") and "Jetzt teilnehmen" are the real ones as far as we
+ * know; the other German texts are best guesses at Microsoft's wording, to be corrected from a real
+ * German page when one is seen. Most controls are found by data-tid, which has no language.
+ */
 
 export const TEAMS_CONTINUE_IN_BROWSER = [
   'continue on this browser',
   'join on this browser',
   'join meeting from this browser',
   'join on the web instead',
+  'in diesem browser fortfahren',
+  'in diesem browser teilnehmen',
+  'an der besprechung in diesem browser teilnehmen',
 ] as const;
-export const TEAMS_NO_AV_CONFIRM = ['continue without audio or video'] as const;
+export const TEAMS_NO_AV_CONFIRM = [
+  'continue without audio or video',
+  'ohne audio oder video fortfahren',
+] as const;
+/** The name field's placeholder, normalised (the field is found by data-tid first). */
+export const TEAMS_NAME_PLACEHOLDERS = ['type your name', 'geben sie ihren namen ein'] as const;
+/** Leave or cancel controls without a known data-tid, and a leave confirmation's button. */
+export const TEAMS_LEAVE = ['leave', 'cancel', 'verlassen', 'abbrechen'] as const;
+export const TEAMS_LEAVE_CONFIRM = ['leave', 'verlassen'] as const;
 export const TEAMS_JOIN_TID = 'prejoin-join-button';
 export const TEAMS_NAME_TID = 'prejoin-display-name-input';
 export const TEAMS_HANGUP_TIDS = ['hangup-main-btn', 'call-hangup'];
@@ -24,22 +51,60 @@ const SIGN_IN = [
   'enter your email, phone, or skype',
   'pick an account',
   "verify you're a real person",
+  'wir müssen ihre angaben überprüfen, bevor sie teilnehmen können',
+  'melden sie sich an, um an dieser besprechung teilzunehmen',
+  'melden sie sich an, um fortzufahren',
+  'geben sie ihre e-mail-adresse, telefonnummer oder ihren skype-namen ein',
+  'konto auswählen',
+  'bestätigen sie, dass sie ein mensch sind',
 ];
 /** Microsoft's login form, recognised by its field whatever the page says around it. */
 const LOGIN_FIELD_NAMES = ['loginfmt'];
-const BLOCKED = ["we couldn't connect you"];
-const NOT_FOUND = ['looks like the meeting url is incorrect', "this meeting link isn't valid"];
-const REMOVED = ["you've been removed from this meeting", 'you have been removed from this meeting'];
-const DENIED = ['you were denied access to the meeting', 'your request to join was declined'];
-const NO_RESPONSE = ['no one responded to your request to join', 'sorry, no one let you in'];
-const ENDED = ['meeting ended', 'call ended', 'this meeting has ended', 'the meeting has ended'];
+const BLOCKED = ["we couldn't connect you", 'wir konnten keine verbindung herstellen'];
+const NOT_FOUND = [
+  'looks like the meeting url is incorrect',
+  "this meeting link isn't valid",
+  'die besprechungs-url scheint falsch zu sein',
+];
+const REMOVED = [
+  "you've been removed from this meeting",
+  'you have been removed from this meeting',
+  'sie wurden aus dieser besprechung entfernt',
+];
+const DENIED = [
+  'you were denied access to the meeting',
+  'your request to join was declined',
+  'zugriff auf die besprechung verweigert',
+  'ihre teilnahmeanfrage wurde abgelehnt',
+];
+const NO_RESPONSE = [
+  'no one responded to your request to join',
+  'sorry, no one let you in',
+  'niemand hat auf ihre teilnahmeanfrage reagiert',
+  'leider hat sie niemand eingelassen',
+];
+const ENDED = [
+  'meeting ended',
+  'call ended',
+  'this meeting has ended',
+  'the meeting has ended',
+  'besprechung beendet',
+  'anruf beendet',
+  'diese besprechung wurde leider beendet',
+];
 const LOBBY = [
   'someone will let you in shortly',
   'someone will let you in soon',
   'waiting for someone to let you in',
+  'jemand wird sie in kürze einlassen',
+  'sollte sie in kürze einlassen',
 ];
-const NO_AV_MODAL = ["don't want audio or video", 'do not want audio or video'];
-const ALONE = ["you're the only one here"];
+const NO_AV_MODAL = [
+  "don't want audio or video",
+  'do not want audio or video',
+  'ohne audio oder video teilnehmen',
+];
+const ALONE = ["you're the only one here", 'sie sind die einzige person hier'];
 /** Call controls besides hang-up; the hang-up alone is not proof (some lobbies show one). */
 const CALL_CONTROL_TIDS = [
   'roster-button',
@@ -58,6 +123,12 @@ const CALL_CONTROL_LABELS = [
   'raise',
   'raise hand',
   'react',
+  'mehr',
+  'weitere aktionen',
+  'personen',
+  'teilnehmer anzeigen',
+  'hand heben',
+  'reagieren',
 ];
 
 type TerminalScreen = Extract<Screen, { kind: 'failed' | 'ended' }>;
@@ -71,6 +142,12 @@ const TEAMS_TERMINAL_RULES: TextRule<TerminalScreen>[] = [
   { phrases: NO_RESPONSE, screen: { kind: 'failed', reason: 'admission_timeout', detail: '' } },
   { phrases: ENDED, screen: { kind: 'ended', reason: 'meeting_ended', detail: '' } },
 ];
+
+export function isTeamsNameField(input: InputEvidence): boolean {
+  return (
+    input.tid === TEAMS_NAME_TID || (TEAMS_NAME_PLACEHOLDERS as readonly string[]).includes(input.placeholder)
+  );
+}
 
 function hasHangup(evidence: PageEvidence): boolean {
   return evidence.controls.some(
@@ -126,10 +203,7 @@ export function classifyTeamsScreen(evidence: PageEvidence): Screen {
   if (textIncludesAny(text, LOBBY)) return { kind: 'lobby' };
   const join = evidence.controls.find((control) => control.tid === TEAMS_JOIN_TID && control.visible);
   const editableName = evidence.inputs.some(
-    (input) =>
-      input.visible &&
-      !input.disabled &&
-      (input.tid === TEAMS_NAME_TID || input.placeholder === 'type your name'),
+    (input) => input.visible && !input.disabled && isTeamsNameField(input),
   );
   // The lobby keeps the form with Join disabled; an empty form also disables Join, but its name
   // field is still editable.

@@ -6,12 +6,16 @@ import { findControl } from './evidence.js';
 import { buttonsByText, clickButton, clickFirstVisible, readEvidence, waitUntilOut } from './page-actions.js';
 import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
 import {
+  isTeamsNameField,
   observeTeams,
   TEAMS_CANCEL_TID,
   TEAMS_CONTINUE_IN_BROWSER,
   TEAMS_HANGUP_IDS,
   TEAMS_HANGUP_TIDS,
   TEAMS_JOIN_TID,
+  TEAMS_LEAVE,
+  TEAMS_LEAVE_CONFIRM,
+  TEAMS_NAME_PLACEHOLDERS,
   TEAMS_NAME_TID,
   TEAMS_NO_AV_CONFIRM,
   TEAMS_TOGGLE_TIDS,
@@ -33,6 +37,7 @@ export class TeamsDriver implements PlatformDriver {
     private readonly log: Logger,
   ) {}
 
+  /** The English UI comes from the browser context's locale (en-US, with its Accept-Language). */
   async open(url: string): Promise<void> {
     await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
   }
@@ -48,12 +53,15 @@ export class TeamsDriver implements PlatformDriver {
       )
         return 'continued in the browser';
     }
-    const nameInput = evidence.inputs.find(
-      (input) => input.visible && (input.tid === TEAMS_NAME_TID || input.placeholder === 'type your name'),
-    );
+    const nameInput = evidence.inputs.find((input) => input.visible && isTeamsNameField(input));
     if (nameInput && nameInput.value !== name) {
       const field = this.page
-        .locator(`[data-tid="${TEAMS_NAME_TID}"], input[placeholder="Type your name" i]`)
+        .locator(
+          [
+            `[data-tid="${TEAMS_NAME_TID}"]`,
+            ...TEAMS_NAME_PLACEHOLDERS.map((placeholder) => `input[placeholder="${placeholder}" i]`),
+          ].join(', '),
+        )
         .first();
       await field.fill(name, { timeout: 5000 });
       return 'entered the name';
@@ -108,14 +116,14 @@ export class TeamsDriver implements PlatformDriver {
       return;
     }
     if (!(await clickFirstVisible(this.page.locator(HANGUP_SELECTOR)))) {
-      if (!(await clickButton(this.page, ['leave', 'cancel']))) {
+      if (!(await clickButton(this.page, TEAMS_LEAVE))) {
         this.log.warn('no hang-up control found');
         return;
       }
     }
     await sleep(500);
     // Some meetings confirm: "Leave" in a dialog.
-    await clickButton(this.page.locator('[role=dialog], [role=alertdialog]'), ['leave']);
+    await clickButton(this.page.locator('[role=dialog], [role=alertdialog]'), TEAMS_LEAVE_CONFIRM);
     if (!(await waitUntilOut(() => this.observe())))
       this.log.warn('the page still shows the call after leaving');
   }

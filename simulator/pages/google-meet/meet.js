@@ -2,7 +2,9 @@
 // the aria-labels, texts and data-* attributes from platform-landmarks.md, and its traps.
 
 import { dialog, generatedClassName, h, show } from '../common/dom.js';
+import { pageLanguage, translator } from '../common/language.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
+import { GERMAN } from './meet-de.js';
 
 const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
 const SPEAKING_THRESHOLD = 0.02;
@@ -10,6 +12,8 @@ const app = document.getElementById('app');
 const code = decodeURIComponent(location.pathname.slice(1));
 // Meet's class names are generated and change between releases; so do ours, per page load.
 const speakingClass = generatedClassName();
+// Meet's UI follows the account/browser language unless the URL says `hl=en` (the `locale` trap).
+const asksForEnglish = (new URLSearchParams(location.search).get('hl') ?? '').toLowerCase().startsWith('en');
 
 const ui = meetingPageState({
   peopleOpen: false,
@@ -17,13 +21,14 @@ const ui = meetingPageState({
   toolbarTimer: undefined,
   toolbarHidden: false,
 });
+const t = translator(GERMAN, () => pageLanguage(ui.meeting?.traps, asksForEnglish));
 
 function button(label, onclick, extra = {}) {
   return h('button', { type: 'button', onclick, ...extra }, h('span', {}, label));
 }
 
 function homeButton() {
-  return button('Return to home screen', () => {
+  return button(t('Return to home screen'), () => {
     if (ui.state === 'lobby') ui.session.act({ type: 'leave', via: 'return_home' });
     location.href = '/';
   });
@@ -72,7 +77,7 @@ function preJoinToggle(kind) {
     role: 'button',
     tabindex: '0',
     class: `toggle ${on ? '' : 'off'}`,
-    'aria-label': `${on ? 'Turn off' : 'Turn on'} ${device}`,
+    'aria-label': t(`${on ? 'Turn off' : 'Turn on'} ${device}`),
     'data-is-muted': String(!on),
     onclick: () => {
       if (kind === 'mic') ui.micOn = !ui.micOn;
@@ -93,7 +98,7 @@ function selfPreview() {
   return h(
     'div',
     { class: 'preview', 'data-participant-id': shared ? ui.meeting.selfDeviceId : undefined },
-    h('div', { class: 'preview-video' }, ui.cameraOn ? 'Camera is starting' : 'Camera is off'),
+    h('div', { class: 'preview-video' }, t(ui.cameraOn ? 'Camera is starting' : 'Camera is off')),
     h('div', { class: 'preview-toggles' }, preJoinToggle('mic'), preJoinToggle('camera')),
   );
 }
@@ -105,9 +110,9 @@ function showJoinScreen(panelProps, panel, over) {
 
 function whoIsHere() {
   const names = ui.present.map((id) => ui.meeting.participants.find((p) => p.id === id)?.name);
-  if (names.length === 0) return 'No one else is here';
-  if (names.length === 1) return `${names[0]} is in this call`;
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are in this call`;
+  if (names.length === 0) return t('No one else is here');
+  if (names.length === 1) return t('{0} is in this call', names[0]);
+  return t('{0} and {1} are in this call', names.slice(0, -1).join(', '), names.at(-1));
 }
 
 /** The page anonymous visitors get on a sign-in-only meeting: Google's own sign-in, in the page. */
@@ -117,14 +122,14 @@ function renderSignIn() {
     h(
       'main',
       { class: 'message sign-in' },
-      h('h1', {}, 'Sign in'),
-      h('p', {}, 'to continue to Google Meet'),
-      h('input', { type: 'email', 'aria-label': 'Email or phone', autocomplete: 'off' }),
+      h('h1', {}, t('Sign in')),
+      h('p', {}, t('to continue to Google Meet')),
+      h('input', { type: 'email', 'aria-label': t('Email or phone'), autocomplete: 'off' }),
       h(
         'div',
         { class: 'actions' },
-        button('Forgot email?', () => {}),
-        button('Next', () => {}),
+        button(t('Forgot email?'), () => {}),
+        button(t('Next'), () => {}),
       ),
     ),
   );
@@ -135,8 +140,8 @@ function renderPreJoin() {
   const open = ui.meeting.admission === 'open';
   const input = h('input', {
     type: 'text',
-    'aria-label': 'Your name',
-    placeholder: 'Your name',
+    'aria-label': t('Your name'),
+    placeholder: t('Your name'),
     value: ui.name,
     autocomplete: 'off',
     oninput: (event) => {
@@ -146,7 +151,7 @@ function renderPreJoin() {
   });
   input.value = ui.name;
   const label = ui.meeting.traps.joinButtonLabel ?? (open ? 'Join now' : 'Ask to join');
-  const join = button(label, () => ask());
+  const join = button(t(label), () => ask());
   join.disabled = ui.name.trim().length === 0;
   showJoinScreen(
     { class: 'join-panel' },
@@ -155,9 +160,9 @@ function renderPreJoin() {
       h(
         'div',
         { class: 'account' },
-        button('Sign in', () => {}),
+        button(t('Sign in'), () => {}),
       ),
-      h('h1', {}, "What's your name?"),
+      h('h1', {}, t("What's your name?")),
       input,
       h('div', { class: 'join-actions' }, join),
       h('p', { class: 'who-is-here' }, whoIsHere()),
@@ -171,17 +176,17 @@ function interstitial() {
   if (ui.interstitialStep === 2) {
     return dialog({
       titleId: 'av-title',
-      title: 'Do you want people to see and hear you in the meeting?',
-      text: 'You can still turn off your microphone and camera anytime in the meeting',
+      title: t('Do you want people to see and hear you in the meeting?'),
+      text: t('You can still turn off your microphone and camera anytime in the meeting'),
       actions: [
-        button('Continue without microphone and camera', () => {
+        button(t('Continue without microphone and camera'), () => {
           ui.micOn = false;
           ui.cameraOn = false;
           ui.session.act({ type: 'toggles', micOn: false, cameraOn: false });
           ui.interstitialStep = 1;
           renderPreJoin();
         }),
-        button('Allow microphone and camera', () => {
+        button(t('Allow microphone and camera'), () => {
           ui.interstitialStep = 1;
           renderPreJoin();
         }),
@@ -190,10 +195,10 @@ function interstitial() {
   }
   if (ui.interstitialStep === 1) {
     return dialog({
-      title: 'Others may see your video differently',
-      text: 'Your video is shown as others will see it.',
+      title: t('Others may see your video differently'),
+      text: t('Your video is shown as others will see it.'),
       actions: [
-        button('Got it', () => {
+        button(t('Got it'), () => {
           ui.interstitialStep = 0;
           renderPreJoin();
         }),
@@ -207,11 +212,11 @@ function renderLobby() {
   const waitingForHost = ui.meeting.admission === 'host';
   const variant = ui.meeting.traps.lobbyText;
   const texts = variant
-    ? [h('h1', {}, variant)]
+    ? [h('h1', {}, t(variant))]
     : [
-        h('h1', {}, 'Asking to be let in…'),
-        h('p', {}, 'You’ll join the call when someone lets you in'),
-        waitingForHost && h('p', {}, 'Please wait until a meeting host brings you into the call'),
+        h('h1', {}, t('Asking to be let in…')),
+        h('p', {}, t('You’ll join the call when someone lets you in')),
+        waitingForHost && h('p', {}, t('Please wait until a meeting host brings you into the call')),
       ];
   showJoinScreen(
     { class: 'join-panel', 'aria-live': 'polite' },
@@ -222,9 +227,9 @@ function renderLobby() {
 
 function renderRefused(title) {
   messageScreen(
-    title,
-    'You left the meeting',
-    button('Ask to join again', () => ask()),
+    t(title),
+    t('You left the meeting'),
+    button(t('Ask to join again'), () => ask()),
     homeButton(),
   );
 }
@@ -241,7 +246,7 @@ function toolbarButton(label, icon, onclick, extra = {}) {
 
 function toolbar() {
   const count = ui.present.length + 1;
-  const people = toolbarButton(`People - ${count} joined`, 'people', () => {
+  const people = toolbarButton(t('People - {0} joined', count), 'people', () => {
     ui.peopleOpen = !ui.peopleOpen;
     renderCall();
   });
@@ -250,7 +255,7 @@ function toolbar() {
     const on = kind === 'mic' ? ui.micOn : ui.cameraOn;
     const device = kind === 'mic' ? 'microphone' : 'camera';
     return toolbarButton(
-      `${on ? 'Turn off' : 'Turn on'} ${device}`,
+      t(`${on ? 'Turn off' : 'Turn on'} ${device}`),
       kind === 'mic' ? (on ? 'mic' : 'mic_off') : on ? 'videocam' : 'videocam_off',
       () => {
         if (kind === 'mic') ui.micOn = !ui.micOn;
@@ -263,27 +268,31 @@ function toolbar() {
   };
   return h(
     'div',
-    { class: `toolbar ${ui.toolbarHidden ? 'hidden' : ''}`, role: 'region', 'aria-label': 'Call controls' },
+    {
+      class: `toolbar ${ui.toolbarHidden ? 'hidden' : ''}`,
+      role: 'region',
+      'aria-label': t('Call controls'),
+    },
     h('div', { class: 'toolbar-left' }, h('span', { class: 'meeting-code' }, code)),
     h(
       'div',
       { class: 'toolbar-center' },
       toggle('mic'),
       toggle('camera'),
-      toolbarButton('Turn on captions', 'closed_caption'),
-      toolbarButton('Send a reaction', 'mood'),
-      toolbarButton('Raise hand', 'front_hand'),
-      toolbarButton('Present now', 'present_to_all', undefined, { 'data-tooltip': 'Share screen' }),
-      toolbarButton('More options', 'more_vert'),
-      toolbarButton('Leave call', 'call_end', onLeaveCall, { class: 'leave' }),
+      toolbarButton(t('Turn on captions'), 'closed_caption'),
+      toolbarButton(t('Send a reaction'), 'mood'),
+      toolbarButton(t('Raise hand'), 'front_hand'),
+      toolbarButton(t('Present now'), 'present_to_all', undefined, { 'data-tooltip': t('Share screen') }),
+      toolbarButton(t('More options'), 'more_vert'),
+      toolbarButton(t('Leave call'), 'call_end', onLeaveCall, { class: 'leave' }),
     ),
     h(
       'div',
       { class: 'toolbar-right' },
-      toolbarButton('Meeting details', 'info'),
+      toolbarButton(t('Meeting details'), 'info'),
       people,
-      toolbarButton('Chat with everyone', 'chat'),
-      toolbarButton('Meeting tools', 'category'),
+      toolbarButton(t('Chat with everyone'), 'chat'),
+      toolbarButton(t('Meeting tools'), 'category'),
     ),
   );
 }
@@ -316,8 +325,8 @@ function tile(participant) {
     h('div', { class: 'avatar', 'aria-hidden': 'true' }, participant.name.slice(0, 1).toUpperCase()),
     h('div', { class: 'level', 'data-audio-level': '0' }),
     ...nameParts(participant.name, [
-      `More options for ${participant.name}`,
-      `Pin ${participant.name} to your main screen`,
+      t('More options for {0}', participant.name),
+      t('Pin {0} to your main screen', participant.name),
     ]),
   );
 }
@@ -328,7 +337,7 @@ function selfTile() {
     { class: 'tile self', 'data-participant-id': ui.meeting.selfDeviceId, 'data-self-name': ui.name.trim() },
     h('div', { class: 'avatar', 'aria-hidden': 'true' }, ui.name.trim().slice(0, 1).toUpperCase()),
     h('div', { class: 'level', 'data-audio-level': '0' }),
-    ...nameParts('You', ['Turn on your camera']),
+    ...nameParts(t('You'), [t('Turn on your camera')]),
   );
 }
 
@@ -346,14 +355,14 @@ function personRow(name, deviceId, suffix) {
 
 function peoplePanel() {
   const rows = [
-    personRow(ui.name.trim(), ui.meeting.selfDeviceId, '(You)'),
+    personRow(ui.name.trim(), ui.meeting.selfDeviceId, t('(You)')),
     ...presentParticipants(ui).map((p) => personRow(p.name, p.deviceId)),
   ];
   return h(
     'aside',
-    { class: 'people', 'aria-label': 'People' },
-    h('h2', {}, 'People'),
-    h('div', { role: 'list', 'aria-label': 'Participants' }, rows),
+    { class: 'people', 'aria-label': t('People') },
+    h('h2', {}, t('People')),
+    h('div', { role: 'list', 'aria-label': t('Participants') }, rows),
   );
 }
 
@@ -374,11 +383,13 @@ function renderCall() {
 function recordingDialog() {
   return dialog({
     titleId: 'recording-title',
-    title: 'This video call is being recorded',
-    text: 'By joining, you consent to being recorded. Everyone in the call can see that it is being recorded.',
+    title: t('This video call is being recorded'),
+    text: t(
+      'By joining, you consent to being recorded. Everyone in the call can see that it is being recorded.',
+    ),
     actions: [
-      button('Leave', () => ui.session.act({ type: 'leave', via: 'dialog_leave' })),
-      button('Join now', () => ui.session.act({ type: 'accept-dialog' })),
+      button(t('Leave'), () => ui.session.act({ type: 'leave', via: 'dialog_leave' })),
+      button(t('Join now'), () => ui.session.act({ type: 'accept-dialog' })),
     ],
   });
 }
@@ -405,17 +416,17 @@ function consentDialog() {
         'aria-modal': 'true',
         'aria-labelledby': 'consent-title',
       },
-      h('h2', { class: 'mdc-dialog__title', id: 'consent-title' }, 'This video call is being recorded'),
+      h('h2', { class: 'mdc-dialog__title', id: 'consent-title' }, t('This video call is being recorded')),
       h(
         'div',
         { class: 'mdc-dialog__content' },
-        'Everyone in the call is being recorded. By staying, you agree to be recorded.',
+        t('Everyone in the call is being recorded. By staying, you agree to be recorded.'),
       ),
       h(
         'div',
         { class: 'mdc-dialog__actions actions' },
-        action('cancel', 'Leave meeting', () => ui.session.act({ type: 'leave', via: 'dialog_leave' })),
-        action('ok', 'Agree and continue', () => ui.session.act({ type: 'accept-dialog' })),
+        action('cancel', t('Leave meeting'), () => ui.session.act({ type: 'leave', via: 'dialog_leave' })),
+        action('ok', t('Agree and continue'), () => ui.session.act({ type: 'accept-dialog' })),
       ),
     ),
   );
@@ -432,10 +443,10 @@ function onLeaveCall() {
   }
   app.append(
     dialog({
-      title: 'Leave call?',
+      title: t('Leave call?'),
       actions: [
-        button('Just leave the meeting', () => ui.session.act({ type: 'leave', via: 'leave_button' })),
-        button('End meeting', () => ui.session.act({ type: 'leave', via: 'leave_button' })),
+        button(t('Just leave the meeting'), () => ui.session.act({ type: 'leave', via: 'leave_button' })),
+        button(t('End meeting'), () => ui.session.act({ type: 'leave', via: 'leave_button' })),
       ],
     }),
   );
@@ -484,27 +495,27 @@ function render() {
       return renderCall();
     case 'denied':
       // The trap: the refusal shows only the line a leave shows, nothing else.
-      if (ui.meeting.traps.deniedAsLeft) return messageScreen('You left the meeting', null);
+      if (ui.meeting.traps.deniedAsLeft) return messageScreen(t('You left the meeting'), null);
       return renderRefused('Someone in the call denied your request to join');
     case 'timed_out':
       return renderRefused('No one responded to your request to join the call');
     case 'left':
       return messageScreen(
-        'You left the meeting',
+        t('You left the meeting'),
         null,
-        button('Rejoin', () => ask()),
+        button(t('Rejoin'), () => ask()),
         homeButton(),
       );
     case 'blocked':
       return messageScreen(
-        "You can't join this video call",
-        'There is a problem connecting to this video call. Try again, or contact the meeting organizer.',
+        t("You can't join this video call"),
+        t('There is a problem connecting to this video call. Try again, or contact the meeting organizer.'),
         homeButton(),
       );
     case 'removed':
-      return messageScreen("You've been removed from the meeting", null, homeButton());
+      return messageScreen(t("You've been removed from the meeting"), null, homeButton());
     case 'ended':
-      return messageScreen('Your host ended the meeting for everyone', 'The call ended', homeButton());
+      return messageScreen(t('Your host ended the meeting for everyone'), t('The call ended'), homeButton());
   }
 }
 

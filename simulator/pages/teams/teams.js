@@ -2,7 +2,9 @@
 // shows a bot: data-tid landmarks, texts and traps from platform-landmarks.md.
 
 import { dialog, h, show } from '../common/dom.js';
+import { pageLanguage, translator } from '../common/language.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
+import { GERMAN } from './teams-de.js';
 
 const SPEAKING_THRESHOLD = 0.02;
 const app = document.getElementById('app');
@@ -24,6 +26,10 @@ const ui = meetingPageState({
   found: null,
   notice: null,
 });
+// Teams follows the browser's language (navigator.language, as the context's locale and its
+// Accept-Language set it) over the account's (the `locale` trap).
+const browserLanguage = (navigator.languages?.[0] ?? navigator.language ?? '').toLowerCase();
+const t = translator(GERMAN, () => pageLanguage(ui.meeting?.traps, browserLanguage.startsWith('en')));
 
 function button(label, onclick, extra = {}) {
   return h('button', { type: 'button', onclick, ...extra }, label);
@@ -66,20 +72,20 @@ function launcher() {
     h(
       'main',
       { class: 'launcher' },
-      h('h1', {}, 'How do you want to join your Teams meeting?'),
+      h('h1', {}, t('How do you want to join your Teams meeting?')),
       launcherButton(
-        'Join on the Teams app',
-        'Use the desktop app for the best experience',
-        'Join meeting in the Teams app',
+        t('Join on the Teams app'),
+        t('Use the desktop app for the best experience'),
+        t('Join meeting in the Teams app'),
         () => {},
         {
           class: 'secondary',
         },
       ),
       launcherButton(
-        'Continue on this browser',
-        'No download or installation required.',
-        'Join meeting from this browser',
+        t('Continue on this browser'),
+        t('No download or installation required.'),
+        t('Join meeting from this browser'),
         onContinue,
         { class: 'primary', 'data-tid': 'joinOnWeb' },
       ),
@@ -121,7 +127,7 @@ function toggleSwitch(kind) {
     tabindex: '0',
     class: `switch ${on ? 'on' : ''}`,
     'data-tid': kind === 'mic' ? 'toggle-mute' : 'toggle-video',
-    'aria-label': kind === 'mic' ? 'Microphone' : 'Camera',
+    'aria-label': t(kind === 'mic' ? 'Microphone' : 'Camera'),
     'aria-checked': String(on),
     'aria-disabled': kind === 'mic' && !ui.computerAudio ? 'true' : undefined,
     onclick: () => {
@@ -149,7 +155,7 @@ function toggleInput(kind) {
     role: 'switch',
     class: 'fui-Switch__input',
     'data-tid': kind === 'mic' ? 'toggle-mute' : 'toggle-video',
-    'aria-label': kind === 'mic' ? 'Microphone' : 'Camera',
+    'aria-label': t(kind === 'mic' ? 'Microphone' : 'Camera'),
     disabled: ui.state === 'lobby' || (kind === 'mic' && !ui.computerAudio),
     onchange: (event) => {
       if (kind === 'mic') ui.micOn = event.target.checked;
@@ -196,8 +202,8 @@ function renderPreJoin() {
   const input = h('input', {
     type: 'text',
     'data-tid': 'prejoin-display-name-input',
-    placeholder: 'Type your name',
-    'aria-label': 'Type your name',
+    placeholder: t('Type your name'),
+    'aria-label': t('Type your name'),
     autocomplete: 'off',
     disabled: inLobby,
     oninput: (event) => {
@@ -206,22 +212,22 @@ function renderPreJoin() {
     },
   });
   input.value = ui.name;
-  const join = button('Join now', onJoinNow, { 'data-tid': 'prejoin-join-button', class: 'primary' });
+  const join = button(t('Join now'), onJoinNow, { 'data-tid': 'prejoin-join-button', class: 'primary' });
   join.disabled = inLobby || ui.name.trim().length === 0;
   show(
     app,
     h(
       'main',
       { class: 'prejoin' },
-      h('h1', {}, 'Choose your audio and video settings for'),
-      h('h2', {}, 'Meeting now'),
+      h('h1', {}, t('Choose your audio and video settings for')),
+      h('h2', {}, t('Meeting now')),
       h(
         'div',
         { class: 'prejoin-body' },
         h(
           'div',
           { class: 'preview' },
-          h('div', { class: 'preview-video' }, ui.cameraOn ? '' : 'Your camera is turned off'),
+          h('div', { class: 'preview-video' }, ui.cameraOn ? '' : t('Your camera is turned off')),
           h('div', { class: 'preview-switches' }, toggleSwitch('video'), toggleSwitch('mic')),
         ),
         h(
@@ -230,20 +236,20 @@ function renderPreJoin() {
           input,
           h(
             'div',
-            { role: 'radiogroup', 'aria-label': 'Audio options' },
-            audioOption('Computer audio', true),
-            audioOption("Don't use audio", false),
+            { role: 'radiogroup', 'aria-label': t('Audio options') },
+            audioOption(t('Computer audio'), true),
+            audioOption(t("Don't use audio"), false),
           ),
           inLobby &&
             h(
               'div',
               { class: 'lobby-text', 'aria-live': 'polite' },
-              h('p', {}, 'Someone will let you in shortly'),
+              h('p', {}, t('Someone will let you in shortly')),
             ),
           join,
           inLobby &&
             ui.meeting.traps.lobbyCancel &&
-            button('Cancel', () => ui.session.act({ type: 'leave', via: 'lobby_cancel' }), {
+            button(t('Cancel'), () => ui.session.act({ type: 'leave', via: 'lobby_cancel' }), {
               'data-tid': 'prejoin-cancel-button',
             }),
         ),
@@ -274,12 +280,12 @@ function ask() {
 function noAudioVideoModal() {
   const modal = dialog({
     titleId: 'no-av-title',
-    title: "Are you sure you don't want audio or video?",
-    text: "Others won't be able to see or hear you.",
+    title: t("Are you sure you don't want audio or video?"),
+    text: t("Others won't be able to see or hear you."),
     actions: [
-      button('Cancel', () => modal.remove()),
+      button(t('Cancel'), () => modal.remove()),
       button(
-        'Continue without audio or video',
+        t('Continue without audio or video'),
         () => {
           modal.remove();
           ask();
@@ -297,27 +303,27 @@ function callControls() {
   const count = ui.present.length + 1;
   return h(
     'div',
-    { class: 'calling-controls', role: 'toolbar', 'aria-label': 'Meeting controls' },
-    button('Chat', () => {}, { 'data-tid': 'chat-button', 'aria-label': 'Chat' }),
-    button(`People ${count}`, () => {}, {
+    { class: 'calling-controls', role: 'toolbar', 'aria-label': t('Meeting controls') },
+    button(t('Chat'), () => {}, { 'data-tid': 'chat-button', 'aria-label': t('Chat') }),
+    button(t('People {0}', count), () => {}, {
       'data-tid': 'roster-button',
-      'aria-label': `People, ${count} participants`,
+      'aria-label': t('People, {0} participants', count),
     }),
-    button('Raise', () => {}, { 'data-tid': 'raise-hand-button', 'aria-label': 'Raise your hand' }),
-    button('More', () => {}, { id: 'callingButtons-showMoreBtn', 'aria-label': 'More' }),
-    button(ui.cameraOn ? 'Camera' : 'Camera off', toggleInCall('camera'), {
+    button(t('Raise'), () => {}, { 'data-tid': 'raise-hand-button', 'aria-label': t('Raise your hand') }),
+    button(t('More'), () => {}, { id: 'callingButtons-showMoreBtn', 'aria-label': t('More') }),
+    button(t(ui.cameraOn ? 'Camera' : 'Camera off'), toggleInCall('camera'), {
       id: 'video-button',
-      'aria-label': ui.cameraOn ? 'Turn camera off' : 'Turn camera on',
+      'aria-label': t(ui.cameraOn ? 'Turn camera off' : 'Turn camera on'),
     }),
-    button(ui.micOn ? 'Mic' : 'Mic off', toggleInCall('mic'), {
+    button(t(ui.micOn ? 'Mic' : 'Mic off'), toggleInCall('mic'), {
       id: 'microphone-button',
       'data-tid': 'microphone-button',
-      'aria-label': ui.micOn ? 'Mute mic' : 'Unmute mic',
+      'aria-label': t(ui.micOn ? 'Mute mic' : 'Unmute mic'),
     }),
-    button('Leave', onHangUp, {
+    button(t('Leave'), onHangUp, {
       id: 'hangup-button',
       'data-tid': 'hangup-main-btn',
-      'aria-label': 'Leave',
+      'aria-label': t('Leave'),
       class: 'hangup',
     }),
   );
@@ -338,10 +344,10 @@ function onHangUp() {
     return;
   }
   const confirm = dialog({
-    title: 'Leave the meeting?',
+    title: t('Leave the meeting?'),
     actions: [
-      button('Cancel', () => confirm.remove()),
-      button('Leave', () => ui.session.act({ type: 'leave', via: 'leave_button' }), { class: 'primary' }),
+      button(t('Cancel'), () => confirm.remove()),
+      button(t('Leave'), () => ui.session.act({ type: 'leave', via: 'leave_button' }), { class: 'primary' }),
     ],
   });
   app.append(confirm);
@@ -370,7 +376,7 @@ function renderCall() {
         ...people.map((p) => videoTile(p.name, { 'data-participant': p.id })),
         videoTile(ui.name.trim(), { class: 'video-tile self' }),
       ),
-      people.length === 0 && h('div', { class: 'alone' }, "You're the only one here"),
+      people.length === 0 && h('div', { class: 'alone' }, t("You're the only one here")),
       ui.notice && h('div', { role: 'alert', class: 'notice' }, ui.notice),
       callControls(),
     ),
@@ -391,39 +397,39 @@ function showLevel(participantId, level) {
 
 const SIGN_IN_SCREENS = {
   verify_info: () => [
-    h('h1', {}, 'We need to verify your info before you can join'),
-    button('Sign in', () => {}, { class: 'primary' }),
+    h('h1', {}, t('We need to verify your info before you can join')),
+    button(t('Sign in'), () => {}, { class: 'primary' }),
   ],
   sign_in_to_continue: () => [
-    h('h1', {}, 'Sign in to continue'),
-    button('Sign in', () => {}, { class: 'primary' }),
+    h('h1', {}, t('Sign in to continue')),
+    button(t('Sign in'), () => {}, { class: 'primary' }),
   ],
   // The message without the login form's input, so the text alone has to be recognised.
   enter_email: () => [
     h('h1', {}, 'Microsoft'),
-    h('p', { role: 'alert' }, 'Enter your email, phone, or Skype.'),
-    h('input', { type: 'email', name: 'email', 'aria-label': 'Email' }),
-    button('Next', () => {}, { class: 'primary' }),
+    h('p', { role: 'alert' }, t('Enter your email, phone, or Skype.')),
+    h('input', { type: 'email', name: 'email', 'aria-label': t('Email') }),
+    button(t('Next'), () => {}, { class: 'primary' }),
   ],
   pick_account: () => [
-    h('h1', {}, 'Pick an account'),
-    h('div', { role: 'listbox' }, h('div', { role: 'option', tabindex: '0' }, 'Use another account')),
+    h('h1', {}, t('Pick an account')),
+    h('div', { role: 'listbox' }, h('div', { role: 'option', tabindex: '0' }, t('Use another account'))),
   ],
   // Microsoft's login form: none of the family's texts, only its input.
   login_form: () => [
-    h('h1', {}, 'Sign in'),
+    h('h1', {}, t('Sign in')),
     h('input', {
       type: 'email',
       name: 'loginfmt',
-      placeholder: 'Email, phone, or Skype',
-      'aria-label': 'Email, phone, or Skype',
+      placeholder: t('Email, phone, or Skype'),
+      'aria-label': t('Email, phone, or Skype'),
     }),
-    h('p', {}, 'No account? Create one!'),
-    button('Next', () => {}, { class: 'primary' }),
+    h('p', {}, t('No account? Create one!')),
+    button(t('Next'), () => {}, { class: 'primary' }),
   ],
   real_person: () => [
-    h('h1', {}, 'Verify you’re a real person'),
-    h('div', { class: 'challenge' }, 'Solve the puzzle to continue'),
+    h('h1', {}, t('Verify you’re a real person')),
+    h('div', { class: 'challenge' }, t('Solve the puzzle to continue')),
   ],
 };
 
@@ -439,15 +445,15 @@ function retryScreen(title, detail, { rejoin } = {}) {
     h(
       'main',
       { class: 'message' },
-      h('h1', { id: 'calling-retry-screen-title' }, title),
-      detail && h('p', {}, detail),
+      h('h1', { id: 'calling-retry-screen-title' }, t(title)),
+      detail && h('p', {}, t(detail)),
       h(
         'div',
         { class: 'actions' },
-        rejoin && button('Rejoin', ask, { 'data-tid': 'calling-retry-rejoinbutton' }),
+        rejoin && button(t('Rejoin'), ask, { 'data-tid': 'calling-retry-rejoinbutton' }),
         button(
-          'Dismiss',
-          () => show(app, h('main', { class: 'message' }, h('p', {}, 'Thanks for joining!'))),
+          t('Dismiss'),
+          () => show(app, h('main', { class: 'message' }, h('p', {}, t('Thanks for joining!')))),
           {
             'data-tid': 'calling-retry-cancelbutton',
           },
@@ -524,7 +530,7 @@ function start() {
       // A generic role="alert" in the call that is not a removal: bots misread these.
       if (wasInCall && joined.length > 0) {
         const names = joined.map((id) => ui.meeting.participants.find((p) => p.id === id)?.name);
-        announce(`${names.join(', ')} joined the meeting`);
+        announce(t('{0} joined the meeting', names.join(', ')));
       }
       if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
     },

@@ -358,15 +358,169 @@ describe('second pass, Google Meet', () => {
     ROW_TIMEOUT,
   );
 
-  // Items 3 and 4 of issue 13: not built yet.
+  // Item 3 of issue 13: not built yet.
   it.todo(
     'Meet: speaking state as churning generated classes (Oaajhc, HX2H7, wEsLMd, OgVli) or data-audio-level, neither alone → speaker names',
   );
   it.todo(
     "Meet: WebRTC receivers' per-source audio levels (getSynchronizationSources / getContributingSources) → who is talking",
   );
-  it.todo(
-    'Meet: locale: hl=en forces English; German texts ("Teilnahme anfordern", "Jetzt teilnehmen") still resolve',
+});
+
+/**
+ * Locale (item 4): a German meeting page. As built, the bot asks for English (Meet: `hl=en` on the
+ * URL; Teams: its context's en-US locale and Accept-Language) and transcribes as usual; with the
+ * page ignoring that, the driver goes through the German texts: join, lobby, dialogs, speaker names
+ * and the leave.
+ */
+describe('second pass, locale', () => {
+  it(
+    'Meet: locale: hl=en forces English on a German page → the English UI, transcribed normally',
+    async () => {
+      const meeting = await meetingWith('google_meet', {
+        admission: { policy: 'after', delaySeconds: 1 },
+        traps: { locale: 'de' },
+        participants: [{ name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] }],
+      });
+      const bot = startBot('google_meet', meeting.url);
+      await waitForStatus(bot, 'active');
+      const page = bot.page();
+      expect(new URL(page.url()).searchParams.get('hl')).toBe('en');
+      await expect(page.getByRole('button', { name: 'Leave call', exact: true }).count()).resolves.toBe(1);
+      await expect(page.getByRole('button', { name: 'Anruf verlassen', exact: true }).count()).resolves.toBe(
+        0,
+      );
+      await client.waitForSpeechDone(meeting.id, { timeoutMs: 30_000 });
+      await client.endMeeting(meeting.id);
+      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      expect(bot.lastText()).toContain('Your host ended the meeting for everyone');
+      const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
+      expect(spoken.length, bot.log()).toBeGreaterThan(0);
+      expect(new Set(spoken.map((segment) => segment.speaker))).toEqual(new Set([ALICE]));
+    },
+    ROW_TIMEOUT,
+  );
+
+  it(
+    'Meet: locale: German texts ("Teilnahme anfordern", "Jetzt teilnehmen", …) still resolve when hl=en is ignored → joins, waits, answers the dialog, hears names, leaves',
+    async () => {
+      const meeting = await meetingWith('google_meet', {
+        admission: { policy: 'host' },
+        traps: {
+          locale: 'de',
+          ignoreLanguageHints: true,
+          recordingDialog: true,
+          resetTogglesOnAdmission: true,
+          leaveConfirmation: true,
+        },
+        participants: [
+          { name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] },
+          { name: BOB, voice: 'rms', utterances: [{ at: 6, text: 'Thank you, the numbers look good.' }] },
+        ],
+      });
+      const bot = startBot('google_meet', meeting.url);
+      await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 30_000 });
+      await waitForStatus(bot, 'awaiting_admission', 10_000);
+      const page = bot.page();
+      expect(new URL(page.url()).searchParams.get('hl')).toBe('en');
+      expect(await page.locator('body').textContent()).toContain('Teilnahme wird angefragt');
+      expect(bot.log()).toContain('pressed \\"teilnahme anfordern\\"');
+      const asked = await client.getMeeting(meeting.id);
+      expect(asked.bot).toMatchObject({ name: BOT_NAME, micOn: false, cameraOn: false });
+      await pause(2000);
+      expect(await bot.trail()).toEqual(['joining', 'awaiting_admission']);
+      await client.admit(meeting.id);
+      await waitForStatus(bot, 'active');
+      // The dialog's German "Jetzt teilnehmen" let media start; the toggles Meet turned back on are off again.
+      await client.waitFor(
+        meeting.id,
+        (m) => m.bot.state === 'in_call' && !m.bot.micOn && !m.bot.cameraOn,
+        'the bot in the call with mic and camera off',
+      );
+      await expect(page.getByRole('button', { name: 'Anruf verlassen', exact: true }).count()).resolves.toBe(
+        1,
+      );
+      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
+      expect(await bot.stop()).toMatchObject({ status: 'completed', reason: 'stopped' });
+      const final = await client.getMeeting(meeting.id);
+      expect(final.bot, bot.log()).toMatchObject({ state: 'left', leaveReason: 'leave_button' });
+      expect(bot.lastText()).toContain('Sie haben die Besprechung verlassen');
+      expect(await bot.trail()).toEqual(['joining', 'awaiting_admission', 'active', 'completed:stopped']);
+      expect(new Set(bot.speaking.map((change) => change.name))).toEqual(new Set([ALICE, BOB]));
+      const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
+      expect(new Set(spoken.map((segment) => segment.speaker)), bot.log()).toEqual(new Set([ALICE, BOB]));
+    },
+    ROW_TIMEOUT,
+  );
+
+  it(
+    "Teams: locale: the context's en-US locale / Accept-Language gives the English UI on a German page → transcribed normally",
+    async () => {
+      const meeting = await meetingWith('teams', {
+        admission: { policy: 'host' },
+        traps: { locale: 'de' },
+        participants: [{ name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] }],
+      });
+      const bot = startBot('teams', meeting.url);
+      await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 30_000 });
+      const page = bot.page();
+      expect(await page.evaluate(() => navigator.language)).toBe('en-US');
+      expect(await page.locator('body').textContent()).toContain('Someone will let you in shortly');
+      await client.admit(meeting.id);
+      await waitForStatus(bot, 'active');
+      await client.waitForSpeechDone(meeting.id, { timeoutMs: 30_000 });
+      await client.endMeeting(meeting.id);
+      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      expect(bot.lastText()).toContain('Meeting ended');
+      const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
+      expect(spoken.length, bot.log()).toBeGreaterThan(0);
+      expect(new Set(spoken.map((segment) => segment.speaker))).toEqual(new Set([ALICE]));
+    },
+    ROW_TIMEOUT,
+  );
+
+  it(
+    'Teams: locale: German texts still resolve when the browser language is ignored → launcher, modal, lobby, speaker names, leave with confirmation',
+    async () => {
+      const meeting = await meetingWith('teams', {
+        admission: { policy: 'host' },
+        traps: {
+          locale: 'de',
+          ignoreLanguageHints: true,
+          launcherAriaLabels: true,
+          noAudioVideoModal: true,
+          leaveConfirmation: true,
+        },
+        participants: [
+          { name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] },
+          { name: BOB, voice: 'rms', utterances: [{ at: 6, text: 'Thank you, the numbers look good.' }] },
+        ],
+      });
+      const bot = startBot('teams', meeting.url);
+      await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 30_000 });
+      await waitForStatus(bot, 'awaiting_admission', 10_000);
+      const page = bot.page();
+      expect(await page.locator('body').textContent()).toContain('Jemand wird Sie in Kürze einlassen');
+      expect(bot.log()).toContain('continued in the browser');
+      expect(bot.log()).toContain('continued without audio or video');
+      const asked = await client.getMeeting(meeting.id);
+      expect(asked.bot).toMatchObject({ name: BOT_NAME, micOn: false, cameraOn: false });
+      await pause(2000);
+      expect(await bot.trail()).toEqual(['joining', 'awaiting_admission']);
+      await client.admit(meeting.id);
+      await waitForStatus(bot, 'active');
+      await expect(page.getByRole('button', { name: 'Verlassen', exact: true }).count()).resolves.toBe(1);
+      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
+      expect(await bot.stop()).toMatchObject({ status: 'completed', reason: 'stopped' });
+      const final = await client.getMeeting(meeting.id);
+      expect(final.bot, bot.log()).toMatchObject({ state: 'left', leaveReason: 'leave_button' });
+      expect(bot.lastText()).toContain('Sie haben die Besprechung verlassen');
+      expect(await bot.trail()).toEqual(['joining', 'awaiting_admission', 'active', 'completed:stopped']);
+      expect(new Set(bot.speaking.map((change) => change.name))).toEqual(new Set([ALICE, BOB]));
+      const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
+      expect(new Set(spoken.map((segment) => segment.speaker)), bot.log()).toEqual(new Set([ALICE, BOB]));
+    },
+    ROW_TIMEOUT,
   );
 });
 
@@ -483,14 +637,11 @@ describe('second pass, Microsoft Teams', () => {
     ROW_TIMEOUT,
   );
 
-  // Items 3 and 4 of issue 13: not built yet.
+  // Item 3 of issue 13: not built yet.
   it.todo(
     'Teams: speaking as style/class/aria changes on voice-level-stream-outline (vdi-frame-occlusion never changing) → speaker names',
   );
   it.todo(
     'Teams: live captions under data-tid="closed-caption-renderer-wrapper" → a second source of who said what',
-  );
-  it.todo(
-    "Teams: locale: the page's language setting or Accept-Language gives the English UI; German texts still resolve",
   );
 });

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AdmissionTracker } from '../../../bot/admission.js';
-import type { ControlEvidence, PageEvidence } from '../../../bot/platforms/evidence.js';
+import type { ControlEvidence, InputEvidence, PageEvidence } from '../../../bot/platforms/evidence.js';
 import { normalizeText } from '../../../bot/platforms/evidence.js';
-import { classifyMeetScreen, observeMeet } from '../../../bot/platforms/google-meet-screens.js';
+import {
+  classifyMeetScreen,
+  observeMeet,
+  withEnglishUi,
+} from '../../../bot/platforms/google-meet-screens.js';
 import { classifyTeamsScreen, observeTeams, teamsSwitchState } from '../../../bot/platforms/teams-screens.js';
 
 function control(label: string, extra: Partial<ControlEvidence> = {}): ControlEvidence {
@@ -320,6 +324,119 @@ describe('second-pass landmarks (platform-landmarks.md)', () => {
     expect(teamsSwitchState(evidence, 'toggle-mute')).toBe('on');
     expect(teamsSwitchState(evidence, 'toggle-video')).toBe('off');
     expect(teamsSwitchState(page(), 'toggle-mute')).toBeNull();
+  });
+});
+
+describe('locale: English asked for, German pages still resolve', () => {
+  const asked = { asked: true, inCall: false, leaving: false };
+  const input = (extra: Partial<InputEvidence>): InputEvidence => ({
+    label: '',
+    placeholder: '',
+    name: '',
+    tid: null,
+    visible: true,
+    disabled: false,
+    value: '',
+    ...extra,
+  });
+
+  it('Meet: the meeting URL asks for English (hl=en) and keeps its query', () => {
+    expect(withEnglishUi('https://meet.google.com/abc-defg-hij')).toBe(
+      'https://meet.google.com/abc-defg-hij?hl=en',
+    );
+    expect(withEnglishUi('https://meet.google.com/abc-defg-hij?authuser=1&hl=de#x')).toBe(
+      'https://meet.google.com/abc-defg-hij?authuser=1&hl=en#x',
+    );
+  });
+
+  it('Meet: German form, lobby, call, dialog and end screens', () => {
+    const form = page({
+      text: 'Wie heißen Sie? Teilnahme anfordern',
+      inputs: [input({ label: 'ihr name' })],
+      controls: [control('', { text: 'teilnahme anfordern' })],
+    });
+    expect(classifyMeetScreen(form).kind).toBe('prejoin');
+    expect(classifyMeetScreen(page({ inputs: [input({ label: 'ihr name' })] })).kind).toBe('prejoin');
+    expect(classifyMeetScreen(page({ controls: [control('Jetzt teilnehmen')] })).kind).toBe('prejoin');
+    expect(
+      classifyMeetScreen(
+        page({ text: 'Teilnahme wird angefragt… Sie nehmen am Anruf teil, sobald Sie jemand einlässt' }),
+        asked,
+      ).kind,
+    ).toBe('lobby');
+    const call = page({
+      controls: [
+        control('Mikrofon deaktivieren'),
+        control('Anruf verlassen'),
+        control('Mit allen chatten'),
+        control('Hand heben'),
+        control('Personen - 3 Teilnehmer'),
+      ],
+    });
+    expect(classifyMeetScreen(call, asked).kind).toBe('in_call');
+    expect(
+      classifyMeetScreen(
+        page({ ...call, dialogs: [normalizeText('Dieser Videoanruf wird aufgezeichnet')] }),
+        asked,
+      ).kind,
+    ).toBe('dialog');
+    const cases: [string, object][] = [
+      [
+        'Jemand im Anruf hat Ihre Anfrage zur Teilnahme abgelehnt Erneut Teilnahme anfordern',
+        { kind: 'failed', reason: 'admission_denied' },
+      ],
+      [
+        'Niemand hat auf Ihre Anfrage zur Teilnahme am Anruf reagiert Erneut Teilnahme anfordern',
+        { kind: 'failed', reason: 'admission_timeout' },
+      ],
+      ['Sie wurden aus der Besprechung entfernt', { kind: 'ended', reason: 'removed' }],
+      ['Der Organisator hat die Besprechung für alle beendet', { kind: 'ended', reason: 'meeting_ended' }],
+      ['Sie können an diesem Videoanruf nicht teilnehmen', { kind: 'failed', reason: 'blocked' }],
+      ['Überprüfen Sie Ihren Besprechungscode', { kind: 'failed', reason: 'meeting_not_found' }],
+      ['Sie haben die Besprechung verlassen', { kind: 'failed', reason: 'admission_denied' }],
+    ];
+    for (const [text, screen] of cases)
+      expect(classifyMeetScreen(page({ text }), asked), text).toMatchObject(screen);
+    expect(classifyMeetScreen(page({ headings: ['anmelden'] }))).toMatchObject({
+      reason: 'sign_in_required',
+    });
+  });
+
+  it('Teams: German form, lobby, modal, call and end screens', () => {
+    expect(
+      classifyTeamsScreen(page({ inputs: [input({ placeholder: 'geben sie ihren namen ein' })] })).kind,
+    ).toBe('prejoin');
+    expect(classifyTeamsScreen(page({ controls: [control('In diesem Browser fortfahren')] })).kind).toBe(
+      'prejoin',
+    );
+    expect(classifyTeamsScreen(page({ text: 'Jemand wird Sie in Kürze einlassen' })).kind).toBe('lobby');
+    expect(
+      classifyTeamsScreen(
+        page({ dialogs: [normalizeText('Möchten Sie wirklich ohne Audio oder Video teilnehmen?')] }),
+      ).kind,
+    ).toBe('dialog');
+    const call = page({
+      text: 'Sie sind die einzige Person hier',
+      controls: [control('Verlassen', { tid: 'hangup-main-btn' }), control('Mehr')],
+    });
+    expect(observeTeams(call, 'Bot')).toEqual({ screen: { kind: 'in_call' }, others: 0 });
+    const cases: [string, object][] = [
+      ['Konto auswählen', { kind: 'failed', reason: 'sign_in_required' }],
+      [
+        'Geben Sie Ihre E-Mail-Adresse, Telefonnummer oder Ihren Skype-Namen ein.',
+        { kind: 'failed', reason: 'sign_in_required' },
+      ],
+      ['Bestätigen Sie, dass Sie ein Mensch sind', { kind: 'failed', reason: 'sign_in_required' }],
+      [
+        'Ihnen wurde leider der Zugriff auf die Besprechung verweigert.',
+        { kind: 'failed', reason: 'admission_denied' },
+      ],
+      ['Leider hat Sie niemand eingelassen', { kind: 'failed', reason: 'admission_timeout' }],
+      ['Sie wurden aus dieser Besprechung entfernt', { kind: 'ended', reason: 'removed' }],
+      ['Besprechung beendet', { kind: 'ended', reason: 'meeting_ended' }],
+    ];
+    for (const [text, screen] of cases)
+      expect(classifyTeamsScreen(page({ text })), text).toMatchObject(screen);
   });
 });
 
