@@ -49,7 +49,10 @@ try {
     if (recording?.state !== 'ready') await new Promise((resolve) => setTimeout(resolve, 500));
   }
   if (recording?.state !== 'ready') throw new Error(`no ready recording: ${JSON.stringify(recording)}`);
-  const file = Buffer.from(await (await fetch(recording.media_url)).arrayBuffer());
+  const media = await fetch(recording.media_url);
+  if (media.status !== 200)
+    throw new Error(`GET ${recording.media_url}: ${media.status} ${await media.text()}`);
+  const file = Buffer.from(await media.arrayBuffer());
   const audio = decodeOggOpus(file);
 
   const transcript = (await stack.api.request('GET', `/transcripts/${PLATFORM}/${nativeId}`, key)).body;

@@ -165,6 +165,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         BOT_STOP_GRACE_SECONDS: '20',
         BOT_SLOTS: '4',
         LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
+        // Local recording storage: the in-process API's directory, so it serves what workers store.
+        RECORDING_DIR: api.config.RECORDING_DIR,
         ...TEST_WEBHOOK_ENV,
         ...options.workerEnv,
         ...env,
@@ -191,6 +193,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       // Tests make many requests on purpose.
       RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
       LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
+      RECORDING_DIR: api.config.RECORDING_DIR,
       ...TEST_WEBHOOK_ENV,
       ...options.apiEnv,
       ...env,
