@@ -1,19 +1,11 @@
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SegmentUpsert, upsertSegments } from '../../../shared/transcripts/store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { launchTestChromium } from '../../support/chromium.js';
 
 // Proof a player loads GET /transcripts?format=vtt: a real Chromium fetches it from the API through a
 // <video>'s <track> (the browser's own WebVTT parser, the answer's real headers) and we read its cues.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 let api: TestApi;
 let user: TestUser;
 let browser: Browser;
@@ -44,11 +36,7 @@ function segment(
 beforeAll(async () => {
   api = await startTestApi();
   user = await api.createUser();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  browser = await launchTestChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,10 +1,7 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { chromiumArgs } from '../../../bot/browser.js';
+import type { Browser, Page } from 'playwright-core';
 import { SimulatorClient } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
-
-/** The person's browser in these tests runs with the bot's flags (root here, so no sandbox). */
-export const CHROMIUM_ARGS = chromiumArgs();
+import { launchTestChromium } from '../../support/chromium.js';
 
 export interface Harness {
   simulator: Simulator;
@@ -15,7 +12,7 @@ export interface Harness {
 
 export async function startHarness(): Promise<Harness> {
   const simulator = await createSimulator();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchTestChromium();
   return {
     simulator,
     client: new SimulatorClient(simulator.url),

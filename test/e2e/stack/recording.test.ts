@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedEngine } from '../../../bot/engines/embedded/embedded-engine.js';
 import type { EngineSegment } from '../../../bot/engines/engine.js';
 import { silentLogger } from '../../../bot/engines/engine-logger.js';
+import { launchTestChromium } from '../../support/chromium.js';
 import { decodeOggOpus, RECORDING_TEST_RATE as RATE } from '../../support/recording-audio.js';
 import { type OwnS3Server, startOwnS3Server } from '../../support/s3-server.js';
 import { type Stack, startStack } from '../../support/stack.js';
@@ -17,16 +18,6 @@ import { type Stack, startStack } from '../../support/stack.js';
  * embedded recognizer, which must hear that segment's words (and not the other's): the recording
  * and the transcript share one time base. Then Chromium plays the media URL and seeks in it.
  */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--autoplay-policy=no-user-gesture-required',
-];
-
 const SCRIPT = [
   {
     name: 'Alice Archer',
@@ -222,11 +213,7 @@ async function recordAndCheck(
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  browser = await launchTestChromium();
 });
 afterAll(async () => {
   await browser?.close();
