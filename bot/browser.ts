@@ -74,6 +74,8 @@ export async function openBrowserSession(
 ): Promise<BrowserSession> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 720 },
+    // The English UI the drivers read first: Teams follows the browser's language, which this sets
+    // (navigator.language and Accept-Language); Meet gets hl=en on its URL as well.
     locale: 'en-US',
     permissions: ['microphone', 'camera'],
   });

@@ -5,10 +5,18 @@
  * One Chromium and one simulator serve every row; each row gets a fresh browser context.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import type { Page } from 'playwright-core';
+import { type Browser, type Page, chromium as playwrightChromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserSession, launchBrowser, openBrowserSession } from '../../../bot/browser.js';
+import {
+  type BrowserSession,
+  chromiumArgs,
+  launchBrowser,
+  openBrowserSession,
+} from '../../../bot/browser.js';
+import { featureMergingLauncher } from '../../../bot/chromium-launcher.js';
 import { EndSignal, type Outcome } from '../../../bot/end-signal.js';
 import { createEngine } from '../../../bot/engines/index.js';
 import { type MeetingPage, openMeetingPageIn } from '../../../bot/meeting-page.js';
@@ -35,6 +43,8 @@ const ROW_TIMEOUT = 90_000;
 let simulator: Simulator;
 let client: SimulatorClient;
 let chromium: BrowserSession;
+/** A Chromium whose own language is German, as on a German host (the locale rows start it). */
+let germanChromium: Browser | null = null;
 let nextMeetingId = 500_000 + Math.floor(Math.random() * 100_000);
 const running: RowBot[] = [];
 
@@ -49,6 +59,7 @@ afterAll(async () => {
   // A row that failed half-way leaves its bot running: end it before its browser goes.
   await Promise.all(running.map((bot) => bot.stop()));
   await chromium?.close();
+  await germanChromium?.close();
   await simulator?.close();
   await deleteKeys(redis, prefix);
   redis.disconnect();
@@ -95,6 +106,7 @@ function startBot(
   platform: 'google_meet' | 'teams',
   meetingUrl: string,
   extra: Partial<BotConfigInput> = {},
+  browser?: Browser,
 ): RowBot {
   const config = botConfigFor(platform, meetingUrl, extra);
   const lines: string[] = [];
@@ -112,7 +124,7 @@ function startBot(
     createEngine,
     end,
     openPage: async (pageConfig, hooks, pageLog) => {
-      browserSession = await openBrowserSession(chromium.browser, pageLog, { ownsBrowser: false });
+      browserSession = await openBrowserSession(browser ?? chromium.browser, pageLog, { ownsBrowser: false });
       meetingPage = await openMeetingPageIn(
         browserSession,
         pageConfig,
@@ -195,6 +207,43 @@ async function expectTrail(bot: RowBot, expected: string[]): Promise<void> {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Chromium as it runs on a German host: a context that doesn't choose a language gets German
+ * (checked here, so the locale rows prove the bot's own choice of English).
+ */
+async function germanHost(): Promise<Browser> {
+  if (!germanChromium) {
+    const { executablePath } = botConfigFor('google_meet', 'http://127.0.0.1/abc-defg-hij').browser;
+    germanChromium = await playwrightChromium.launch({
+      executablePath: await featureMergingLauncher(executablePath),
+      args: [...chromiumArgs(), '--accept-lang=de-DE,de'],
+    });
+  }
+  const probe = await germanChromium.newContext();
+  try {
+    const page = await probe.newPage();
+    expect(await page.evaluate(() => navigator.language)).toBe('de-DE');
+  } finally {
+    await probe.close();
+  }
+  return germanChromium;
+}
+
+/** The Accept-Language header the page's requests carry, as a local echo server receives it. */
+async function acceptLanguageSentBy(page: Page): Promise<string> {
+  const echo = createServer((request, response) => {
+    response.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' });
+    response.end(request.headers['accept-language'] ?? '');
+  });
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = echo.address() as AddressInfo;
+    return await page.evaluate(async (url) => (await fetch(url)).text(), `http://127.0.0.1:${port}/`);
+  } finally {
+    echo.close();
+  }
+}
 
 describe('second pass, Google Meet', () => {
   it(
@@ -382,7 +431,7 @@ describe('second pass, locale', () => {
         traps: { locale: 'de' },
         participants: [{ name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] }],
       });
-      const bot = startBot('google_meet', meeting.url);
+      const bot = startBot('google_meet', meeting.url, {}, await germanHost());
       await waitForStatus(bot, 'active');
       const page = bot.page();
       expect(new URL(page.url()).searchParams.get('hl')).toBe('en');
@@ -461,10 +510,11 @@ describe('second pass, locale', () => {
         traps: { locale: 'de' },
         participants: [{ name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] }],
       });
-      const bot = startBot('teams', meeting.url);
+      const bot = startBot('teams', meeting.url, {}, await germanHost());
       await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 30_000 });
       const page = bot.page();
       expect(await page.evaluate(() => navigator.language)).toBe('en-US');
+      expect(await acceptLanguageSentBy(page)).toMatch(/^en-US\b/);
       expect(await page.locator('body').textContent()).toContain('Someone will let you in shortly');
       await client.admit(meeting.id);
       await waitForStatus(bot, 'active');

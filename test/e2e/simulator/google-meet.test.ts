@@ -250,4 +250,55 @@ describe('simulator: Google Meet', () => {
     await page.getByText('Invalid video call name.').waitFor(TIMEOUT);
     await page.close();
   });
+  it('shows a German meeting in German unless the URL asks for English (hl=en); ignoreLanguageHints keeps German', async () => {
+    const { client, browser } = harness;
+    const german = () =>
+      client.createMeeting({
+        platform: 'google_meet',
+        admission: { policy: 'after', delaySeconds: 1 },
+        traps: { locale: 'de' },
+        participants: [{ name: 'Alice Martin' }],
+      });
+    // A German browser, no hl: the whole way through in German.
+    const context = await browser.newContext({ locale: 'de-DE' });
+    const meeting = await german();
+    const page = await context.newPage();
+    await page.goto(meeting.url);
+    await page.getByText('Wie heißen Sie?').waitFor(TIMEOUT);
+    await page.getByLabel('Ihr Name').fill('Notetaker');
+    await page.getByRole('button', { name: 'Mikrofon deaktivieren' }).click();
+    await page.getByRole('button', { name: 'Kamera deaktivieren' }).click();
+    await page.getByRole('button', { name: 'Teilnahme anfordern', exact: true }).click();
+    await page.getByText('Teilnahme wird angefragt…').waitFor(TIMEOUT);
+    await client.waitForBotState(meeting.id, 'in_call');
+    await expect(page.getByRole('button', { name: 'Personen - 2 Teilnehmer' }).count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Anruf verlassen', exact: true }).click();
+    await page.getByText('Sie haben die Besprechung verlassen').waitFor(TIMEOUT);
+    const left = await client.waitForBotState(meeting.id, 'left');
+    expect(left.bot).toMatchObject({
+      name: 'Notetaker',
+      micOn: false,
+      cameraOn: false,
+      leaveReason: 'leave_button',
+    });
+    await context.close();
+
+    // hl=en on the URL: English, whatever the browser's language.
+    const asksEnglish = await browser.newContext({ locale: 'de-DE' });
+    const english = await asksEnglish.newPage();
+    await english.goto(`${(await german()).url}?hl=en`);
+    await english.getByRole('button', { name: 'Ask to join', exact: true }).waitFor(TIMEOUT);
+    await expect(english.getByLabel('Your name').count()).resolves.toBe(1);
+    await expect(english.getByText('Teilnahme anfordern').count()).resolves.toBe(0);
+
+    // ignoreLanguageHints: German even when the URL asks for English.
+    const stubborn = await client.createMeeting({
+      platform: 'google_meet',
+      traps: { locale: 'de', ignoreLanguageHints: true },
+    });
+    const still = await asksEnglish.newPage();
+    await still.goto(`${stubborn.url}?hl=en`);
+    await still.getByRole('button', { name: 'Teilnahme anfordern', exact: true }).waitFor(TIMEOUT);
+    await asksEnglish.close();
+  });
 });

@@ -196,4 +196,55 @@ describe('simulator: Microsoft Teams', () => {
     expect(ended.participants[1]!.joinedAt).toBeNull();
     await page.close();
   });
+  it("shows a German meeting in German unless the browser's language is English; ignoreLanguageHints keeps German", async () => {
+    const { client, browser } = harness;
+    const german = (traps = {}) =>
+      client.createMeeting({
+        platform: 'teams',
+        admission: { policy: 'host' },
+        traps: { locale: 'de', ...traps },
+        participants: [{ name: 'Alice Martin' }],
+      });
+    // A German browser: the whole way through in German.
+    const context = await browser.newContext({ locale: 'de-DE' });
+    const meeting = await german();
+    const page = await context.newPage();
+    await page.goto(meeting.url);
+    await page.getByRole('button', { name: 'In diesem Browser fortfahren' }).click();
+    await page.getByPlaceholder('Geben Sie Ihren Namen ein').fill('Notetaker');
+    await turnOffMicAndCamera(page);
+    await expect(page.locator('[data-tid="toggle-mute"]').getAttribute('aria-label')).resolves.toBe(
+      'Mikrofon',
+    );
+    const join = page.locator('[data-tid="prejoin-join-button"]');
+    await expect(join.textContent()).resolves.toBe('Jetzt teilnehmen');
+    await join.click();
+    await page.getByText('Jemand wird Sie in Kürze einlassen').waitFor(TIMEOUT);
+    await client.waitForBotState(meeting.id, 'lobby');
+    await client.admit(meeting.id);
+    await page.locator('[data-stream-type="Video"][data-tid="Alice Martin"]').waitFor(TIMEOUT);
+    await page.getByRole('button', { name: 'Verlassen', exact: true }).click();
+    await page.getByText('Sie haben die Besprechung verlassen').waitFor(TIMEOUT);
+    const left = await client.waitForBotState(meeting.id, 'left');
+    expect(left.bot).toMatchObject({
+      name: 'Notetaker',
+      micOn: false,
+      cameraOn: false,
+      leaveReason: 'leave_button',
+    });
+    await context.close();
+
+    // An English browser (navigator.language en-US): English.
+    const englishBrowser = await browser.newContext({ locale: 'en-US' });
+    const english = await englishBrowser.newPage();
+    await english.goto((await german()).url);
+    await english.getByRole('button', { name: 'Continue on this browser' }).waitFor(TIMEOUT);
+    await expect(english.getByText('In diesem Browser fortfahren').count()).resolves.toBe(0);
+
+    // ignoreLanguageHints: German in an English browser too.
+    const still = await englishBrowser.newPage();
+    await still.goto((await german({ ignoreLanguageHints: true })).url);
+    await still.getByRole('button', { name: 'In diesem Browser fortfahren' }).waitFor(TIMEOUT);
+    await englishBrowser.close();
+  });
 });
