@@ -26,14 +26,28 @@ export interface RecorderOptions {
 
 /** A stretch where capture delivered nothing is filled with silence when it is longer than this. */
 const GAP_TOLERANCE_SECONDS = 0.1;
+/**
+ * A capture clock running fast puts more samples in the recording than time passed: once this far
+ * ahead, quiet chunks are shortened until it is back in step (never a chunk with speech in it).
+ */
+const AHEAD_TOLERANCE_SECONDS = 0.05;
+/** Chunk RMS below this is quiet (≈ −40 dBFS, the session's own speech threshold). */
+const QUIET_RMS = 330;
+
+function rms(samples: Int16Array): number {
+  let sum = 0;
+  for (const sample of samples) sum += sample * sample;
+  return samples.length === 0 ? 0 : Math.sqrt(sum / samples.length);
+}
 /** An encoder this far behind is stuck: the recording ends rather than eat the bot's memory. */
 const MAX_ENCODER_BACKLOG_BYTES = 8 * 1024 * 1024;
 
 /**
  * Records what the bot hears as one Ogg Opus stream sent on in chunks while the meeting runs.
  * Recording time runs with the capture's wall clock, not just its sample count: where the page
- * delivered less audio than time passed (a stalled capture), silence fills the gap, so a segment's
- * `start` seeks the recording to the same moment whatever happened in between.
+ * delivered less audio than time passed (a stalled capture), silence fills the gap, and where it
+ * delivered more (a capture clock running fast), quiet stretches are shortened, so a segment's
+ * `start` seeks the recording to the same moment however long the meeting.
  */
 export class MeetingRecorder {
   private readonly encoder: OpusEncoder;
@@ -68,8 +82,9 @@ export class MeetingRecorder {
   }
 
   /** Takes the chunk of captured audio that was just appended to the timeline. */
-  write(samples: Int16Array): void {
+  write(captured: Int16Array): void {
     if (this.stopped || this.error) return;
+    let samples = captured;
     const { timeline, sampleRate } = this.options;
     const startWall = timeline.startWall();
     const chunkWall = timeline.wallAt(timeline.capturedSeconds() - samples.length / sampleRate);
@@ -83,6 +98,8 @@ export class MeetingRecorder {
         );
         this.encoder.write(new Int16Array(gap));
         this.samplesWritten += gap;
+      } else if (-gap > AHEAD_TOLERANCE_SECONDS * sampleRate && rms(samples) < QUIET_RMS) {
+        samples = samples.subarray(Math.min(samples.length, -gap));
       }
     }
     this.encoder.write(samples);

@@ -98,6 +98,41 @@ describe('meeting recorder', () => {
     expect(file.length).toBeLessThan(8 * 3000 * 1.5);
   });
 
+  it('keeps in step with a capture clock that runs fast, by shortening quiet stretches only', async () => {
+    requireTool('opusenc');
+    requireTool('opusdec');
+    const timeline = new CaptureTimeline(RATE);
+    const chunks: RecordingChunk[] = [];
+    const recorder = new MeetingRecorder({
+      sampleRate: RATE,
+      timeline,
+      onChunk: (chunk) => chunks.push(chunk),
+      log,
+      chunkSeconds: 0,
+    });
+    // 200 ms of audio every 190 ms of wall time (5 % fast) for 20 s of wall time; tones at 2 s and 17 s.
+    const origin = 1_700_000_000_000;
+    const tones = [2, 17];
+    const toneStarts: number[] = [];
+    let previousTone = false;
+    for (let step = 0; step * 0.19 < 20; step += 1) {
+      const wall = step * 0.19;
+      const tone = tones.some((at) => wall >= at - 1e-9 && wall < at + 0.6);
+      if (tone && !previousTone) toneStarts.push(wall);
+      previousTone = tone;
+      const samples = chunkOf(tone);
+      timeline.append(samples.length, origin + wall * 1000);
+      recorder.write(samples);
+    }
+    await recorder.stop();
+    const decoded = decode(Buffer.concat(chunks.map((chunk) => chunk.bytes)));
+    expect(decoded.length / RATE).toBeCloseTo(20, 0);
+    expect(toneStarts).toHaveLength(2);
+    expect(Math.abs(onsetAfter(decoded, 0) - toneStarts[0]!)).toBeLessThan(0.08);
+    // Unchecked, 5 % more samples would put it 0.85 s late.
+    expect(Math.abs(onsetAfter(decoded, 3) - toneStarts[1]!)).toBeLessThan(0.08);
+  });
+
   it('ends with an error on its final chunk when the encoder cannot run, and takes audio without throwing', async () => {
     const timeline = new CaptureTimeline(RATE);
     const chunks: RecordingChunk[] = [];
