@@ -1,37 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SegmentUpsert, upsertSegments } from '../../../shared/transcripts/store.js';
+import { upsertSegments } from '../../../shared/transcripts/store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { launchTestChromium } from '../../support/chromium.js';
+import { segmentRow } from '../../support/segments.js';
 
 // Proof a player loads GET /transcripts?format=vtt: a real Chromium fetches it from the API through a
 // <video>'s <track> (the browser's own WebVTT parser, the answer's real headers) and we read its cues.
 let api: TestApi;
 let user: TestUser;
 let browser: Browser;
-
-function segment(
-  meetingId: number,
-  id: string,
-  start: number,
-  end: number,
-  text: string,
-  speaker: string | null,
-) {
-  const base = Date.UTC(2026, 10, 22, 10, 0, 0);
-  return {
-    meetingId,
-    segmentId: id,
-    start,
-    end,
-    text,
-    speaker,
-    language: 'en',
-    absoluteStartTime: new Date(base + start * 1000),
-    absoluteEndTime: new Date(base + end * 1000),
-    final: true,
-  } satisfies SegmentUpsert;
-}
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -63,10 +41,10 @@ describe('the WebVTT transcript in a browser', () => {
     expect(created.status).toBe(201);
     const meetingId: number = created.body.id;
     await upsertSegments(api.database.db, [
-      segment(meetingId, 'c', 3725.5, 3727.25, 'An hour\nlater.', null),
-      segment(meetingId, 'a', 1, 2.5, 'Hello everyone.', 'Alice'),
-      segment(meetingId, 'b', 4.0004, 6.9996, 'Fish & chips --> <b>now</b>', 'Tom & <Jerry>'),
-      segment(meetingId, 'x', 5, 6, '  ', 'Alice'),
+      segmentRow(meetingId, 'c', 3725.5, 3727.25, 'An hour\nlater.', null),
+      segmentRow(meetingId, 'a', 1, 2.5, 'Hello everyone.', 'Alice'),
+      segmentRow(meetingId, 'b', 4.0004, 6.9996, 'Fish & chips --> <b>now</b>', 'Tom & <Jerry>'),
+      segmentRow(meetingId, 'x', 5, 6, '  ', 'Alice'),
     ]);
 
     // The page comes from the API's own origin, so the track is a same-origin fetch; the key rides

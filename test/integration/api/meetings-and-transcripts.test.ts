@@ -10,6 +10,7 @@ import {
   teamsBot,
 } from '../../support/api.js';
 import { advanceMeeting } from '../../support/meetings.js';
+import { segmentRow } from '../../support/segments.js';
 
 let api: TestApi;
 let user: TestUser;
@@ -20,6 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+/** A final segment by Alice, 1.5 s long (see segmentRow); `extra` overrides any field. */
 function segment(
   meetingId: number,
   segmentId: string,
@@ -27,20 +29,7 @@ function segment(
   text: string,
   extra: Partial<SegmentUpsert> = {},
 ): SegmentUpsert {
-  const base = Date.UTC(2026, 10, 22, 10, 0, 0);
-  return {
-    meetingId,
-    segmentId,
-    start,
-    end: start + 1.5,
-    text,
-    speaker: 'Alice',
-    language: 'en',
-    absoluteStartTime: new Date(base + start * 1000),
-    absoluteEndTime: new Date(base + (start + 1.5) * 1000),
-    final: true,
-    ...extra,
-  };
+  return segmentRow(meetingId, segmentId, start, start + 1.5, text, 'Alice', extra);
 }
 
 describe('GET /meetings', () => {

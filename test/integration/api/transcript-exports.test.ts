@@ -5,6 +5,7 @@ import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { segmentJson } from '../../../shared/transcripts/serialize.js';
 import { listSegments, type SegmentUpsert, upsertSegments } from '../../../shared/transcripts/store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser, teamsBot } from '../../support/api.js';
+import { segmentRow } from '../../support/segments.js';
 
 // GET /transcripts in its text formats (?format= or Accept), through the real app and Postgres.
 let api: TestApi;
@@ -13,6 +14,7 @@ let bob: TestUser;
 let meetingId: number;
 const PATH = '/transcripts/google_meet/exp-orts-aaa';
 
+/** A final segment of this file's meeting (see segmentRow). */
 function segment(
   id: string,
   start: number,
@@ -20,19 +22,7 @@ function segment(
   text: string,
   speaker: string | null,
 ): SegmentUpsert {
-  const base = Date.UTC(2026, 10, 22, 10, 0, 0);
-  return {
-    meetingId,
-    segmentId: id,
-    start,
-    end,
-    text,
-    speaker,
-    language: 'en',
-    absoluteStartTime: new Date(base + start * 1000),
-    absoluteEndTime: new Date(base + end * 1000),
-    final: true,
-  };
+  return segmentRow(meetingId, id, start, end, text, speaker);
 }
 
 const TXT = [
