@@ -208,6 +208,59 @@ async function expectTrail(bot: RowBot, expected: string[]): Promise<void> {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type MeetingParticipants = NonNullable<CreateMeetingInput['participants']>;
+/** Alice says LINE a second into the call. */
+const ALICE_SPEAKS: MeetingParticipants = [
+  { name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] },
+];
+/** Alice says LINE, then Bob answers: the rows that check both names. */
+const ALICE_AND_BOB_SPEAK: MeetingParticipants = [
+  ...ALICE_SPEAKS,
+  { name: BOB, voice: 'rms', utterances: [{ at: 6, text: 'Thank you, the numbers look good.' }] },
+];
+
+/** The host ends the meeting; the bot's trail must close with completed:meeting_ended. */
+async function endMeetingAndExpectCompleted(bot: RowBot, meetingId: string): Promise<void> {
+  await client.endMeeting(meetingId);
+  await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+}
+
+/** The bot is in the meeting's lobby and has reported awaiting_admission. */
+async function waitInLobby(bot: RowBot, meetingId: string): Promise<void> {
+  await client.waitForBotState(meetingId, 'lobby', { timeoutMs: 30_000 });
+  await waitForStatus(bot, 'awaiting_admission', 10_000);
+}
+
+/** The bot keeps waiting in the lobby for `waitMs`; then the host admits it and it goes active. */
+async function admitAfterWaiting(bot: RowBot, meetingId: string, waitMs: number): Promise<void> {
+  await pause(waitMs);
+  expect(await bot.trail()).toEqual(['joining', 'awaiting_admission']);
+  await client.admit(meetingId);
+  await waitForStatus(bot, 'active');
+}
+
+/** The bot published speech, and every non-empty segment is attributed to one of `names`, each of them used. */
+async function expectSpeakers(bot: RowBot, names: string[]): Promise<void> {
+  const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
+  expect(spoken.length, bot.log()).toBeGreaterThan(0);
+  expect(new Set(spoken.map((segment) => segment.speaker)), bot.log()).toEqual(new Set(names));
+}
+
+/**
+ * The German-page rows' ending: once Alice and Bob have spoken the bot is stopped, leaves through
+ * the page's leave button onto the German "left" screen, and attributed speech to both.
+ */
+async function stopAndExpectGermanLeave(bot: RowBot, meetingId: string): Promise<void> {
+  await client.waitForSpeechDone(meetingId, { timeoutMs: 40_000 });
+  expect(await bot.stop()).toMatchObject({ status: 'completed', reason: 'stopped' });
+  const final = await client.getMeeting(meetingId);
+  expect(final.bot, bot.log()).toMatchObject({ state: 'left', leaveReason: 'leave_button' });
+  expect(bot.lastText()).toContain('Sie haben die Besprechung verlassen');
+  expect(await bot.trail()).toEqual(['joining', 'awaiting_admission', 'active', 'completed:stopped']);
+  expect(new Set(bot.speaking.map((change) => change.name))).toEqual(new Set([ALICE, BOB]));
+  await expectSpeakers(bot, [ALICE, BOB]);
+}
+
 /**
  * Chromium as it runs on a German host: a context that doesn't choose a language gets German
  * (checked here, so the locale rows prove the bot's own choice of English).
@@ -252,7 +305,7 @@ describe('second pass, Google Meet', () => {
       const meeting = await meetingWith('google_meet', {
         admission: { policy: 'open' },
         traps: { notranslateNames: true },
-        participants: [{ name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] }],
+        participants: ALICE_SPEAKS,
       });
       const bot = startBot('google_meet', meeting.url);
       await waitForStatus(bot, 'active');
@@ -263,12 +316,9 @@ describe('second pass, Google Meet', () => {
         .allTextContents();
       expect(texts[0]).toBe(`More options for ${ALICE}`);
       await client.waitForSpeechDone(meeting.id, { timeoutMs: 30_000 });
-      await client.endMeeting(meeting.id);
-      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      await endMeetingAndExpectCompleted(bot, meeting.id);
       expect(new Set(bot.speaking.map((change) => change.name))).toEqual(new Set([ALICE]));
-      const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
-      expect(spoken.length, bot.log()).toBeGreaterThan(0);
-      expect(new Set(spoken.map((segment) => segment.speaker))).toEqual(new Set([ALICE]));
+      await expectSpeakers(bot, [ALICE]);
     },
     ROW_TIMEOUT,
   );
@@ -295,8 +345,7 @@ describe('second pass, Google Meet', () => {
       expect(Date.parse(answered.bot.mediaStartedAt!)).toBeGreaterThan(Date.parse(answered.bot.admittedAt!));
       const done = await client.waitForSpeechDone(meeting.id, { timeoutMs: 30_000 });
       expect(done.utterances.map((u) => u.status)).toEqual(['played']);
-      await client.endMeeting(meeting.id);
-      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      await endMeetingAndExpectCompleted(bot, meeting.id);
     },
     ROW_TIMEOUT,
   );
@@ -313,15 +362,10 @@ describe('second pass, Google Meet', () => {
         participants: [{ name: ALICE }],
       });
       const bot = startBot('google_meet', meeting.url);
-      await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 30_000 });
-      await waitForStatus(bot, 'awaiting_admission', 10_000);
+      await waitInLobby(bot, meeting.id);
       expect(await bot.page().locator('body').textContent()).toContain(lobbyText);
-      await pause(2500);
-      expect(await bot.trail()).toEqual(['joining', 'awaiting_admission']);
-      await client.admit(meeting.id);
-      await waitForStatus(bot, 'active');
-      await client.endMeeting(meeting.id);
-      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      await admitAfterWaiting(bot, meeting.id, 2500);
+      await endMeetingAndExpectCompleted(bot, meeting.id);
     },
     ROW_TIMEOUT,
   );
@@ -401,8 +445,7 @@ describe('second pass, Google Meet', () => {
       expect(peak[ALICE]).toBeGreaterThan(0.4);
       expect(peak[BOB]).toBe(0);
       expect(peak[BOT_NAME]).toBe(0);
-      await client.endMeeting(meeting.id);
-      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      await endMeetingAndExpectCompleted(bot, meeting.id);
     },
     ROW_TIMEOUT,
   );
@@ -429,7 +472,7 @@ describe('second pass, locale', () => {
       const meeting = await meetingWith('google_meet', {
         admission: { policy: 'after', delaySeconds: 1 },
         traps: { locale: 'de' },
-        participants: [{ name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] }],
+        participants: ALICE_SPEAKS,
       });
       const bot = startBot('google_meet', meeting.url, {}, await germanHost());
       await waitForStatus(bot, 'active');
@@ -440,12 +483,9 @@ describe('second pass, locale', () => {
         0,
       );
       await client.waitForSpeechDone(meeting.id, { timeoutMs: 30_000 });
-      await client.endMeeting(meeting.id);
-      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      await endMeetingAndExpectCompleted(bot, meeting.id);
       expect(bot.lastText()).toContain('Your host ended the meeting for everyone');
-      const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
-      expect(spoken.length, bot.log()).toBeGreaterThan(0);
-      expect(new Set(spoken.map((segment) => segment.speaker))).toEqual(new Set([ALICE]));
+      await expectSpeakers(bot, [ALICE]);
     },
     ROW_TIMEOUT,
   );
@@ -462,24 +502,17 @@ describe('second pass, locale', () => {
           resetTogglesOnAdmission: true,
           leaveConfirmation: true,
         },
-        participants: [
-          { name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] },
-          { name: BOB, voice: 'rms', utterances: [{ at: 6, text: 'Thank you, the numbers look good.' }] },
-        ],
+        participants: ALICE_AND_BOB_SPEAK,
       });
       const bot = startBot('google_meet', meeting.url);
-      await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 30_000 });
-      await waitForStatus(bot, 'awaiting_admission', 10_000);
+      await waitInLobby(bot, meeting.id);
       const page = bot.page();
       expect(new URL(page.url()).searchParams.get('hl')).toBe('en');
       expect(await page.locator('body').textContent()).toContain('Teilnahme wird angefragt');
       expect(bot.log()).toContain('pressed \\"teilnahme anfordern\\"');
       const asked = await client.getMeeting(meeting.id);
       expect(asked.bot).toMatchObject({ name: BOT_NAME, micOn: false, cameraOn: false });
-      await pause(2000);
-      expect(await bot.trail()).toEqual(['joining', 'awaiting_admission']);
-      await client.admit(meeting.id);
-      await waitForStatus(bot, 'active');
+      await admitAfterWaiting(bot, meeting.id, 2000);
       // The dialog's German "Jetzt teilnehmen" let media start; the toggles Meet turned back on are off again.
       await client.waitFor(
         meeting.id,
@@ -489,15 +522,7 @@ describe('second pass, locale', () => {
       await expect(page.getByRole('button', { name: 'Anruf verlassen', exact: true }).count()).resolves.toBe(
         1,
       );
-      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
-      expect(await bot.stop()).toMatchObject({ status: 'completed', reason: 'stopped' });
-      const final = await client.getMeeting(meeting.id);
-      expect(final.bot, bot.log()).toMatchObject({ state: 'left', leaveReason: 'leave_button' });
-      expect(bot.lastText()).toContain('Sie haben die Besprechung verlassen');
-      expect(await bot.trail()).toEqual(['joining', 'awaiting_admission', 'active', 'completed:stopped']);
-      expect(new Set(bot.speaking.map((change) => change.name))).toEqual(new Set([ALICE, BOB]));
-      const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
-      expect(new Set(spoken.map((segment) => segment.speaker)), bot.log()).toEqual(new Set([ALICE, BOB]));
+      await stopAndExpectGermanLeave(bot, meeting.id);
     },
     ROW_TIMEOUT,
   );
@@ -508,7 +533,7 @@ describe('second pass, locale', () => {
       const meeting = await meetingWith('teams', {
         admission: { policy: 'host' },
         traps: { locale: 'de' },
-        participants: [{ name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] }],
+        participants: ALICE_SPEAKS,
       });
       const bot = startBot('teams', meeting.url, {}, await germanHost());
       await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 30_000 });
@@ -519,12 +544,9 @@ describe('second pass, locale', () => {
       await client.admit(meeting.id);
       await waitForStatus(bot, 'active');
       await client.waitForSpeechDone(meeting.id, { timeoutMs: 30_000 });
-      await client.endMeeting(meeting.id);
-      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      await endMeetingAndExpectCompleted(bot, meeting.id);
       expect(bot.lastText()).toContain('Meeting ended');
-      const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
-      expect(spoken.length, bot.log()).toBeGreaterThan(0);
-      expect(new Set(spoken.map((segment) => segment.speaker))).toEqual(new Set([ALICE]));
+      await expectSpeakers(bot, [ALICE]);
     },
     ROW_TIMEOUT,
   );
@@ -541,34 +563,19 @@ describe('second pass, locale', () => {
           noAudioVideoModal: true,
           leaveConfirmation: true,
         },
-        participants: [
-          { name: ALICE, voice: 'slt', utterances: [{ at: 1, text: LINE }] },
-          { name: BOB, voice: 'rms', utterances: [{ at: 6, text: 'Thank you, the numbers look good.' }] },
-        ],
+        participants: ALICE_AND_BOB_SPEAK,
       });
       const bot = startBot('teams', meeting.url);
-      await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 30_000 });
-      await waitForStatus(bot, 'awaiting_admission', 10_000);
+      await waitInLobby(bot, meeting.id);
       const page = bot.page();
       expect(await page.locator('body').textContent()).toContain('Jemand wird Sie in Kürze einlassen');
       expect(bot.log()).toContain('continued in the browser');
       expect(bot.log()).toContain('continued without audio or video');
       const asked = await client.getMeeting(meeting.id);
       expect(asked.bot).toMatchObject({ name: BOT_NAME, micOn: false, cameraOn: false });
-      await pause(2000);
-      expect(await bot.trail()).toEqual(['joining', 'awaiting_admission']);
-      await client.admit(meeting.id);
-      await waitForStatus(bot, 'active');
+      await admitAfterWaiting(bot, meeting.id, 2000);
       await expect(page.getByRole('button', { name: 'Verlassen', exact: true }).count()).resolves.toBe(1);
-      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
-      expect(await bot.stop()).toMatchObject({ status: 'completed', reason: 'stopped' });
-      const final = await client.getMeeting(meeting.id);
-      expect(final.bot, bot.log()).toMatchObject({ state: 'left', leaveReason: 'leave_button' });
-      expect(bot.lastText()).toContain('Sie haben die Besprechung verlassen');
-      expect(await bot.trail()).toEqual(['joining', 'awaiting_admission', 'active', 'completed:stopped']);
-      expect(new Set(bot.speaking.map((change) => change.name))).toEqual(new Set([ALICE, BOB]));
-      const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
-      expect(new Set(spoken.map((segment) => segment.speaker)), bot.log()).toEqual(new Set([ALICE, BOB]));
+      await stopAndExpectGermanLeave(bot, meeting.id);
     },
     ROW_TIMEOUT,
   );
@@ -595,8 +602,7 @@ describe('second pass, Microsoft Teams', () => {
         cameraOn: false,
       });
       expect(bot.log()).toContain('"switches":["microphone off","camera off"]');
-      await client.endMeeting(meeting.id);
-      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      await endMeetingAndExpectCompleted(bot, meeting.id);
     },
     ROW_TIMEOUT,
   );
@@ -612,8 +618,7 @@ describe('second pass, Microsoft Teams', () => {
       const bot = startBot('teams', meeting.url);
       await waitForStatus(bot, 'active');
       expect(bot.log()).toContain('continued in the browser');
-      await client.endMeeting(meeting.id);
-      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      await endMeetingAndExpectCompleted(bot, meeting.id);
     },
     ROW_TIMEOUT,
   );
@@ -627,8 +632,7 @@ describe('second pass, Microsoft Teams', () => {
         participants: [{ name: ALICE }],
       });
       const bot = startBot('teams', meeting.url, { automaticLeave: { admissionTimeoutSeconds: 6 } });
-      await client.waitForBotState(meeting.id, 'lobby', { timeoutMs: 30_000 });
-      await waitForStatus(bot, 'awaiting_admission', 10_000);
+      await waitInLobby(bot, meeting.id);
       await expect(bot.page().locator('[data-tid="prejoin-cancel-button"]').isVisible()).resolves.toBe(true);
       await expectTrail(bot, ['joining', 'awaiting_admission', 'failed:admission_timeout']);
       const final = await client.getMeeting(meeting.id);
@@ -663,8 +667,7 @@ describe('second pass, Microsoft Teams', () => {
       expect(new URL(bot.page().url()).searchParams.get('lightExperience')).toBe('false');
       const joined = await client.getMeeting(meeting.id);
       expect(joined.bot).toMatchObject({ state: 'in_call', name: BOT_NAME, micOn: false, cameraOn: false });
-      await client.endMeeting(meeting.id);
-      await expectTrail(bot, ['joining', 'awaiting_admission', 'active', 'completed:meeting_ended']);
+      await endMeetingAndExpectCompleted(bot, meeting.id);
     },
     ROW_TIMEOUT,
   );
