@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { childServer } from './child-server.js';
 import { freePort } from './stack.js';
 
 /**
@@ -23,42 +23,26 @@ export interface OwnRedis {
 export async function startOwnRedis(): Promise<OwnRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'meetbot-redis-'));
   const port = await freePort();
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
-  let output = '';
-
-  const start = async () => {
-    const process_ = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'everysec',
-        '--dir',
-        dir,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const append = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-50_000);
-    };
-    process_.stdout?.on('data', append);
-    process_.stderr?.on('data', append);
-    process_.on('error', (error) => append(Buffer.from(`spawn failed: ${error.message}\n`)));
-    exited = new Promise((resolve) => process_.on('exit', () => resolve()));
-    child = process_;
+  const server = childServer({
+    name: 'redis-server',
+    command: 'redis-server',
+    args: [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--dir',
+      dir,
+    ],
+    keepOutput: 50_000,
     // Ready when it answers PING (not LOADING: it has read its AOF back).
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (process_.exitCode !== null || process_.signalCode !== null)
-        throw new Error(`redis-server exited at start-up (is it installed?):\n${output}`);
+    ready: async () => {
       const probe = new Redis(port, '127.0.0.1', {
         lazyConnect: true,
         maxRetriesPerRequest: 0,
@@ -74,17 +58,12 @@ export async function startOwnRedis(): Promise<OwnRedis> {
           () => false,
         );
       probe.disconnect();
-      if (ready) return;
-      if (Date.now() > deadline) throw new Error(`redis-server on ${port} never answered:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-
-  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
-    child = undefined;
-  };
+      return ready;
+    },
+    notReady: `on ${port} never answered`,
+    exitHint: ' (is it installed?)',
+  });
+  const { start, stop } = server;
 
   await start();
   return {
@@ -96,6 +75,6 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },
-    output: () => output,
+    output: server.output,
   };
 }

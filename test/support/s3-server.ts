@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { childServer } from './child-server.js';
 import { freePort } from './stack.js';
 
 /**
@@ -67,52 +67,27 @@ export async function startOwnS3Server(bucket = 'meetbot-test'): Promise<OwnS3Se
   const bin = s3rverBin();
   const dir = mkdtempSync(join(tmpdir(), 'meetbot-s3-'));
   const port = await freePort();
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
-  let output = '';
-
-  const start = async () => {
-    const process_ = spawn(
-      process.execPath,
-      [
-        bin,
-        '--directory',
-        dir,
-        '--address',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--no-vhost-buckets',
-        '--configure-bucket',
-        bucket,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const append = (chunk: Buffer) => {
-      // Its log has a line per request (tests look for the multipart upload's parts).
-      output = (output + chunk.toString()).slice(-4_000_000);
-    };
-    process_.stdout?.on('data', append);
-    process_.stderr?.on('data', append);
-    process_.on('error', (error) => append(Buffer.from(`spawn failed: ${error.message}\n`)));
-    exited = new Promise((resolve) => process_.on('exit', () => resolve()));
-    child = process_;
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (process_.exitCode !== null || process_.signalCode !== null)
-        throw new Error(`s3rver exited at start-up:\n${output}`);
-      if ((await probe(port, bucket)) === 200) return;
-      if (Date.now() > deadline)
-        throw new Error(`s3rver on ${port} never served bucket ${bucket}:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-
-  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
-    child = undefined;
-  };
+  const server = childServer({
+    name: 's3rver',
+    command: process.execPath,
+    args: [
+      bin,
+      '--directory',
+      dir,
+      '--address',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--no-vhost-buckets',
+      '--configure-bucket',
+      bucket,
+    ],
+    // Its log has a line per request (tests look for the multipart upload's parts).
+    keepOutput: 4_000_000,
+    ready: async () => (await probe(port, bucket)) === 200,
+    notReady: `on ${port} never served bucket ${bucket}`,
+  });
+  const { start, stop } = server;
 
   try {
     await start();
@@ -134,6 +109,6 @@ export async function startOwnS3Server(bucket = 'meetbot-test'): Promise<OwnS3Se
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },
-    output: () => output,
+    output: server.output,
   };
 }
