@@ -3,6 +3,7 @@ import type { BotCommand } from '../shared/contract/commands.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { AdmissionTracker } from './admission.js';
 import { CAPTURE_SAMPLE_RATE } from './audio/capture-page-script.js';
+import { isSpeech } from './audio-utils/pcm.js';
 import type { EndSignal, Outcome } from './end-signal.js';
 import type { EngineCallbacks, EngineSettings, TranscriptionEngine } from './engines/engine.js';
 import { LeaveTimers } from './leave-timers.js';
@@ -50,14 +51,6 @@ const DEFAULT_PACING: Pacing = { prejoinMs: 600, lobbyMs: 500, callMs: 1000 };
 const PREJOIN_LIMIT_MS = 90_000;
 const LEAVE_LIMIT_MS = 10_000;
 const FLUSH_LIMIT_MS = 20_000;
-/** Chunk RMS above this counts as someone speaking, for the silence timer (≈ −40 dBFS). */
-const SPEECH_RMS = 330;
-
-function chunkRms(samples: Int16Array): number {
-  let sum = 0;
-  for (const sample of samples) sum += sample * sample;
-  return samples.length === 0 ? 0 : Math.sqrt(sum / samples.length);
-}
 
 function round(seconds: number): number {
   return Math.round(seconds * 10) / 10;
@@ -383,7 +376,7 @@ export class BotSession {
     await page.startCapture((samples) => {
       this.engine?.write(samples);
       this.recorder?.write(samples);
-      if (chunkRms(samples) > SPEECH_RMS) this.timers?.observeSpeech(Date.now());
+      if (isSpeech(samples)) this.timers?.observeSpeech(Date.now());
     });
   }
 

@@ -50,6 +50,16 @@ export function concatInt16(parts: readonly Int16Array[]): Int16Array {
   return out;
 }
 
+/**
+ * Where speech begins for the bot's own ears (≈ −40 dBFS, the simulator's threshold too): a chunk
+ * louder than this keeps the silence timer from running out and is never cut from a recording.
+ */
+export const SPEECH_DBFS = -40;
+
+export function isSpeech(samples: Int16Array): boolean {
+  return rmsDbfs(samples) > SPEECH_DBFS;
+}
+
 /** Root mean square level in dB relative to full scale; -Infinity for digital silence. */
 export function rmsDbfs(samples: Int16Array, from = 0, to = samples.length): number {
   if (to <= from) return Number.NEGATIVE_INFINITY;

@@ -1,5 +1,6 @@
 import type { Logger } from '../../shared/infra/logger.js';
 import type { CaptureTimeline } from '../audio/capture-timeline.js';
+import { isSpeech } from '../audio-utils/pcm.js';
 import { OpusEncoder } from './opus-encoder.js';
 
 export interface RecordingChunk {
@@ -31,14 +32,7 @@ const GAP_TOLERANCE_SECONDS = 0.1;
  * ahead, quiet chunks are shortened until it is back in step (never a chunk with speech in it).
  */
 const AHEAD_TOLERANCE_SECONDS = 0.05;
-/** Chunk RMS below this is quiet (≈ −40 dBFS, the session's own speech threshold). */
-const QUIET_RMS = 330;
 
-function rms(samples: Int16Array): number {
-  let sum = 0;
-  for (const sample of samples) sum += sample * sample;
-  return samples.length === 0 ? 0 : Math.sqrt(sum / samples.length);
-}
 /** An encoder this far behind is stuck: the recording ends rather than eat the bot's memory. */
 const MAX_ENCODER_BACKLOG_BYTES = 8 * 1024 * 1024;
 
@@ -98,7 +92,7 @@ export class MeetingRecorder {
         );
         this.encoder.write(new Int16Array(gap));
         this.samplesWritten += gap;
-      } else if (-gap > AHEAD_TOLERANCE_SECONDS * sampleRate && rms(samples) < QUIET_RMS) {
+      } else if (-gap > AHEAD_TOLERANCE_SECONDS * sampleRate && !isSpeech(samples)) {
         samples = samples.subarray(Math.min(samples.length, -gap));
       }
     }
