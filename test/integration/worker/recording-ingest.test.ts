@@ -102,7 +102,7 @@ async function recordThroughBot(
   meetingId: number,
   sessionId: string,
   seconds: number,
-  options: { final?: boolean } = {},
+  options: { final?: boolean; startSeconds?: number } = {},
 ): Promise<Buffer[]> {
   const outbox = new Outbox(redis, { meetingId, sessionId, streamPrefix: prefix }, log);
   const timeline = new CaptureTimeline(RATE);
@@ -119,7 +119,7 @@ async function recordThroughBot(
         seq: chunk.seq,
         data: chunk.bytes.toString('base64'),
         endSeconds: chunk.endSeconds,
-        startSeconds: 0,
+        startSeconds: options.startSeconds ?? 0,
         final: chunk.final,
       });
     },
@@ -214,6 +214,22 @@ describe('recording chunks', () => {
     expect(
       await database.db('webhook_deliveries').where({ meeting_id: meetingId, event_type: 'recording.ready' }),
     ).toHaveLength(1);
+  });
+
+  it('of a relaunched bot make a second recording that starts where its transcript time says', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await recordThroughBot(meetingId, sessionId, 4);
+    // The lost host's bot is replaced: a new launch session, carrying on the transcript at 73.2 s.
+    const relaunch = randomUUID();
+    await database.db('meetings').where({ id: meetingId }).update({ launch_session_id: relaunch });
+    await recordThroughBot(meetingId, relaunch, 4, { startSeconds: 73.2 });
+    await newIngester().recordings.drain();
+    const rows = await database.db('recordings').where({ meeting_id: meetingId }).orderBy('id');
+    expect(rows.map((row) => [row.session_id, row.state, row.start_seconds])).toEqual([
+      [sessionId, 'ready', 0],
+      [relaunch, 'ready', 73.2],
+    ]);
+    expect(rows[0].storage_key).not.toBe(rows[1].storage_key);
   });
 
   it('of a recording already deleted do not bring it back', async () => {
