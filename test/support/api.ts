@@ -100,6 +100,9 @@ export async function startTestApi(
   });
   const recordingStorage = options.recordingStorage?.(config) ?? createRecordingStorage(config);
   const redis = createTestRedis(redisUrl);
+  // Connected before the first request: the rate limiters fall back to per-process counters while
+  // their Redis client is not ready yet, which would split a test's counts in two.
+  await redis.ping();
   const queues = createBotQueues(redis, prefix);
   const logger = createLogger('api-test', config.LOG_LEVEL);
   const changes = new MeetingChangeListener(createTestRedis(redisUrl), prefix, logger);
