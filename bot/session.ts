@@ -381,17 +381,11 @@ export class BotSession {
   }
 
   private sendRecordingChunk(chunk: RecordingChunk): void {
-    // Recording time zero is the first captured sample; the transcript's is the same moment unless
-    // this bot carries on an earlier bot's transcript (a relaunch), which started earlier.
-    const firstSample = this.page?.timeline.startWall() ?? null;
-    const origin = this.config.transcriptOrigin ? Date.parse(this.config.transcriptOrigin) : null;
-    const startSeconds =
-      origin !== null && firstSample !== null ? Math.max(0, (firstSample - origin) / 1000) : 0;
     void this.deps.outbox.recordingChunk({
       seq: chunk.seq,
       data: chunk.bytes.toString('base64'),
       endSeconds: chunk.endSeconds,
-      startSeconds,
+      startSeconds: this.publisher.captureStartSeconds(),
       final: chunk.final,
       ...(chunk.error !== undefined && { error: chunk.error }),
     });

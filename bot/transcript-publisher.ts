@@ -39,6 +39,15 @@ export class TranscriptPublisher {
     return this.published;
   }
 
+  /**
+   * The transcript time (seconds) of the first captured sample, which is the recording's time zero:
+   * 0 unless this bot carries on an earlier bot's transcript (a relaunch), which began before it.
+   */
+  captureStartSeconds(): number {
+    const captureStart = this.clock.startWall();
+    return captureStart === null ? 0 : this.secondsSinceOrigin(captureStart, captureStart);
+  }
+
   publish(segment: EngineSegment): void {
     const start = Math.max(0, segment.start);
     const end = Math.max(start, segment.end);
@@ -48,9 +57,7 @@ export class TranscriptPublisher {
     const startWall = this.clock.wallAt(start) ?? fallbackStart;
     const endWall = Math.max(startWall, this.clock.wallAt(end) ?? startWall + (end - start) * 1000);
     const captureStart = this.clock.startWall() ?? startWall - start * 1000;
-    const origin =
-      this.transcriptOriginMs === null ? captureStart : Math.min(this.transcriptOriginMs, captureStart);
-    const offset = (wall: number) => Math.max(0, Math.round(wall - origin) / 1000);
+    const offset = (wall: number) => this.secondsSinceOrigin(wall, captureStart);
     this.published += 1;
     this.log.debug({ segmentId: segment.id, start, end, speaker, final: segment.final }, 'segment');
     void this.outbox.segment({
@@ -64,5 +71,12 @@ export class TranscriptPublisher {
       absoluteEndTime: new Date(endWall).toISOString(),
       final: segment.final,
     });
+  }
+
+  /** Transcript time of a wall instant: counted from the transcript's origin, or from the capture's start. */
+  private secondsSinceOrigin(wall: number, captureStart: number): number {
+    const origin =
+      this.transcriptOriginMs === null ? captureStart : Math.min(this.transcriptOriginMs, captureStart);
+    return Math.max(0, Math.round(wall - origin) / 1000);
   }
 }

@@ -69,4 +69,29 @@ describe('TranscriptPublisher', () => {
       absoluteEndTime: '2026-11-23T10:01:39.500Z',
     });
   });
+
+  it('says where on the transcript’s time line its capture (the recording’s time zero) began', () => {
+    const origin = Date.parse('2026-11-23T10:00:00.000Z');
+    const { sink } = recordingSink();
+    const relaunched = new TranscriptPublisher(
+      sink,
+      new SpeakerTimeline(),
+      heardFrom(origin + 95_000),
+      null,
+      log,
+      origin,
+    );
+    expect(relaunched.captureStartSeconds()).toBe(95);
+    const first = new TranscriptPublisher(sink, new SpeakerTimeline(), heardFrom(origin), null, log);
+    expect(first.captureStartSeconds()).toBe(0);
+    expect(
+      new TranscriptPublisher(
+        sink,
+        new SpeakerTimeline(),
+        new CaptureTimeline(),
+        null,
+        log,
+      ).captureStartSeconds(),
+    ).toBe(0);
+  });
 });
