@@ -10,7 +10,8 @@ import type { PlatformDriver } from './platforms/driver.js';
 import { GoogleMeetDriver } from './platforms/google-meet.js';
 import { SPEAKING_BINDING } from './platforms/speaking-scripts.js';
 import { TeamsDriver } from './platforms/teams.js';
-import type { SpeakingChange } from './speakers.js';
+import type { SignalledSpeakingChange } from './speakers/attribution.js';
+import { speakingSignal } from './speakers/signals.js';
 
 /** The browser side of a session: the platform driver, the audio capture and speaking evidence. */
 export interface MeetingPage {
@@ -24,7 +25,7 @@ export interface MeetingPage {
 }
 
 export interface MeetingPageHooks {
-  onSpeaking(change: SpeakingChange): void;
+  onSpeaking(change: SignalledSpeakingChange): void;
   /** The page can't go on: a refused navigation, a crash. */
   onFatal(outcome: Outcome): void;
 }
@@ -35,7 +36,7 @@ export type MeetingPageFactory = (
   log: Logger,
 ) => Promise<MeetingPage>;
 
-const speakingChanges = z.array(z.tuple([z.string(), z.boolean(), z.number()]));
+const speakingChanges = z.array(z.tuple([speakingSignal, z.string(), z.boolean(), z.number()]));
 
 /** Chromium with the navigation guard, the capture and speaking scripts installed before any page loads. */
 export const openChromiumMeetingPage: MeetingPageFactory = async (config, hooks, log) =>
@@ -76,7 +77,8 @@ export async function openMeetingPageIn(
       }
       const parsed = speakingChanges.safeParse(raw);
       if (!parsed.success) return;
-      for (const [name, speaking, at] of parsed.data) hooks.onSpeaking({ name, speaking, at });
+      for (const [signal, name, speaking, at] of parsed.data)
+        hooks.onSpeaking({ signal, name, speaking, at });
     });
     await browser.page.addInitScript({ content: driver.speakingScript });
     return {

@@ -12,7 +12,7 @@ import { createNavigationPolicy } from './navigation-policy.js';
 import type { EventSink } from './outbox.js';
 import type { Observation, PlatformDriver, Screen } from './platforms/driver.js';
 import { MeetingRecorder, type RecordingChunk } from './recording/meeting-recorder.js';
-import { SpeakerTimeline } from './speakers.js';
+import { SpeakerAttribution } from './speakers/attribution.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
 import { LagMonitor, type LagThresholds, transcriptionLagSeconds } from './transcription-lag.js';
 import { unreachablePageDetail } from './unreachable-page.js';
@@ -84,7 +84,7 @@ async function withLimit<T>(work: Promise<T>, ms: number, what: string, log: Log
 export class BotSession {
   private readonly config: BotConfig;
   private readonly log: Logger;
-  private readonly speakers = new SpeakerTimeline();
+  private readonly speakers = new SpeakerAttribution();
   private settings: EngineSettings;
   private botName: string;
   private engine: TranscriptionEngine | null = null;

@@ -1,7 +1,7 @@
 import type { Logger } from '../shared/infra/logger.js';
 import type { EngineSegment } from './engines/engine.js';
 import type { EventSink } from './outbox.js';
-import type { SpeakerTimeline } from './speakers.js';
+import type { SpeakerAttribution } from './speakers/attribution.js';
 
 /** Maps positions in the captured audio (engine seconds) to wall time; null before any audio. */
 export interface CaptureClock {
@@ -22,7 +22,7 @@ export class TranscriptPublisher {
 
   constructor(
     private readonly outbox: EventSink,
-    private readonly speakers: SpeakerTimeline,
+    private readonly speakers: Pick<SpeakerAttribution, 'attribute'>,
     private readonly clock: CaptureClock,
     language: string | null,
     private readonly log: Logger,

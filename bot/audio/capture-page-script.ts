@@ -245,6 +245,31 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
       start,
       /** Seconds on the capture clock (the AudioContext's), or null before the first sample. */
       now: () => (state.t0 === null ? null : state.ctx.currentTime - state.t0),
+      /**
+       * [source, audioLevel 0..1, timestamp] for every source the page's WebRTC audio receivers
+       * heard lately (synchronization and contributing sources, from the RTP level extensions).
+       */
+      sourceLevels: () => {
+        const levels = [];
+        for (const peer of receive.peers) {
+          if (peer.connectionState === 'closed') continue;
+          let receivers;
+          try { receivers = peer.getReceivers(); } catch (error) { continue; }
+          for (const receiver of receivers) {
+            if (!receiver.track || receiver.track.kind !== 'audio') continue;
+            const lists = [
+              ['ssrc', receiver.getSynchronizationSources ? receiver.getSynchronizationSources() : []],
+              ['csrc', receiver.getContributingSources ? receiver.getContributingSources() : []],
+            ];
+            for (const [kind, list] of lists) {
+              for (const source of list) {
+                if (typeof source.audioLevel === 'number') levels.push([kind + ':' + source.source, source.audioLevel, source.timestamp]);
+              }
+            }
+          }
+        }
+        return levels;
+      },
       stats: () => ({
         mode: state.mode,
         tracks: state.sources.size,

@@ -1,50 +1,152 @@
 import { CAPTURE_GLOBAL } from '../audio/capture-page-script.js';
+import type { SpeakingSignal } from '../speakers/signals.js';
+import { WEBRTC_SOURCE_PREFIX } from '../speakers/signals.js';
 
-/** Receives JSON arrays of [name, speaking, captureSeconds] from the page. */
+/** Receives JSON arrays of [signal, name, speaking, captureSeconds] from the page. */
 export const SPEAKING_BINDING = '__meetbotSpeaking';
 
+/** Class names the real Meet has used for a speaking tile (generated, so they churn: a hint only). */
+export const MEET_KNOWN_SPEAKING_CLASSES = ['Oaajhc', 'HX2H7', 'wEsLMd', 'OgVli'] as const;
+
 /**
- * Polls the page's speaking indicators ten times a second and reports changes, stamped with the
- * capture clock (the AudioContext's), so they line up with segment times without clock mapping.
- * `detect` is a function body returning [name, speaking] pairs for the people on screen.
+ * A WebRTC source at or above this audio level (linear, 1 = full scale; 0.01 is −40 dBov) is
+ * talking; it stays talking through dips shorter than the hangover (the gaps between words).
  */
-function speakingObserver(detect: string): string {
+const SOURCE_SPEECH_LEVEL = 0.01;
+const SOURCE_HANGOVER_MS = 300;
+
+/**
+ * Helpers every platform's detectors share, as page code:
+ *   attributeWatcher()  the tile_changes signal: given [tile, name] pairs, a tile is speaking while
+ *                       an attribute inside it (class, style, aria-*, data-*) differs from its usual
+ *                       value. "Usual" is the value the same attribute of the same element holds
+ *                       longest across all tiles (most people are silent at any moment), counting
+ *                       only attributes seen changing at least twice (so layout doesn't count).
+ *   sourceLevels()      the webrtc signal: [source, speaking] from the capture script's receivers.
+ */
+const SHARED_HELPERS = `
+  const IGNORED_ATTRIBUTES = /^(data-(participant-id|requested-participant-id|self-name|tid|stream-type|participant)|aria-(describedby|labelledby|controls|owns))$/;
+  const WATCHED_ATTRIBUTE = /^(class|style|aria-.+|data-.+)$/;
+  const attributeWatcher = () => {
+    const time = new Map();
+    const changes = new Map();
+    const last = new Map();
+    let lastPoll = null;
+    const snapshot = (tile, name) => {
+      const values = new Map();
+      const walk = (element, path, depth) => {
+        if (values.size > 400 || depth > 8) return;
+        for (const attribute of element.attributes) {
+          if (!WATCHED_ATTRIBUTE.test(attribute.name) || IGNORED_ATTRIBUTES.test(attribute.name)) continue;
+          values.set(path + '|' + attribute.name, name ? attribute.value.split(name).join('{name}') : attribute.value);
+        }
+        let index = 0;
+        for (const child of element.children) walk(child, path + '/' + index++, depth + 1);
+      };
+      walk(tile, '', 0);
+      return values;
+    };
+    const usual = (key) => {
+      let best;
+      let bestTime = -1;
+      for (const [value, ms] of time.get(key) || []) if (ms > bestTime) { bestTime = ms; best = value; }
+      return best;
+    };
+    return (tiles) => {
+      const now = performance.now();
+      const dt = lastPoll === null ? 0 : Math.min(500, now - lastPoll);
+      lastPoll = now;
+      const states = tiles.map(([tile, name]) => [name, snapshot(tile, name)]);
+      for (const [name, values] of states) {
+        for (const [key, value] of values) {
+          const id = name + '\\u0000' + key;
+          const before = last.get(id);
+          if (before !== undefined && before !== value) changes.set(key, (changes.get(key) || 0) + 1);
+          last.set(id, value);
+          let histogram = time.get(key);
+          if (!histogram) time.set(key, (histogram = new Map()));
+          histogram.set(value, (histogram.get(value) || 0) + dt);
+        }
+      }
+      return states.map(([name, values]) => {
+        for (const [key, value] of values) {
+          if ((changes.get(key) || 0) < 2) continue;
+          const expected = usual(key);
+          if (expected !== undefined && value !== expected) return [name, true];
+        }
+        return [name, false];
+      });
+    };
+  };
+  const sourceWatcher = () => {
+    const lastLoud = new Map();
+    const lastStamp = new Map();
+    return () => {
+      const capture = window.${CAPTURE_GLOBAL};
+      if (!capture || typeof capture.sourceLevels !== 'function') return [];
+      const now = performance.now();
+      const pairs = [];
+      for (const [source, level, stamp] of capture.sourceLevels()) {
+        const previous = lastStamp.get(source);
+        lastStamp.set(source, { stamp, seen: previous && previous.stamp === stamp ? previous.seen : now });
+        const fresh = now - lastStamp.get(source).seen < ${SOURCE_HANGOVER_MS};
+        if (fresh && level >= ${SOURCE_SPEECH_LEVEL}) lastLoud.set(source, now);
+        const loud = lastLoud.get(source);
+        pairs.push(['${WEBRTC_SOURCE_PREFIX}' + source, loud !== undefined && now - loud < ${SOURCE_HANGOVER_MS}]);
+      }
+      return pairs;
+    };
+  };
+`;
+
+/**
+ * Polls each detector ten times a second and reports changes, stamped with the capture clock (the
+ * AudioContext's), so they line up with segment times without clock mapping. `detectors` is page
+ * code defining `const detectors = { signal: () => [[name, speaking], ...], ... }`; a detector
+ * that throws (a page it doesn't understand) just reports nothing that round.
+ */
+function speakingObserver(signals: readonly SpeakingSignal[], detectors: string): string {
   return `(() => {
   if (window.__meetbotSpeakingObserver) return;
   Object.defineProperty(window, '__meetbotSpeakingObserver', { value: true, enumerable: false });
-  const detect = () => { ${detect} };
-  let previous = new Map();
+  ${SHARED_HELPERS}
+  ${detectors}
+  const previous = new Map(${JSON.stringify(signals)}.map((signal) => [signal, new Map()]));
   setInterval(() => {
     const capture = window.${CAPTURE_GLOBAL};
     const clock = capture ? capture.now() : null;
     if (clock === null || typeof window.${SPEAKING_BINDING} !== 'function') return;
-    let pairs;
-    try { pairs = detect(); } catch (error) { return; }
-    const current = new Map();
-    for (const [name, speaking] of pairs) {
-      if (!name) continue;
-      current.set(name, Boolean(current.get(name)) || Boolean(speaking));
-    }
     const changes = [];
-    for (const [name, speaking] of current) {
-      if (Boolean(previous.get(name)) !== speaking) changes.push([name, speaking, clock]);
+    for (const [signal, before] of previous) {
+      let pairs;
+      try { pairs = detectors[signal](); } catch (error) { continue; }
+      const current = new Map();
+      for (const [name, speaking] of pairs) {
+        if (!name) continue;
+        current.set(name, Boolean(current.get(name)) || Boolean(speaking));
+      }
+      for (const [name, speaking] of current) {
+        if (Boolean(before.get(name)) !== speaking) changes.push([signal, name, speaking, clock]);
+      }
+      for (const [name, speaking] of before) {
+        if (speaking && !current.has(name)) changes.push([signal, name, false, clock]);
+      }
+      previous.set(signal, current);
     }
-    for (const [name, speaking] of previous) {
-      if (speaking && !current.has(name)) changes.push([name, false, clock]);
-    }
-    previous = current;
     if (changes.length > 0) window.${SPEAKING_BINDING}(JSON.stringify(changes));
   }, 100);
 })();`;
 }
 
 /**
- * Meet: every tile with a data-participant-id other than the bot's own. Speaking shows as a
- * data-audio-level above zero, or a speaking marker attribute, on the tile or inside it; class
- * names are generated and churn, so they are not relied on.
+ * Meet: every tile with a data-participant-id other than the bot's own, named by its
+ * `span.notranslate` (or a name attribute, or its first plain text); the People list's rows.
  */
-export const MEET_SPEAKING_SCRIPT = speakingObserver(`
+export const MEET_SPEAKING_SCRIPT = speakingObserver(
+  ['audio_level', 'speaking_class', 'tile_changes', 'people_panel', 'webrtc'],
+  `
   const iconText = /^[a-z_]+$/;
+  const knownClasses = ${JSON.stringify(MEET_KNOWN_SPEAKING_CLASSES)};
   const nameOf = (tile) => {
     const attr = tile.getAttribute('data-participant-name') || tile.getAttribute('data-name');
     if (attr) return attr.trim();
@@ -62,44 +164,84 @@ export const MEET_SPEAKING_SCRIPT = speakingObserver(`
     }
     return null;
   };
+  const tiles = () => {
+    const found = [];
+    const seen = new Set();
+    document.querySelectorAll('[data-participant-id]').forEach((tile) => {
+      const id = tile.getAttribute('data-participant-id');
+      if (seen.has(id) || tile.closest('[role="list"], [role="listitem"]')) return;
+      if (tile.hasAttribute('data-self-name') || tile.querySelector('[data-self-name]')) return;
+      seen.add(id);
+      found.push([tile, nameOf(tile)]);
+    });
+    return found;
+  };
   const levelOf = (el) => {
     const raw = el.getAttribute('data-audio-level');
     const value = raw === null ? 0 : Number(raw);
     return Number.isFinite(value) ? value : 0;
   };
-  const speakingIn = (tile) => {
-    const marked = [tile, ...tile.querySelectorAll('[data-audio-level], [data-speaking], [aria-label]')];
-    return marked.some((el) => levelOf(el) > 0 || el.getAttribute('data-speaking') === 'true'
-      || /\\bis speaking\\b|\\bspeaking\\b/i.test(el.getAttribute('aria-label') || ''));
+  const selfMarker = /^\\((you|du|ich)\\)$/i;
+  const watchTiles = attributeWatcher();
+  const detectors = {
+    audio_level: () => tiles().map(([tile, name]) => {
+      const marked = [tile, ...tile.querySelectorAll('[data-audio-level], [data-speaking], [aria-label]')];
+      return [name, marked.some((el) => levelOf(el) > 0 || el.getAttribute('data-speaking') === 'true'
+        || /\\bis speaking\\b|\\bspeaking\\b/i.test(el.getAttribute('aria-label') || ''))];
+    }),
+    speaking_class: () => tiles().map(([tile, name]) => [name,
+      [tile, ...tile.querySelectorAll('*')].some((el) => knownClasses.some((known) => el.classList.contains(known)))]),
+    tile_changes: () => watchTiles(tiles()),
+    // Rows of the People list (role=list, labelled Participants): a row's mic-level element shows
+    // through its opacity while the person talks.
+    people_panel: () => {
+      const pairs = [];
+      document.querySelectorAll('[role="list"]').forEach((list) => {
+        if (!/^(participants|teilnehmer)$/i.test((list.getAttribute('aria-label') || '').trim())) return;
+        list.querySelectorAll('[role="listitem"]').forEach((row) => {
+          if ([...row.querySelectorAll('span, div')].some((el) => selfMarker.test((el.textContent || '').trim()))) return;
+          const untranslated = row.querySelector('.notranslate');
+          const name = (row.getAttribute('aria-label') || (untranslated && untranslated.textContent) || '').trim();
+          const speaking = [...row.querySelectorAll('*')].some((el) => {
+            const opacity = el.style && el.style.opacity;
+            return (opacity !== '' && opacity !== undefined && Number(opacity) > 0.1) || levelOf(el) > 0;
+          });
+          pairs.push([name, speaking]);
+        });
+      });
+      return pairs;
+    },
+    webrtc: sourceWatcher(),
   };
-  const pairs = [];
-  const seen = new Set();
-  document.querySelectorAll('[data-participant-id]').forEach((tile) => {
-    const id = tile.getAttribute('data-participant-id');
-    if (seen.has(id) || tile.hasAttribute('data-self-name') || tile.querySelector('[data-self-name]')) return;
-    seen.add(id);
-    pairs.push([nameOf(tile), speakingIn(tile)]);
-  });
-  return pairs;
-`);
+`,
+);
 
 /**
  * Teams: video tiles whose data-tid is the display name; the voice-level outline inside shows
- * speech (its class, a data attribute or aria state change while the person talks).
+ * speech: a known class (which field reports say can stay put), its opacity, or any other
+ * attribute change inside the tile.
  */
-export const TEAMS_SPEAKING_SCRIPT = speakingObserver(`
-  const pairs = [];
-  document.querySelectorAll('[data-stream-type="Video"][data-tid]').forEach((tile) => {
-    const outline = tile.querySelector('[data-tid="voice-level-stream-outline"]');
-    let speaking = false;
-    if (outline) {
-      const classes = typeof outline.className === 'string' ? outline.className : outline.getAttribute('class') || '';
+export const TEAMS_SPEAKING_SCRIPT = speakingObserver(
+  ['speaking_class', 'outline_style', 'tile_changes', 'webrtc'],
+  `
+  const tiles = () => [...document.querySelectorAll('[data-stream-type="Video"][data-tid]')]
+    .map((tile) => [tile, tile.getAttribute('data-tid')]);
+  const outlineOf = (tile) => tile.querySelector('[data-tid="voice-level-stream-outline"]');
+  const watchTiles = attributeWatcher();
+  const detectors = {
+    speaking_class: () => tiles().map(([tile, name]) => {
+      const outline = outlineOf(tile);
+      const classes = outline ? outline.getAttribute('class') || '' : '';
+      return [name, /speaking|vdi-frame-occlusion/i.test(classes)];
+    }),
+    outline_style: () => tiles().map(([tile, name]) => {
+      const outline = outlineOf(tile);
+      if (!outline) return [name, false];
       const opacity = outline.style.opacity;
-      speaking = /speaking|vdi-frame-occlusion/i.test(classes)
-        || outline.getAttribute('data-speaking') === 'true'
-        || (opacity !== '' && Number(opacity) > 0.5);
-    }
-    pairs.push([tile.getAttribute('data-tid'), speaking]);
-  });
-  return pairs;
-`);
+      return [name, outline.getAttribute('data-speaking') === 'true' || (opacity !== '' && Number(opacity) > 0.5)];
+    }),
+    tile_changes: () => watchTiles(tiles()),
+    webrtc: sourceWatcher(),
+  };
+`,
+);

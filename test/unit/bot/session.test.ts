@@ -314,8 +314,8 @@ describe('BotSession', () => {
     );
     const running = session.run();
     await expect.poll(() => sink.steps.length).toBe(3);
-    hooks!.onSpeaking({ name: 'Alice (Guest)', speaking: true, at: 1.0 });
-    hooks!.onSpeaking({ name: 'Alice (Guest)', speaking: false, at: 3.0 });
+    hooks!.onSpeaking({ signal: 'audio_level', name: 'Alice (Guest)', speaking: true, at: 1.0 });
+    hooks!.onSpeaking({ signal: 'audio_level', name: 'Alice (Guest)', speaking: false, at: 3.0 });
     engine.emit!({ id: 'a', start: 1.2, end: 2.8, text: 'hello there', language: null, final: true });
     engine.emit!({ id: 'b', start: 10, end: 11, text: 'who said this', language: 'en', final: true });
     session.handleCommand({ type: 'reconfigure', language: 'de', issuedAt: new Date().toISOString() });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CaptureTimeline } from '../../../bot/audio/capture-timeline.js';
 import type { EventSink } from '../../../bot/outbox.js';
-import { SpeakerTimeline } from '../../../bot/speakers.js';
+import { SpeakerTimeline } from '../../../bot/speakers/timeline.js';
 import { TranscriptPublisher } from '../../../bot/transcript-publisher.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeSpeakerName, SpeakerTimeline } from '../../../bot/speakers.js';
+import { normalizeSpeakerName, SpeakerTimeline } from '../../../bot/speakers/timeline.js';
 
 function timeline(changes: [string, boolean, number][]): SpeakerTimeline {
   const result = new SpeakerTimeline({ toleranceSeconds: 0.3 });

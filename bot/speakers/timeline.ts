@@ -1,6 +1,6 @@
 /**
- * Who spoke when, from the page's speaking indicators, on the capture clock (seconds since the
- * first captured sample). A segment goes to the participant whose speaking time overlaps it most;
+ * Who spoke when according to one speaking signal, on the capture clock (seconds since the first
+ * captured sample). A segment goes to the participant whose speaking time overlaps it most;
  * without any overlapping evidence it stays unattributed (null) rather than guessed.
  */
 export interface SpeakingChange {
@@ -10,9 +10,15 @@ export interface SpeakingChange {
   at: number;
 }
 
-interface Interval {
+export interface Interval {
   start: number;
   end: number;
+}
+
+/** A stretch of one name's speaking (an open one ends at the time asked about). */
+export interface NamedInterval extends Interval {
+  name: string;
+  open: boolean;
 }
 
 export interface SpeakerTimelineOptions {
@@ -48,48 +54,64 @@ export class SpeakerTimeline {
     this.retention = options.retentionSeconds ?? 600;
   }
 
-  record(change: SpeakingChange): void {
+  /** Takes a change; returns the stretch it closed, if it closed one. */
+  record(change: SpeakingChange): NamedInterval | null {
     const name = normalizeSpeakerName(change.name);
-    if (name === null) return;
+    if (name === null) return null;
     this.latest = Math.max(this.latest, change.at);
     const openedAt = this.open.get(name);
     if (change.speaking) {
       if (openedAt === undefined) this.open.set(name, change.at);
-      return;
+      return null;
     }
-    if (openedAt === undefined) return;
+    if (openedAt === undefined) return null;
     this.open.delete(name);
-    if (change.at > openedAt) {
-      const list = this.closed.get(name) ?? [];
-      list.push({ start: openedAt, end: change.at });
-      this.closed.set(name, list);
-    }
+    if (change.at <= openedAt) return null;
+    const list = this.closed.get(name) ?? [];
+    list.push({ start: openedAt, end: change.at });
+    this.closed.set(name, list);
     this.prune();
+    return { name, start: openedAt, end: change.at, open: false };
   }
 
   /** The speaker with the largest overlap with [start, end], or null without evidence. */
   attribute(start: number, end: number, now = Math.max(this.latest, end)): string | null {
-    const from = start - this.tolerance;
-    const to = Math.max(end, start) + this.tolerance;
     let best: string | null = null;
     let bestOverlap = 0;
-    const totals = new Map<string, number>();
-    const consider = (name: string, interval: Interval) => {
-      const overlap = Math.min(to, interval.end) - Math.max(from, interval.start);
-      if (overlap <= 0) return;
-      const total = (totals.get(name) ?? 0) + overlap;
-      totals.set(name, total);
-      if (total > bestOverlap) {
-        bestOverlap = total;
+    for (const [name, overlap] of this.overlaps(start, end, now)) {
+      if (overlap > bestOverlap) {
+        bestOverlap = overlap;
         best = name;
       }
-    };
-    for (const [name, intervals] of this.closed) {
-      for (const interval of intervals) consider(name, interval);
     }
-    for (const [name, openedAt] of this.open)
-      consider(name, { start: openedAt, end: Math.max(now, openedAt) });
     return best;
+  }
+
+  /** Seconds of each name's speaking within [start, end] widened by the tolerance; only names with some. */
+  overlaps(start: number, end: number, now = Math.max(this.latest, end)): Map<string, number> {
+    const from = start - this.tolerance;
+    const to = Math.max(end, start) + this.tolerance;
+    const totals = new Map<string, number>();
+    for (const interval of this.intervals(from, to, now)) {
+      const overlap = Math.min(to, interval.end) - Math.max(from, interval.start);
+      totals.set(interval.name, (totals.get(interval.name) ?? 0) + overlap);
+    }
+    return totals;
+  }
+
+  /** The speaking stretches that overlap [from, to], open ones running until `now`. */
+  intervals(from: number, to: number, now = Math.max(this.latest, to)): NamedInterval[] {
+    const found: NamedInterval[] = [];
+    for (const [name, intervals] of this.closed) {
+      for (const interval of intervals) {
+        if (interval.end > from && interval.start < to) found.push({ name, ...interval, open: false });
+      }
+    }
+    for (const [name, openedAt] of this.open) {
+      const end = Math.max(now, openedAt);
+      if (end > from && openedAt < to) found.push({ name, start: openedAt, end, open: true });
+    }
+    return found;
   }
 
   /** Names currently shown as speaking. */
