@@ -23,7 +23,7 @@ import { type MeetingPage, openMeetingPageIn } from '../../../bot/meeting-page.j
 import { Outbox } from '../../../bot/outbox.js';
 import { readEvidence } from '../../../bot/platforms/page-actions.js';
 import { BotSession } from '../../../bot/session.js';
-import type { SpeakingChange } from '../../../bot/speakers.js';
+import type { SignalledSpeakingChange } from '../../../bot/speakers/attribution.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
 import type { Logger } from '../../../shared/infra/logger.js';
 import { type CreateMeetingInput, type MeetingSnapshot, SimulatorClient } from '../../../simulator/client.js';
@@ -92,7 +92,7 @@ interface RowBot {
   done: Promise<Outcome>;
   /** Lifecycle statuses published so far (the final one included once `done` resolved). */
   trail(): Promise<string[]>;
-  speaking: SpeakingChange[];
+  speaking: SignalledSpeakingChange[];
   page(): Page;
   meetingPage(): MeetingPage;
   /** The session's log lines, for failure messages. */
@@ -113,7 +113,7 @@ function startBot(
   const log: Logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(line) });
   const outbox = new Outbox(redis, config, log);
   const end = new EndSignal();
-  const speaking: SpeakingChange[] = [];
+  const speaking: SignalledSpeakingChange[] = [];
   let browserSession: BrowserSession | null = null;
   let meetingPage: MeetingPage | null = null;
   let lastText: string | null = null;
