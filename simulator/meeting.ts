@@ -278,6 +278,7 @@ export class Meeting {
       admission: script.admission,
       audio: { mode: this.audioMode(), trackDelaySeconds: script.audio.trackDelaySeconds },
       traps: script.traps,
+      speaking: script.speaking,
       endAt: script.endAt ?? null,
       bot: this.botSnapshot(),
       participants: this.setup.participants.map((p) => this.participantSnapshot(p)),
@@ -499,6 +500,7 @@ export class Meeting {
       admission: script.admission.policy,
       audio: { mode: this.audioMode(), trackDelaySeconds: script.audio.trackDelaySeconds },
       traps: script.traps,
+      speaking: script.speaking,
       participants: this.setup.participants.map((p, index) => ({
         id: p.id,
         name: p.name,

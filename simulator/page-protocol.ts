@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BotState } from './bot-state.js';
 import type { SimPlatform } from './ids.js';
-import type { AdmissionPolicy, AudioMode, Traps } from './schema.js';
+import type { AdmissionPolicy, AudioMode, Speaking, Traps } from './schema.js';
 
 /** What the meeting pages report to the simulator (POST /_sim/sessions/:sid/actions). */
 export const pageAction = z.discriminatedUnion('type', [
@@ -52,6 +52,8 @@ export interface PageMeetingView {
   admission: AdmissionPolicy['policy'];
   audio: { mode: AudioMode; trackDelaySeconds: number };
   traps: Traps;
+  /** Which speaking signals the page hides, and Meet's speaking class. */
+  speaking: Speaking;
   participants: { id: string; name: string; deviceId: string }[];
   utterances: { id: string; participantId: string; audioUrl: string; durationSeconds: number }[];
   selfDeviceId: string;

@@ -164,6 +164,43 @@ export const trapsInput = z.object({
 });
 export type Traps = z.infer<typeof trapsInput>;
 
+/** Where Meet's page shows who is talking; each can be hidden per meeting (`speaking.hidden`). */
+export const MEET_SPEAKING_SIGNALS = ['audio_level', 'tile_class', 'people_panel', 'webrtc'] as const;
+export type MeetSpeakingSignal = (typeof MEET_SPEAKING_SIGNALS)[number];
+/** Where Teams' page shows who is talking. */
+export const TEAMS_SPEAKING_SIGNALS = ['outline_class', 'outline_style', 'webrtc'] as const;
+export type TeamsSpeakingSignal = (typeof TEAMS_SPEAKING_SIGNALS)[number];
+export type SpeakingSignal = MeetSpeakingSignal | TeamsSpeakingSignal;
+const SPEAKING_SIGNALS = [
+  ...new Set<SpeakingSignal>([...MEET_SPEAKING_SIGNALS, ...TEAMS_SPEAKING_SIGNALS]),
+] as [SpeakingSignal, ...SpeakingSignal[]];
+/** Speaking classes seen on the real Meet's tiles (platform-landmarks.md, "Second pass"); they churn. */
+export const MEET_KNOWN_SPEAKING_CLASSES = ['Oaajhc', 'HX2H7', 'wEsLMd', 'OgVli'] as const;
+export type MeetSpeakingClass = (typeof MEET_KNOWN_SPEAKING_CLASSES)[number];
+
+export const speakingInput = z.object({
+  /**
+   * Signals the page never shows, to test a bot's speaker detection with one missing. Meet:
+   * `audio_level` (the tile's data-audio-level stays "0"), `tile_class` (no speaking class on the
+   * tile), `people_panel` (the People row's mic-level stays at opacity 0). Teams: `outline_class`
+   * (vdi-frame-occlusion never toggles), `outline_style` (the outline's opacity and border-width
+   * never change). Both: `webrtc` (no RTP audio-level header extension, so the receivers'
+   * getSynchronizationSources() report no audioLevel).
+   */
+  hidden: z
+    .array(
+      z.enum(SPEAKING_SIGNALS, {
+        error: `unknown speaking signal (google_meet: ${MEET_SPEAKING_SIGNALS.join(', ')}; teams: ${TEAMS_SPEAKING_SIGNALS.join(', ')})`,
+      }),
+    )
+    .max(SPEAKING_SIGNALS.length)
+    .default([]),
+  /** Meet: the class a speaking tile gets: a new generated name per page load, or a known real one. */
+  tileClass: z.enum(['generated', ...MEET_KNOWN_SPEAKING_CLASSES]).default('generated'),
+});
+export type Speaking = z.output<typeof speakingInput>;
+export type SpeakingInput = z.input<typeof speakingInput>;
+
 export const createMeetingInput = z
   .object({
     platform: z.enum(SIM_PLATFORMS),
@@ -190,6 +227,7 @@ export const createMeetingInput = z
       fullExperienceReload: false,
       ignoreLanguageHints: false,
     }),
+    speaking: speakingInput.default({ hidden: [], tileClass: 'generated' }),
     participants: z.array(participantInput).max(20).default([]),
     /** The host ends the meeting this many seconds after the bot's media starts. */
     endAt: seconds.optional(),
@@ -234,6 +272,25 @@ export const createMeetingInput = z
       if (value.platform !== platform && setting !== undefined && setting !== false) {
         ctx.addIssue({ code: 'custom', path: ['traps', trap], message: `only exists on ${platform}` });
       }
+    }
+    const signals: readonly string[] =
+      value.platform === 'google_meet' ? MEET_SPEAKING_SIGNALS : TEAMS_SPEAKING_SIGNALS;
+    const other = value.platform === 'google_meet' ? 'teams' : 'google_meet';
+    value.speaking.hidden.forEach((signal, index) => {
+      if (!signals.includes(signal)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['speaking', 'hidden', index],
+          message: `only exists on ${other}; ${value.platform} has ${signals.join(', ')}`,
+        });
+      }
+    });
+    if (value.platform === 'teams' && value.speaking.tileClass !== 'generated') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['speaking', 'tileClass'],
+        message: 'only exists on google_meet',
+      });
     }
     const names = new Set<string>();
     value.participants.forEach((participant, index) => {

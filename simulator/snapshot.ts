@@ -1,6 +1,6 @@
 import type { BotState, LeaveReason } from './bot-state.js';
 import type { SimPlatform } from './ids.js';
-import type { AdmissionPolicy, AudioMode, Traps, Voice } from './schema.js';
+import type { AdmissionPolicy, AudioMode, Speaking, Traps, Voice } from './schema.js';
 
 /** How the page got its remote audio: a real loopback RTCPeerConnection, or WebAudio when ICE can't connect. */
 export type AudioTransport = 'rtc-loopback' | 'webaudio';
@@ -80,6 +80,8 @@ export interface MeetingSnapshot {
   admission: AdmissionPolicy;
   audio: { mode: AudioMode; trackDelaySeconds: number };
   traps: Traps;
+  /** Which speaking signals the page hides, and Meet's speaking class. */
+  speaking: Speaking;
   endAt: number | null;
   bot: BotSnapshot;
   participants: ParticipantSnapshot[];

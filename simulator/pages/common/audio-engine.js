@@ -62,7 +62,7 @@ export class AudioEngine {
     // A person opening the page needs a gesture before audio may start; bots run with autoplay on.
     const resume = () => this.context.resume();
     for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, resume, { capture: true });
-    this.link = new LoopbackLink();
+    this.link = new LoopbackLink({ audioLevels: !meeting.speaking?.hidden.includes('webrtc') });
     this.linkReady = this.link.connect();
     this.loaded = this.preload();
     if (meeting.audio.trackDelaySeconds === 0) this.negotiateStreams();

@@ -8,9 +8,29 @@
 // network) the pair never connects, and callers fall back to the WebAudio streams themselves.
 
 const CONNECT_TIMEOUT_MS = 6000;
+/** The RTP header extensions that carry audio levels, which receivers report per source. */
+const AUDIO_LEVEL_EXTENSIONS = [
+  'urn:ietf:params:rtp-hdrext:ssrc-audio-level',
+  'urn:ietf:params:rtp-hdrext:csrc-audio-level',
+];
+
+/** `sdp` without the a=extmap lines of the audio-level header extensions. */
+export function withoutAudioLevels(sdp) {
+  return sdp
+    .split('\r\n')
+    .filter(
+      (line) => !(line.startsWith('a=extmap:') && AUDIO_LEVEL_EXTENSIONS.some((uri) => line.includes(uri))),
+    )
+    .join('\r\n');
+}
 
 export class LoopbackLink {
-  constructor() {
+  /**
+   * audioLevels: false strips the audio-level header extensions from the SDP both ways, so the
+   * receiving side's getSynchronizationSources() report no audioLevel (the `webrtc` signal hidden).
+   */
+  constructor({ audioLevels = true } = {}) {
+    this.audioLevels = audioLevels;
     this.sender = new RTCPeerConnection();
     this.receiver = new RTCPeerConnection();
     this.sender.onicecandidate = (e) =>
@@ -61,10 +81,12 @@ export class LoopbackLink {
     await this.sender.setLocalDescription(offer);
     let sdp = offer.sdp;
     for (const [from, to] of this.streamIdRenames) sdp = sdp.split(from).join(to);
+    if (!this.audioLevels) sdp = withoutAudioLevels(sdp);
     await this.receiver.setRemoteDescription({ type: 'offer', sdp });
     const answer = await this.receiver.createAnswer();
     await this.receiver.setLocalDescription(answer);
-    await this.sender.setRemoteDescription(answer);
+    const answerSdp = this.audioLevels ? answer.sdp : withoutAudioLevels(answer.sdp);
+    await this.sender.setRemoteDescription({ type: 'answer', sdp: answerSdp });
   }
 
   close() {

@@ -469,17 +469,29 @@ function armToolbarAutoHide() {
 }
 document.addEventListener('mousemove', armToolbarAutoHide);
 
+/** Whether the meeting's script hides this speaking signal (`speaking.hidden`). */
+function hidden(signal) {
+  return ui.meeting.speaking?.hidden.includes(signal) ?? false;
+}
+
+/** The class a speaking tile gets: this page load's generated one, or a known real one. */
+function tileSpeakingClass() {
+  const chosen = ui.meeting.speaking?.tileClass ?? 'generated';
+  return chosen === 'generated' ? speakingClass : chosen;
+}
+
 function showLevel(participantId, level) {
   const participant = ui.meeting.participants.find((p) => p.id === participantId);
   if (!participant) return;
   const speaking = level > SPEAKING_THRESHOLD;
   const tileElement = document.querySelector(`.tile[data-participant-id="${participant.deviceId}"]`);
   if (tileElement) {
-    tileElement.classList.toggle(speakingClass, speaking);
-    tileElement.querySelector('.level')?.setAttribute('data-audio-level', String(Math.round(level * 10)));
+    if (!hidden('tile_class')) tileElement.classList.toggle(tileSpeakingClass(), speaking);
+    if (!hidden('audio_level'))
+      tileElement.querySelector('.level')?.setAttribute('data-audio-level', String(Math.round(level * 10)));
   }
   const row = document.querySelector(`.people [data-participant-id="${participant.deviceId}"] .mic-level`);
-  if (row) row.style.opacity = speaking ? String(0.4 + level * 0.6) : '0';
+  if (row && !hidden('people_panel')) row.style.opacity = speaking ? String(0.4 + level * 0.6) : '0';
 }
 
 // ---- wiring ----

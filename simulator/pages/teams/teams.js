@@ -388,9 +388,13 @@ function showLevel(participantId, level) {
   const outline = tile?.querySelector('[data-tid="voice-level-stream-outline"]');
   if (!outline) return;
   const speaking = level > SPEAKING_THRESHOLD;
-  outline.classList.toggle('vdi-frame-occlusion', speaking);
-  outline.style.opacity = speaking ? '1' : '0';
-  outline.style.borderWidth = speaking ? `${2 + Math.round(level * 4)}px` : '0px';
+  const hidden = ui.meeting.speaking?.hidden ?? [];
+  // Field reports say the real page's vdi-frame-occlusion never changed (`outline_class` hidden).
+  if (!hidden.includes('outline_class')) outline.classList.toggle('vdi-frame-occlusion', speaking);
+  if (!hidden.includes('outline_style')) {
+    outline.style.opacity = speaking ? '1' : '0';
+    outline.style.borderWidth = speaking ? `${2 + Math.round(level * 4)}px` : '0px';
+  }
 }
 
 // ---- the sign-in family (the signIn trap): each screen ends an anonymous join ----

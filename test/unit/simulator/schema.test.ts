@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createMeetingInput } from '../../../simulator/schema.js';
+import {
+  createMeetingInput,
+  MEET_KNOWN_SPEAKING_CLASSES,
+  MEET_SPEAKING_SIGNALS,
+  TEAMS_SPEAKING_SIGNALS,
+} from '../../../simulator/schema.js';
 
 describe('createMeetingInput', () => {
   it('fills defaults for a minimal meeting', () => {
@@ -56,5 +61,66 @@ describe('createMeetingInput', () => {
     expect(
       createMeetingInput.safeParse({ platform: 'google_meet', admission: { policy: 'maybe' } }).success,
     ).toBe(false);
+  });
+
+  describe('speaking', () => {
+    const issues = (input: unknown) => {
+      const result = createMeetingInput.safeParse(input);
+      return result.success
+        ? []
+        : result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    };
+
+    it('hides nothing and uses a generated Meet class by default', () => {
+      expect(createMeetingInput.parse({ platform: 'google_meet' }).speaking).toEqual({
+        hidden: [],
+        tileClass: 'generated',
+      });
+      expect(createMeetingInput.parse({ platform: 'teams', speaking: {} }).speaking.hidden).toEqual([]);
+    });
+
+    it("accepts each of the platform's own signals and Meet's known classes", () => {
+      for (const signal of MEET_SPEAKING_SIGNALS) {
+        expect(issues({ platform: 'google_meet', speaking: { hidden: [signal] } })).toEqual([]);
+      }
+      for (const signal of TEAMS_SPEAKING_SIGNALS) {
+        expect(issues({ platform: 'teams', speaking: { hidden: [signal] } })).toEqual([]);
+      }
+      for (const tileClass of MEET_KNOWN_SPEAKING_CLASSES) {
+        const meeting = createMeetingInput.parse({ platform: 'google_meet', speaking: { tileClass } });
+        expect(meeting.speaking.tileClass).toBe(tileClass);
+      }
+      const all = createMeetingInput.parse({
+        platform: 'google_meet',
+        speaking: { hidden: ['webrtc', 'tile_class'], tileClass: 'OgVli' },
+      });
+      expect(all.speaking).toEqual({ hidden: ['webrtc', 'tile_class'], tileClass: 'OgVli' });
+    });
+
+    it("refuses another platform's signals, at their index", () => {
+      const meet = issues({ platform: 'google_meet', speaking: { hidden: ['webrtc', 'outline_class'] } });
+      expect(meet).toHaveLength(1);
+      expect(meet[0]?.path).toBe('speaking.hidden.1');
+      expect(meet[0]?.message).toMatch(/^only exists on teams/);
+      const teams = issues({ platform: 'teams', speaking: { hidden: ['people_panel', 'audio_level'] } });
+      expect(teams.map((i) => i.path)).toEqual(['speaking.hidden.0', 'speaking.hidden.1']);
+      expect(teams[0]?.message).toMatch(/^only exists on google_meet/);
+    });
+
+    it('refuses unknown signals and classes, and a tile class on Teams', () => {
+      const unknown = issues({ platform: 'google_meet', speaking: { hidden: ['speaking_ring'] } });
+      expect(unknown.map((i) => i.path)).toEqual(['speaking.hidden.0']);
+      expect(unknown[0]?.message).toMatch(/unknown speaking signal.*google_meet: audio_level/);
+      expect(
+        issues({ platform: 'google_meet', speaking: { tileClass: 'xYz12' } }).map((i) => i.path),
+      ).toEqual(['speaking.tileClass']);
+      expect(issues({ platform: 'teams', speaking: { tileClass: 'HX2H7' } })).toEqual([
+        { path: 'speaking.tileClass', message: 'only exists on google_meet' },
+      ]);
+      expect(issues({ platform: 'teams', speaking: { tileClass: 'generated' } })).toEqual([]);
+      expect(issues({ platform: 'teams', speaking: { hidden: 'webrtc' } }).map((i) => i.path)).toEqual([
+        'speaking.hidden',
+      ]);
+    });
   });
 });
