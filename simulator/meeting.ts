@@ -511,6 +511,8 @@ export class Meeting {
         participantId: u.participantId,
         audioUrl: this.setup.audioUrlOf(u.id),
         durationSeconds: u.durationSeconds,
+        // What the captions show (the `liveCaptions` trap); otherwise the page never gets the words.
+        ...(script.traps.liveCaptions ? { text: u.text } : {}),
       })),
       // Devices 1..n are the scripted people; the bot's device number comes after them.
       selfDeviceId: this.deviceIdOf(this.setup.participants.length + 1),

@@ -55,7 +55,14 @@ export interface PageMeetingView {
   /** Which speaking signals the page hides, and Meet's speaking class. */
   speaking: Speaking;
   participants: { id: string; name: string; deviceId: string }[];
-  utterances: { id: string; participantId: string; audioUrl: string; durationSeconds: number }[];
+  utterances: {
+    id: string;
+    participantId: string;
+    audioUrl: string;
+    durationSeconds: number;
+    /** The scripted text or the clip's transcript; only with the `liveCaptions` trap. */
+    text?: string;
+  }[];
   selfDeviceId: string;
 }
 

@@ -154,6 +154,12 @@ export const trapsInput = z.object({
   /** Teams: "Continue on this browser" leads to this screen of the sign-in family instead of the form. */
   signIn: z.enum(TEAMS_SIGN_IN_SCREENS).optional(),
   /**
+   * Teams: live captions are on in the call: `data-tid="closed-caption-renderer-wrapper"` holds the
+   * last 4 items, each an author (`data-tid="author"`) and a text (`data-tid="closed-caption-text"`)
+   * that appears about 0.6 s after the speech starts and grows word by word over its length.
+   */
+  liveCaptions: z.boolean().default(false),
+  /**
    * The page's language (English when absent). As on the real sites a request for English still
    * gets English: Meet's `hl=en` URL parameter, Teams' browser language (navigator.language, which
    * follows the context's locale and Accept-Language) starting with `en`.
@@ -225,6 +231,7 @@ export const createMeetingInput = z
       launcherAriaLabels: false,
       lobbyCancel: false,
       fullExperienceReload: false,
+      liveCaptions: false,
       ignoreLanguageHints: false,
     }),
     speaking: speakingInput.default({ hidden: [], tileClass: 'generated' }),
@@ -266,6 +273,7 @@ export const createMeetingInput = z
       ['lobbyCancel', 'teams'],
       ['fullExperienceReload', 'teams'],
       ['signIn', 'teams'],
+      ['liveCaptions', 'teams'],
     ];
     for (const [trap, platform] of platformOnly) {
       const setting = value.traps[trap];

@@ -37,12 +37,16 @@ function speechBounds(buffer) {
 export class AudioEngine {
   /**
    * meeting: the simulator's page view; report(action): sends reports to the simulator;
-   * onLevel(participantId, level 0..1): called every 50 ms for each person.
+   * onLevel(participantId, level 0..1): called every 50 ms for each person;
+   * onUtterance(event), optional: an utterance started playing ({ type: 'started', utterance,
+   * speechStart, speechEnd }: wall-clock ms of its speech) or ended ({ type: 'ended', utterance,
+   * complete: false when cut short }).
    */
-  constructor({ meeting, report, onLevel }) {
+  constructor({ meeting, report, onLevel, onUtterance }) {
     this.meeting = meeting;
     this.report = report;
     this.onLevel = onLevel;
+    this.onUtterance = onUtterance;
     this.context = new AudioContext();
     this.buffers = new Map();
     this.playing = new Map();
@@ -151,6 +155,7 @@ export class AudioEngine {
         at: new Date(end).toISOString(),
         speechEndedAt: complete ? new Date(end - speech.tail * 1000).toISOString() : null,
       });
+      this.onUtterance?.({ type: 'ended', utterance, complete });
     };
     source.start(startsAt);
     const start = this.wallOf(startsAt);
@@ -161,6 +166,12 @@ export class AudioEngine {
       speechStartedAt: new Date(start + speech.lead * 1000).toISOString(),
       slot,
       beforeTracks: !this.tracksReady,
+    });
+    this.onUtterance?.({
+      type: 'started',
+      utterance,
+      speechStart: start + speech.lead * 1000,
+      speechEnd: start + (buffer.duration - speech.tail) * 1000,
     });
   }
 

@@ -36,6 +36,8 @@ export function presentParticipants(ui) {
  *                                    page's first meeting hello (optional)
  *   stateChanging(state, previous)   ui.state has just changed; media and render follow (optional)
  *   participants(data)               who is in the call changed; the page sets ui.present
+ *   utterance(event)                 an utterance started or ended playing (optional; see
+ *                                    AudioEngine's onUtterance)
  */
 const memoryHeld = [];
 
@@ -55,13 +57,14 @@ function growMemoryLater(seconds) {
 
 export function connectMeetingPage(
   ui,
-  { platform, id, passcode, showLevel, render, notFound, found, stateChanging, participants },
+  { platform, id, passcode, showLevel, render, notFound, found, stateChanging, participants, utterance },
 ) {
   const createEngine = () =>
     new AudioEngine({
       meeting: ui.meeting,
       report: (action) => ui.session.act(action),
       onLevel: showLevel,
+      onUtterance: utterance,
     });
 
   const setState = (state) => {

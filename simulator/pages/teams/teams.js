@@ -4,6 +4,7 @@
 import { dialog, h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
+import { liveCaptions } from './captions.js';
 import { GERMAN } from './teams-de.js';
 
 const SPEAKING_THRESHOLD = 0.02;
@@ -28,6 +29,7 @@ const ui = meetingPageState({
 });
 // Teams follows the browser's language (navigator.language, as the context's locale and its
 // Accept-Language set it) over the account's (the `locale` trap).
+const captions = liveCaptions(ui);
 const browserLanguage = (navigator.languages?.[0] ?? navigator.language ?? '').toLowerCase();
 const t = translator(GERMAN, () => pageLanguage(ui.meeting?.traps, browserLanguage.startsWith('en')));
 
@@ -377,6 +379,7 @@ function renderCall() {
         videoTile(ui.name.trim(), { class: 'video-tile self' }),
       ),
       people.length === 0 && h('div', { class: 'alone' }, t("You're the only one here")),
+      ui.meeting.traps.liveCaptions && captions.region(),
       ui.notice && h('div', { role: 'alert', class: 'notice' }, ui.notice),
       callControls(),
     ),
@@ -526,6 +529,12 @@ function start() {
     },
     found: () => {
       ui.found = true;
+    },
+    stateChanging: (state, previous) => {
+      if (previous === 'in_call' && state !== 'in_call') captions.clear();
+    },
+    utterance: (event) => {
+      if (ui.meeting.traps.liveCaptions) captions.heard(event);
     },
     participants: (data) => {
       const joined = data.present.filter((id) => !ui.present.includes(id));

@@ -192,6 +192,39 @@ function expectRtc(run: Run): void {
   }
 }
 
+interface CaptionSample {
+  at: number;
+  /** Whether the captions region is in the page. */
+  region: boolean;
+  items: { author: string; text: string }[];
+}
+
+/** Records, every 25 ms, what the Teams captions region shows, whenever it changes. */
+async function startCaptionProbe(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const samples: CaptionSample[] = [];
+    Object.assign(window, { __captions: samples });
+    let last = '';
+    setInterval(() => {
+      const region = document.querySelector('[data-tid="closed-caption-renderer-wrapper"]');
+      const items = Array.from(region?.querySelectorAll('[data-tid="closed-caption-text"]') ?? []).map(
+        (text) => ({
+          author: text.parentElement?.querySelector('[data-tid="author"]')?.textContent ?? '',
+          text: text.textContent ?? '',
+        }),
+      );
+      const sample = { at: Date.now(), region: region !== null, items };
+      const key = JSON.stringify([sample.region, items]);
+      if (key !== last) samples.push(sample);
+      last = key;
+    }, 25);
+  });
+}
+
+function readCaptions(page: Page): Promise<CaptionSample[]> {
+  return page.evaluate(() => (window as unknown as { __captions: CaptionSample[] }).__captions);
+}
+
 describe('simulator: speaking signals, each switchable off per meeting', () => {
   let harness: Harness;
 
@@ -256,6 +289,117 @@ describe('simulator: speaking signals, each switchable off per meeting', () => {
       expect(probe.outlineClasses).toEqual(shown('outline_class') ? ['vdi-frame-occlusion'] : []);
       expect(probe.outlineOpacity > 0, `outline_style with ${run.hidden}`).toBe(shown('outline_style'));
       expect(probe.outlineBorder > 0, `outline_style with ${run.hidden}`).toBe(shown('outline_style'));
+    }
+  });
+
+  it('Teams: live captions trail the speech and grow word by word (liveCaptions)', async () => {
+    const { client, browser } = harness;
+    const context = await browser.newContext();
+    const join = async (liveCaptions: boolean, participants: CreateMeetingInput['participants']) => {
+      const meeting = await client.createMeeting({
+        platform: 'teams',
+        admission: { policy: 'open' },
+        traps: { liveCaptions },
+        participants,
+      });
+      const page = await context.newPage();
+      await page.goto(meeting.url);
+      await page.getByRole('button', { name: 'Continue on this browser' }).click(TIMEOUT);
+      await page.locator('[data-tid="prejoin-display-name-input"]').fill('Visitor');
+      await page.locator('[data-tid="prejoin-join-button"]').click();
+      await client.waitForBotState(meeting.id, 'in_call', { timeoutMs: 30_000 });
+      await startCaptionProbe(page);
+      const done = await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
+      await page.waitForTimeout(1500);
+      return { meeting: done, samples: await readCaptions(page) };
+    };
+    const oneLine = [{ name: SPEAKER, utterances: [{ at: 1.5, text: SHORT_LINES.alice }] }];
+    // Bob talks over Alice; five lines in all, so the first item has gone by the end.
+    const lines = {
+      alice2: 'Let us wrap up now.',
+      carol: 'Next item please.',
+      dave: 'I agree with that plan.',
+    };
+    const busy = [
+      {
+        name: SPEAKER,
+        utterances: [
+          { at: 1.5, text: SHORT_LINES.alice },
+          { at: 9, text: lines.alice2 },
+        ],
+      },
+      { name: 'Bob Stone', utterances: [{ at: 2.2, text: SHORT_LINES.bob }] },
+      { name: 'Carol Diaz', utterances: [{ at: 5.5, text: lines.carol }] },
+      { name: 'Dave Lee', utterances: [{ at: 7.2, text: lines.dave }] },
+    ];
+    try {
+      const [on, off, many] = await Promise.all([
+        join(true, oneLine),
+        join(false, oneLine),
+        join(true, busy),
+      ]);
+
+      // Without the trap there is no captions region at all.
+      expect(off.meeting.utterances.map((u) => u.status)).toEqual(['played']);
+      expect(off.samples.length).toBeGreaterThan(0);
+      expect(off.samples.every((sample) => !sample.region)).toBe(true);
+
+      // With it the region is there from the start of the call, empty until the speech is captioned.
+      expect(on.meeting.utterances.map((u) => u.status)).toEqual(['played']);
+      expect(on.samples.every((sample) => sample.region)).toBe(true);
+      expect(on.samples[0]?.items).toEqual([]);
+      const [utterance] = on.meeting.utterances;
+      const speechStart = Date.parse(utterance?.speechStartedAt ?? '');
+      const speechEnd = Date.parse(utterance?.speechEndedAt ?? '');
+      const shown = on.samples.filter((sample) => sample.items.length > 0);
+      const first = shown[0];
+      expect(first, 'a caption item appears').toBeDefined();
+      // About 0.6 s after the voice starts: not with it, and well before it ends.
+      const delay = (first?.at ?? 0) - speechStart;
+      console.info(
+        `teams captions: first item ${delay} ms after speech start, ${shown.length} texts, speech ${speechEnd - speechStart} ms`,
+      );
+      expect(delay).toBeGreaterThan(400);
+      expect(delay).toBeLessThan(1200);
+      // One item, by the speaker, whose text only grows (each a prefix of the next) to the line.
+      const texts = shown.map((sample) => {
+        expect(sample.items).toHaveLength(1);
+        expect(sample.items[0]?.author).toBe(SPEAKER);
+        return sample.items[0]?.text ?? '';
+      });
+      for (let i = 1; i < texts.length; i += 1) {
+        expect(texts[i]?.startsWith(texts[i - 1] ?? ''), `${texts[i - 1]} -> ${texts[i]}`).toBe(true);
+      }
+      const words = SHORT_LINES.alice.split(' ');
+      expect(texts[0]?.split(' ').length).toBeLessThan(words.length);
+      expect(new Set(texts).size).toBeGreaterThanOrEqual(words.length - 1);
+      expect(on.samples.at(-1)?.items).toEqual([{ author: SPEAKER, text: SHORT_LINES.alice }]);
+      // Full only once the speech has (nearly) ended, and it stays put after (samples are changes).
+      const full = shown.findIndex((sample) => sample.items[0]?.text === SHORT_LINES.alice);
+      expect(shown[full]?.at ?? 0).toBeGreaterThan(speechEnd - 500);
+      expect(full).toBe(shown.length - 1);
+
+      // Overlapping speech: two items growing at once; never more than 4; the oldest goes first.
+      expect(many.meeting.utterances.map((u) => u.status)).toEqual(Array(5).fill('played'));
+      expect(Math.max(...many.samples.map((sample) => sample.items.length))).toBe(4);
+      const bothGrowing = many.samples.filter(
+        (sample) =>
+          sample.items.length === 2 &&
+          sample.items[0]?.text !== SHORT_LINES.alice &&
+          sample.items[1]?.text !== SHORT_LINES.bob,
+      );
+      expect(bothGrowing.length, 'samples with Alice and Bob both partly captioned').toBeGreaterThan(1);
+      expect(new Set(bothGrowing.map((sample) => sample.items[0]?.text)).size).toBeGreaterThan(1);
+      expect(new Set(bothGrowing.map((sample) => sample.items[1]?.text)).size).toBeGreaterThan(1);
+      expect(bothGrowing[0]?.items.map((item) => item.author)).toEqual([SPEAKER, 'Bob Stone']);
+      expect(many.samples.at(-1)?.items).toEqual([
+        { author: 'Bob Stone', text: SHORT_LINES.bob },
+        { author: 'Carol Diaz', text: lines.carol },
+        { author: 'Dave Lee', text: lines.dave },
+        { author: SPEAKER, text: lines.alice2 },
+      ]);
+    } finally {
+      await context.close();
     }
   });
 });

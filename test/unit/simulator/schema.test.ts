@@ -41,6 +41,24 @@ describe('createMeetingInput', () => {
     ]);
   });
 
+  it('has live captions on Teams only, off by default', () => {
+    expect(createMeetingInput.parse({ platform: 'teams' }).traps.liveCaptions).toBe(false);
+    expect(createMeetingInput.parse({ platform: 'teams', traps: {} }).traps.liveCaptions).toBe(false);
+    const on = createMeetingInput.parse({ platform: 'teams', traps: { liveCaptions: true } });
+    expect(on.traps.liveCaptions).toBe(true);
+    const meet = createMeetingInput.safeParse({ platform: 'google_meet', traps: { liveCaptions: true } });
+    expect(meet.success).toBe(false);
+    expect(meet.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['traps.liveCaptions', 'only exists on teams'],
+    ]);
+    expect(
+      createMeetingInput.safeParse({ platform: 'google_meet', traps: { liveCaptions: false } }).success,
+    ).toBe(true);
+    expect(createMeetingInput.safeParse({ platform: 'teams', traps: { liveCaptions: 'yes' } }).success).toBe(
+      false,
+    );
+  });
+
   it('refuses duplicate names, negative times, empty text and unknown policies', () => {
     expect(
       createMeetingInput.safeParse({ platform: 'google_meet', participants: [{ name: 'A' }, { name: 'A' }] })
