@@ -26,7 +26,11 @@ import { type TranscriptSegmentMessage, transcriptSegmentMessage } from '../shar
 import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
 import { botSegmentsStream } from '../shared/contract/streams.js';
 import { SimulatorClient } from '../simulator/client.js';
+import type { MEET_SPEAKING_SIGNALS, TEAMS_SPEAKING_SIGNALS, Voice } from '../simulator/schema.js';
 import { createSimulator } from '../simulator/server.js';
+
+type MeetSignal = (typeof MEET_SPEAKING_SIGNALS)[number];
+type TeamsSignal = (typeof TEAMS_SPEAKING_SIGNALS)[number];
 
 const { values } = parseArgs({
   options: {
@@ -80,7 +84,7 @@ function turnOrder(turns: number): number[] {
   return order;
 }
 
-type Participants = { name: string; voice: string; utterances: { at: number; text: string }[] }[];
+type Participants = { name: string; voice: Voice; utterances: { at: number; text: string }[] }[];
 
 function participants(order: number[], startOf: (turn: number) => number): Participants {
   return PEOPLE.map((person, index) => ({
@@ -144,13 +148,27 @@ async function runMeeting(platform: 'google_meet' | 'teams') {
   try {
     const client = new SimulatorClient(simulator.url);
     const timed = await script(client, platform, TURNS);
-    const meeting = await client.createMeeting({
-      platform,
-      admission: { policy: 'after', delaySeconds: 1 },
-      participants: timed.participants,
-      endAt: timed.end,
-      ...(HIDDEN.length > 0 ? { speaking: { hidden: HIDDEN } } : {}),
-    } as Parameters<SimulatorClient['createMeeting']>[0]);
+    // Every signal the page can show is on: Meet's People panel open and its tiles toggling a
+    // class seen on the real page, Teams' live captions on.
+    const meeting = await client.createMeeting(
+      platform === 'google_meet'
+        ? {
+            platform,
+            admission: { policy: 'after', delaySeconds: 1 },
+            participants: timed.participants,
+            endAt: timed.end,
+            traps: { peoplePanelOpen: true },
+            speaking: { hidden: HIDDEN as MeetSignal[], tileClass: 'Oaajhc' },
+          }
+        : {
+            platform,
+            admission: { policy: 'after', delaySeconds: 1 },
+            participants: timed.participants,
+            endAt: timed.end,
+            traps: { liveCaptions: true },
+            speaking: { hidden: HIDDEN as TeamsSignal[] },
+          },
+    );
     const config = botConfigSchema.parse({
       meetingId: 900_000 + Math.floor(Math.random() * 90_000),
       sessionId: randomUUID(),

@@ -9,11 +9,13 @@ export const SPEAKING_BINDING = '__meetbotSpeaking';
 export const MEET_KNOWN_SPEAKING_CLASSES = ['Oaajhc', 'HX2H7', 'wEsLMd', 'OgVli'] as const;
 
 /**
- * A WebRTC source at or above this audio level (linear, 1 = full scale; 0.01 is −40 dBov) is
+ * A WebRTC source at or above this audio level (linear, 1 = full scale; 0.003 is about −50 dBov: the simulator's voices read 0.02–0.09 while talking, 0.0002 between words and 0.00013 in silence) is
  * talking; it stays talking through dips shorter than the hangover (the gaps between words).
  */
-const SOURCE_SPEECH_LEVEL = 0.01;
+const SOURCE_SPEECH_LEVEL = 0.003;
 const SOURCE_HANGOVER_MS = 300;
+/** A caption line whose text changed this recently is its author talking (captions come in words). */
+const CAPTION_GROWING_MS = 1000;
 
 /**
  * Helpers every platform's detectors share, as page code:
@@ -219,16 +221,38 @@ export const MEET_SPEAKING_SCRIPT = speakingObserver(
 /**
  * Teams: video tiles whose data-tid is the display name; the voice-level outline inside shows
  * speech: a known class (which field reports say can stay put), its opacity, or any other
- * attribute change inside the tile.
+ * attribute change inside the tile. Live captions, when on, name who is talking as well.
  */
 export const TEAMS_SPEAKING_SCRIPT = speakingObserver(
-  ['speaking_class', 'outline_style', 'tile_changes', 'webrtc'],
+  ['speaking_class', 'outline_style', 'tile_changes', 'captions', 'webrtc'],
   `
   const tiles = () => [...document.querySelectorAll('[data-stream-type="Video"][data-tid]')]
     .map((tile) => [tile, tile.getAttribute('data-tid')]);
   const outlineOf = (tile) => tile.querySelector('[data-tid="voice-level-stream-outline"]');
   const watchTiles = attributeWatcher();
+  // Live captions: each caption line names its author; its text grows while they talk.
+  const captionSeen = new WeakMap();
+  const CAPTION_GROWING_MS = ${CAPTION_GROWING_MS};
   const detectors = {
+    captions: () => {
+      const wrapper = document.querySelector('[data-tid="closed-caption-renderer-wrapper"]');
+      if (!wrapper) return [];
+      const now = performance.now();
+      const speaking = new Map();
+      wrapper.querySelectorAll('[data-tid="closed-caption-text"]').forEach((line) => {
+        let item = line.parentElement;
+        while (item && item !== wrapper && !item.querySelector('[data-tid="author"]')) item = item.parentElement;
+        const author = item && item.querySelector('[data-tid="author"]');
+        const name = author ? (author.textContent || '').trim() : '';
+        if (!name) return;
+        const text = line.textContent || '';
+        const seen = captionSeen.get(line);
+        if (!seen || seen.text !== text) captionSeen.set(line, { text, changedAt: now });
+        const growing = now - captionSeen.get(line).changedAt < CAPTION_GROWING_MS;
+        speaking.set(name, Boolean(speaking.get(name)) || growing);
+      });
+      return [...speaking];
+    },
     speaking_class: () => tiles().map(([tile, name]) => {
       const outline = outlineOf(tile);
       const classes = outline ? outline.getAttribute('class') || '' : '';

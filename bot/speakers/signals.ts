@@ -11,6 +11,7 @@ import { z } from 'zod';
  *                   whatever it is called (the usual value is what most tiles show most of the time)
  *   people_panel    Meet's People list: the mic-level element in a person's row
  *   outline_style   Teams' voice-level outline: its opacity or a speaking marker
+ *   captions        Teams' live captions (when on): the author of a caption whose text is growing
  *   webrtc          the WebRTC receivers' per-source audio levels: page-independent, but a source
  *                   is not a person (Meet's three slots rotate, Teams mixes everyone into one), so
  *                   a source's stretch of talk gets a name only from the page signals' vote over it
@@ -21,6 +22,7 @@ export const SPEAKING_SIGNALS = [
   'tile_changes',
   'people_panel',
   'outline_style',
+  'captions',
   'webrtc',
 ] as const;
 export const speakingSignal = z.enum(SPEAKING_SIGNALS);
@@ -33,6 +35,7 @@ export const SIGNAL_WEIGHT: Record<SpeakingSignal, number> = {
   tile_changes: 1,
   people_panel: 1,
   outline_style: 1,
+  captions: 1,
   webrtc: 1,
 };
 

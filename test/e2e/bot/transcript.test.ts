@@ -41,22 +41,55 @@ function finalSegments(messages: TranscriptSegmentMessage[]): TranscriptSegmentM
 
 const ms = (iso: string) => Date.parse(iso);
 
+/**
+ * Each run hides one of the page's speaking signals (simulator `speaking.hidden`, or Meet's People
+ * panel left closed), so the names must come from the others: every signal of both platforms is
+ * missing in one run.
+ */
 const VARIANTS = [
   {
-    label: 'Google Meet, three audio slots',
+    label: 'Google Meet, three audio slots, People panel closed',
     platform: 'google_meet',
     audio: { mode: 'slots', trackDelaySeconds: 0 },
   },
-  // Tracks that appear after the bot joined, and Meet's one-mixed-track sessions without <audio>.
   {
-    label: 'Google Meet, one mixed track arriving late',
+    label: 'Google Meet, three audio slots, no data-audio-level',
     platform: 'google_meet',
-    audio: { mode: 'mixed', trackDelaySeconds: 0.5 },
+    audio: { mode: 'slots', trackDelaySeconds: 0 },
+    traps: { peoplePanelOpen: true },
+    speaking: { hidden: ['audio_level'] },
   },
   {
-    label: 'Teams, main mixed track arriving late',
+    label: 'Google Meet, three audio slots, no speaking class',
+    platform: 'google_meet',
+    audio: { mode: 'slots', trackDelaySeconds: 0 },
+    traps: { peoplePanelOpen: true },
+    speaking: { hidden: ['tile_class'] },
+  },
+  // Tracks that appear after the bot joined, and Meet's one-mixed-track sessions without <audio>.
+  {
+    label: 'Google Meet, one mixed track arriving late, no WebRTC audio levels',
+    platform: 'google_meet',
+    audio: { mode: 'mixed', trackDelaySeconds: 0.5 },
+    speaking: { hidden: ['webrtc'] },
+  },
+  {
+    label: 'Teams, main mixed track arriving late, vdi-frame-occlusion never changing',
     platform: 'teams',
     audio: { mode: 'mixed', trackDelaySeconds: 0.5 },
+    speaking: { hidden: ['outline_class'] },
+  },
+  {
+    label: 'Teams, no outline style',
+    platform: 'teams',
+    audio: { mode: 'mixed', trackDelaySeconds: 0 },
+    speaking: { hidden: ['outline_style'] },
+  },
+  {
+    label: 'Teams, no WebRTC audio levels',
+    platform: 'teams',
+    audio: { mode: 'mixed', trackDelaySeconds: 0 },
+    speaking: { hidden: ['webrtc'] },
   },
 ] as const;
 
@@ -65,7 +98,8 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-describe.each(VARIANTS)('a three-speaker meeting: $label', ({ platform, audio }) => {
+describe.each(VARIANTS)('a three-speaker meeting: $label', (variant) => {
+  const { platform, audio } = variant;
   let simulator: Simulator;
 
   beforeAll(async () => {
@@ -81,6 +115,8 @@ describe.each(VARIANTS)('a three-speaker meeting: $label', ({ platform, audio })
     const meeting = await client.createMeeting({
       platform,
       audio,
+      ...('traps' in variant ? { traps: variant.traps } : {}),
+      speaking: { hidden: 'speaking' in variant ? [...variant.speaking.hidden] : [] },
       admission: { policy: 'after', delaySeconds: 1 },
       participants: SCRIPT.map(({ name, at, text }) => ({ name, utterances: [{ at, text }] })),
       endAt: 21,
