@@ -35,9 +35,13 @@
  *                "notranslateNames", "consentDialog", "lobbyText", "deniedAsLeft", "signInScreen",
  *                "peoplePanelOpen" (Meet); "toggleInputs", "launcherAriaLabels", "lobbyCancel",
  *                "fullExperienceReload", "signIn": "verify_info" | "sign_in_to_continue" |
- *                "enter_email" | "pick_account" | "login_form" | "real_person" (Teams),
+ *                "enter_email" | "pick_account" | "login_form" | "real_person", "liveCaptions" (Teams),
  *                "locale": "en" | "de" (both: the page's language; Meet's hl=en and a Teams browser
  *                language starting with en still get English), "ignoreLanguageHints" (both: they don't) },
+ *     "speaking": { "hidden": [...],   // speaking signals the page doesn't show: Meet "audio_level",
+ *                                      // "tile_class", "people_panel"; Teams "outline_class",
+ *                                      // "outline_style"; both "webrtc" (no RTP audio levels)
+ *                   "tileClass": "generated" | "Oaajhc" | "HX2H7" | "wEsLMd" | "OgVli" },  // Meet
  *     // voices: kal16, slt, rms, awb, kal (flite); each participant gets a distinct one by default
  *     "participants": [{ "name": "Alice", "voice"?: "slt", "joinAt"?: 0, "leaveAt"?: 30,
  *                        "utterances": [{ "at": 2, "text": "Good morning everyone" },
