@@ -239,6 +239,21 @@ async function admitAfterWaiting(bot: RowBot, meetingId: string, waitMs: number)
   await waitForStatus(bot, 'active');
 }
 
+/** The names each of the page's speaking signals reported talking (WebRTC sources aside). */
+function namesBySignal(bot: RowBot): Map<string, Set<string>> {
+  const names = new Map<string, Set<string>>();
+  for (const change of bot.speaking) {
+    if (change.signal === 'webrtc' || !change.speaking) continue;
+    names.set(change.signal, new Set([...(names.get(change.signal) ?? []), change.name]));
+  }
+  return names;
+}
+
+/** Every name any page signal reported talking. */
+function pageNames(bot: RowBot): Set<string> {
+  return new Set([...namesBySignal(bot).values()].flatMap((names) => [...names]));
+}
+
 /** The bot published speech, and every non-empty segment is attributed to one of `names`, each of them used. */
 async function expectSpeakers(bot: RowBot, names: string[]): Promise<void> {
   const spoken = (await botSegments(redis, prefix, bot.sessionId)).filter((s) => s.text.trim() !== '');
@@ -257,7 +272,7 @@ async function stopAndExpectGermanLeave(bot: RowBot, meetingId: string): Promise
   expect(final.bot, bot.log()).toMatchObject({ state: 'left', leaveReason: 'leave_button' });
   expect(bot.lastText()).toContain('Sie haben die Besprechung verlassen');
   expect(await bot.trail()).toEqual(['joining', 'awaiting_admission', 'active', 'completed:stopped']);
-  expect(new Set(bot.speaking.map((change) => change.name))).toEqual(new Set([ALICE, BOB]));
+  expect(pageNames(bot)).toEqual(new Set([ALICE, BOB]));
   await expectSpeakers(bot, [ALICE, BOB]);
 }
 
@@ -317,7 +332,7 @@ describe('second pass, Google Meet', () => {
       expect(texts[0]).toBe(`More options for ${ALICE}`);
       await client.waitForSpeechDone(meeting.id, { timeoutMs: 30_000 });
       await endMeetingAndExpectCompleted(bot, meeting.id);
-      expect(new Set(bot.speaking.map((change) => change.name))).toEqual(new Set([ALICE]));
+      expect(pageNames(bot)).toEqual(new Set([ALICE]));
       await expectSpeakers(bot, [ALICE]);
     },
     ROW_TIMEOUT,
@@ -450,12 +465,83 @@ describe('second pass, Google Meet', () => {
     ROW_TIMEOUT,
   );
 
-  // Item 3 of issue 13: not built yet.
-  it.todo(
-    'Meet: speaking state as churning generated classes (Oaajhc, HX2H7, wEsLMd, OgVli) or data-audio-level, neither alone → speaker names',
+  it.each([
+    [
+      'data-audio-level hidden: a generated class that churns per page load',
+      { hidden: ['audio_level'] },
+      ['tile_changes'],
+      ['audio_level', 'speaking_class'],
+    ],
+    [
+      'the class hidden: data-audio-level only',
+      { hidden: ['tile_class'] },
+      ['audio_level', 'tile_changes'],
+      ['speaking_class'],
+    ],
+    [
+      'a known real class (Oaajhc), data-audio-level hidden',
+      { hidden: ['audio_level'], tileClass: 'Oaajhc' },
+      ['speaking_class', 'tile_changes'],
+      ['audio_level'],
+    ],
+  ] as const)(
+    'Meet: speaking state as churning generated classes or data-audio-level, neither alone (%s) → speaker names',
+    async (_row, speaking, showing, silent) => {
+      const meeting = await meetingWith('google_meet', {
+        admission: { policy: 'open' },
+        speaking: {
+          hidden: [...speaking.hidden],
+          ...('tileClass' in speaking ? { tileClass: speaking.tileClass } : {}),
+        },
+        participants: ALICE_AND_BOB_SPEAK,
+      });
+      const bot = startBot('google_meet', meeting.url);
+      await waitForStatus(bot, 'active');
+      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
+      await endMeetingAndExpectCompleted(bot, meeting.id);
+      const signals = namesBySignal(bot);
+      for (const signal of showing) expect(signals.get(signal), signal).toEqual(new Set([ALICE, BOB]));
+      for (const signal of silent) expect(signals.get(signal), signal).toBeUndefined();
+      await expectSpeakers(bot, [ALICE, BOB]);
+    },
+    ROW_TIMEOUT,
   );
-  it.todo(
-    "Meet: WebRTC receivers' per-source audio levels (getSynchronizationSources / getContributingSources) → who is talking",
+
+  it(
+    "Meet: WebRTC receivers' per-source audio levels (getSynchronizationSources) → who is talking, when",
+    async () => {
+      const meeting = await meetingWith('google_meet', {
+        admission: { policy: 'open' },
+        audio: { mode: 'slots', trackDelaySeconds: 0 },
+        participants: ALICE_AND_BOB_SPEAK,
+      });
+      const bot = startBot('google_meet', meeting.url);
+      await waitForStatus(bot, 'active');
+      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
+      await endMeetingAndExpectCompleted(bot, meeting.id);
+      // Each line went to its own audio slot, a source of its own; each source talked about as
+      // long as its line (the levels' hangover bridges the gaps between words).
+      const played = (await client.getMeeting(meeting.id)).utterances;
+      const talk = new Map<string, number>();
+      const opened = new Map<string, number>();
+      for (const change of bot.speaking.filter((c) => c.signal === 'webrtc')) {
+        expect(change.name).toMatch(/^source:ssrc:\d+$/);
+        if (change.speaking) opened.set(change.name, change.at);
+        else if (opened.has(change.name)) {
+          talk.set(change.name, (talk.get(change.name) ?? 0) + change.at - opened.get(change.name)!);
+          opened.delete(change.name);
+        }
+      }
+      const seconds = [...talk.values()].sort((a, b) => a - b);
+      const lines = played.map((u) => u.durationSeconds).sort((a, b) => a - b);
+      expect(seconds.length, JSON.stringify([...talk])).toBe(2);
+      seconds.forEach((talked, index) => {
+        expect(talked).toBeGreaterThan(lines[index]! * 0.6);
+        expect(talked).toBeLessThan(lines[index]! + 1.5);
+      });
+      await expectSpeakers(bot, [ALICE, BOB]);
+    },
+    ROW_TIMEOUT,
   );
 });
 
@@ -690,11 +776,46 @@ describe('second pass, Microsoft Teams', () => {
     ROW_TIMEOUT,
   );
 
-  // Item 3 of issue 13: not built yet.
-  it.todo(
+  it(
     'Teams: speaking as style/class/aria changes on voice-level-stream-outline (vdi-frame-occlusion never changing) → speaker names',
+    async () => {
+      const meeting = await meetingWith('teams', {
+        admission: { policy: 'open' },
+        speaking: { hidden: ['outline_class'] },
+        participants: ALICE_AND_BOB_SPEAK,
+      });
+      const bot = startBot('teams', meeting.url);
+      await waitForStatus(bot, 'active');
+      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
+      await endMeetingAndExpectCompleted(bot, meeting.id);
+      const signals = namesBySignal(bot);
+      expect(signals.get('speaking_class')).toBeUndefined();
+      expect(signals.get('outline_style')).toEqual(new Set([ALICE, BOB]));
+      expect(signals.get('tile_changes')).toEqual(new Set([ALICE, BOB]));
+      await expectSpeakers(bot, [ALICE, BOB]);
+    },
+    ROW_TIMEOUT,
   );
-  it.todo(
+
+  it(
     'Teams: live captions under data-tid="closed-caption-renderer-wrapper" → a second source of who said what',
+    async () => {
+      // The outline shows nothing at all: the captions (and the sources they name) carry the names.
+      const meeting = await meetingWith('teams', {
+        admission: { policy: 'open' },
+        traps: { liveCaptions: true },
+        speaking: { hidden: ['outline_class', 'outline_style'] },
+        participants: ALICE_AND_BOB_SPEAK,
+      });
+      const bot = startBot('teams', meeting.url);
+      await waitForStatus(bot, 'active');
+      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
+      await endMeetingAndExpectCompleted(bot, meeting.id);
+      const signals = namesBySignal(bot);
+      expect(signals.get('captions')).toEqual(new Set([ALICE, BOB]));
+      expect(signals.get('outline_style')).toBeUndefined();
+      await expectSpeakers(bot, [ALICE, BOB]);
+    },
+    ROW_TIMEOUT,
   );
 });
