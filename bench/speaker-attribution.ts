@@ -8,7 +8,7 @@
  * attribution (all signals, decided when each segment was published) is printed beside them.
  *
  *   npx tsx bench/speaker-attribution.ts [--platform google_meet|teams|both] [--turns 24]
- *                                        [--hide <simulator signal>,...]
+ *                                        [--hide <simulator signal>,...] [--verbose]
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -28,6 +28,7 @@ import { botSegmentsStream } from '../shared/contract/streams.js';
 import { SimulatorClient } from '../simulator/client.js';
 import type { MEET_SPEAKING_SIGNALS, TEAMS_SPEAKING_SIGNALS, Voice } from '../simulator/schema.js';
 import { createSimulator } from '../simulator/server.js';
+import { MEETING_SENTENCES } from '../test/support/speech-script.js';
 
 type MeetSignal = (typeof MEET_SPEAKING_SIGNALS)[number];
 type TeamsSignal = (typeof TEAMS_SPEAKING_SIGNALS)[number];
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     platform: { type: 'string', default: 'both' },
     turns: { type: 'string', default: '24' },
     hide: { type: 'string', default: '' },
+    verbose: { type: 'boolean', default: false },
   },
 });
 const TURNS = Math.max(5, Number(values.turns));
@@ -51,16 +53,7 @@ const PEOPLE = [
   { name: 'Dan Dawson', voice: 'kal16' },
   { name: 'Erin Ellis', voice: 'kal' },
 ] as const;
-const LINES = [
-  'good morning everyone and welcome to the weekly review',
-  'the design work is finished and testing starts on monday',
-  'please send the updated budget to the finance team today',
-  'the new office opens next month with room for forty people',
-  'our customers asked for better search and faster exports',
-  'let us schedule a follow up meeting on thursday afternoon',
-  'we should move the release to the second week of march',
-  'i will call them this afternoon and write down their questions',
-];
+const LINES = MEETING_SENTENCES;
 /**
  * Every other turn starts before the previous one ends (by OVERLAP_SECONDS), the others after a
  * pause long enough for the recognizer to close a segment, so segments hold one turn or two
@@ -261,7 +254,17 @@ for (const platform of PLATFORMS as ('google_meet' | 'teams')[]) {
     if (!seen.has(signal)) continue;
     console.log(`  ${signal.padEnd(16)} alone  ${score(segments, played, replay([signal]))}`);
   }
-  console.log(`  ${'all signals'.padEnd(22)} ${score(segments, played, replay(SPEAKING_SIGNALS))}`);
+  const all = replay(SPEAKING_SIGNALS);
+  console.log(`  ${'all signals'.padEnd(22)} ${score(segments, played, all)}`);
+  if (values.verbose) {
+    const alone = [...seen].map((signal) => [signal, replay([signal])] as const);
+    for (const segment of segments) {
+      const names = alone.map(([signal, name]) => `${signal}=${name(segment) ?? '-'}`).join(' ');
+      console.log(
+        `    ${segment.start.toFixed(1)}–${segment.end.toFixed(1)} s truth=${truthOf(segment, played)} all=${all(segment)} ${names}`,
+      );
+    }
+  }
   console.log(`  ${'bot, live'.padEnd(22)} ${score(segments, played, (segment) => segment.speaker)}`);
 }
 process.exit(0);

@@ -1,5 +1,6 @@
 /** The benches' and long tests' simulated meeting: three people taking turns every 5 s, without pause, with flite voices. */
-const SENTENCES = [
+/** Plain office sentences, 3–4 s each in flite's voices. */
+export const MEETING_SENTENCES = [
   'good morning everyone and welcome to the weekly review',
   'the design work is finished and testing starts on monday',
   'please send the updated budget to the finance team today',
@@ -34,7 +35,7 @@ export function continuousSpeech(seconds: number, options: SpeechOptions = {}) {
     ...speaker,
     utterances: Array.from({ length: Math.floor((seconds - 4) / every) }, (_, turn) => turn)
       .filter((turn) => turn % SPEAKERS.length === index)
-      .map((turn) => ({ at: 1 + turn * every, text: SENTENCES[turn % SENTENCES.length]! }))
+      .map((turn) => ({ at: 1 + turn * every, text: MEETING_SENTENCES[turn % MEETING_SENTENCES.length]! }))
       .filter((utterance) => spoken(utterance.at)),
   }));
 }

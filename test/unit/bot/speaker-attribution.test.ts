@@ -21,31 +21,24 @@ function turn(signal: SpeakingSignal, name: string, start: number, end: number):
   ];
 }
 
+/** Alice then Bob, as three page signals show them. */
+const ALICE_THEN_BOB: Change[] = [
+  ...turn('audio_level', 'Alice', 1, 4),
+  ...turn('tile_changes', 'Alice', 1, 4),
+  ...turn('people_panel', 'Alice', 1.1, 4.1),
+  ...turn('audio_level', 'Bob', 4.5, 8),
+  ...turn('tile_changes', 'Bob', 4.5, 8),
+  ...turn('people_panel', 'Bob', 4.6, 8.1),
+];
+
 describe('SpeakerAttribution', () => {
   it('names a segment by the signals that saw someone, whichever of them are missing', () => {
-    const all = attribution([
-      ...turn('audio_level', 'Alice', 1, 4),
-      ...turn('tile_changes', 'Alice', 1, 4),
-      ...turn('people_panel', 'Alice', 1.1, 4.1),
-      ...turn('audio_level', 'Bob', 4.5, 8),
-      ...turn('tile_changes', 'Bob', 4.5, 8),
-      ...turn('people_panel', 'Bob', 4.6, 8.1),
-    ]);
+    const all = attribution(ALICE_THEN_BOB);
     expect(all.attribute(1.2, 3.8)).toBe('Alice');
     expect(all.attribute(4.8, 7.5)).toBe('Bob');
     for (const missing of ['audio_level', 'tile_changes', 'people_panel'] as const) {
       const others = (['audio_level', 'tile_changes', 'people_panel'] as const).filter((s) => s !== missing);
-      const partial = attribution(
-        [
-          ...turn('audio_level', 'Alice', 1, 4),
-          ...turn('tile_changes', 'Alice', 1, 4),
-          ...turn('people_panel', 'Alice', 1.1, 4.1),
-          ...turn('audio_level', 'Bob', 4.5, 8),
-          ...turn('tile_changes', 'Bob', 4.5, 8),
-          ...turn('people_panel', 'Bob', 4.6, 8.1),
-        ],
-        others,
-      );
+      const partial = attribution(ALICE_THEN_BOB, others);
       expect(partial.attribute(1.2, 3.8), `without ${missing}`).toBe('Alice');
       expect(partial.attribute(4.8, 7.5), `without ${missing}`).toBe('Bob');
     }
