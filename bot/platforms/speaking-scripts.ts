@@ -20,10 +20,11 @@ const CAPTION_GROWING_MS = 1000;
 /**
  * Helpers every platform's detectors share, as page code:
  *   attributeWatcher()  the tile_changes signal: given [tile, name] pairs, a tile is speaking while
- *                       an attribute inside it (class, style, aria-*, data-*) differs from its usual
- *                       value. "Usual" is the value the same attribute of the same element holds
- *                       longest across all tiles (most people are silent at any moment), counting
- *                       only attributes seen changing at least twice (so layout doesn't count).
+ *                       an attribute inside it (class, style, aria-*, data-*) that has been seen
+ *                       changing differs from its usual value. "Usual" is the value most of three
+ *                       or more tiles show now (most people are silent at any moment; a restyling
+ *                       of every tile moves the usual value with it), otherwise the value the
+ *                       attribute has held longest across all tiles.
  *   sourceLevels()      the webrtc signal: [source, speaking] from the capture script's receivers.
  */
 const SHARED_HELPERS = `
@@ -48,7 +49,15 @@ const SHARED_HELPERS = `
       walk(tile, '', 0);
       return values;
     };
-    const usual = (key) => {
+    const usual = (key, states) => {
+      const now = new Map();
+      let holders = 0;
+      for (const [, values] of states) {
+        if (!values.has(key)) continue;
+        holders += 1;
+        now.set(values.get(key), (now.get(values.get(key)) || 0) + 1);
+      }
+      if (holders >= 3) for (const [value, count] of now) if (count * 2 > holders) return value;
       let best;
       let bestTime = -1;
       for (const [value, ms] of time.get(key) || []) if (ms > bestTime) { bestTime = ms; best = value; }
@@ -72,8 +81,8 @@ const SHARED_HELPERS = `
       }
       return states.map(([name, values]) => {
         for (const [key, value] of values) {
-          if ((changes.get(key) || 0) < 2) continue;
-          const expected = usual(key);
+          if (!changes.has(key)) continue;
+          const expected = usual(key, states);
           if (expected !== undefined && value !== expected) return [name, true];
         }
         return [name, false];
