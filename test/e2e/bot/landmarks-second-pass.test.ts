@@ -239,6 +239,26 @@ async function admitAfterWaiting(bot: RowBot, meetingId: string, waitMs: number)
   await waitForStatus(bot, 'active');
 }
 
+/**
+ * A bot sits through a meeting (open admission, the page set up by `input`) where Alice speaks,
+ * then Bob; the host ends it once they're done and the bot's trail closes with meeting_ended.
+ */
+async function aliceAndBobSpeakThrough(
+  platform: 'google_meet' | 'teams',
+  input: Omit<CreateMeetingInput, 'platform' | 'admission' | 'participants'>,
+): Promise<{ bot: RowBot; meeting: MeetingSnapshot }> {
+  const meeting = await meetingWith(platform, {
+    admission: { policy: 'open' },
+    participants: ALICE_AND_BOB_SPEAK,
+    ...input,
+  });
+  const bot = startBot(platform, meeting.url);
+  await waitForStatus(bot, 'active');
+  await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
+  await endMeetingAndExpectCompleted(bot, meeting.id);
+  return { bot, meeting };
+}
+
 /** The names each of the page's speaking signals reported talking (WebRTC sources aside). */
 function namesBySignal(bot: RowBot): Map<string, Set<string>> {
   const names = new Map<string, Set<string>>();
@@ -487,18 +507,12 @@ describe('second pass, Google Meet', () => {
   ] as const)(
     'Meet: speaking state as churning generated classes or data-audio-level, neither alone (%s) → speaker names',
     async (_row, speaking, showing, silent) => {
-      const meeting = await meetingWith('google_meet', {
-        admission: { policy: 'open' },
+      const { bot } = await aliceAndBobSpeakThrough('google_meet', {
         speaking: {
           hidden: [...speaking.hidden],
           ...('tileClass' in speaking ? { tileClass: speaking.tileClass } : {}),
         },
-        participants: ALICE_AND_BOB_SPEAK,
       });
-      const bot = startBot('google_meet', meeting.url);
-      await waitForStatus(bot, 'active');
-      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
-      await endMeetingAndExpectCompleted(bot, meeting.id);
       const signals = namesBySignal(bot);
       for (const signal of showing) expect(signals.get(signal), signal).toEqual(new Set([ALICE, BOB]));
       for (const signal of silent) expect(signals.get(signal), signal).toBeUndefined();
@@ -510,15 +524,9 @@ describe('second pass, Google Meet', () => {
   it(
     "Meet: WebRTC receivers' per-source audio levels (getSynchronizationSources) → who is talking, when",
     async () => {
-      const meeting = await meetingWith('google_meet', {
-        admission: { policy: 'open' },
+      const { bot, meeting } = await aliceAndBobSpeakThrough('google_meet', {
         audio: { mode: 'slots', trackDelaySeconds: 0 },
-        participants: ALICE_AND_BOB_SPEAK,
       });
-      const bot = startBot('google_meet', meeting.url);
-      await waitForStatus(bot, 'active');
-      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
-      await endMeetingAndExpectCompleted(bot, meeting.id);
       // Each line went to its own audio slot, a source of its own; each source talked about as
       // long as its line (the levels' hangover bridges the gaps between words).
       const played = (await client.getMeeting(meeting.id)).utterances;
@@ -779,15 +787,9 @@ describe('second pass, Microsoft Teams', () => {
   it(
     'Teams: speaking as style/class/aria changes on voice-level-stream-outline (vdi-frame-occlusion never changing) → speaker names',
     async () => {
-      const meeting = await meetingWith('teams', {
-        admission: { policy: 'open' },
+      const { bot } = await aliceAndBobSpeakThrough('teams', {
         speaking: { hidden: ['outline_class'] },
-        participants: ALICE_AND_BOB_SPEAK,
       });
-      const bot = startBot('teams', meeting.url);
-      await waitForStatus(bot, 'active');
-      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
-      await endMeetingAndExpectCompleted(bot, meeting.id);
       const signals = namesBySignal(bot);
       expect(signals.get('speaking_class')).toBeUndefined();
       expect(signals.get('outline_style')).toEqual(new Set([ALICE, BOB]));
@@ -801,16 +803,10 @@ describe('second pass, Microsoft Teams', () => {
     'Teams: live captions under data-tid="closed-caption-renderer-wrapper" → a second source of who said what',
     async () => {
       // The outline shows nothing at all: the captions (and the sources they name) carry the names.
-      const meeting = await meetingWith('teams', {
-        admission: { policy: 'open' },
+      const { bot } = await aliceAndBobSpeakThrough('teams', {
         traps: { liveCaptions: true },
         speaking: { hidden: ['outline_class', 'outline_style'] },
-        participants: ALICE_AND_BOB_SPEAK,
       });
-      const bot = startBot('teams', meeting.url);
-      await waitForStatus(bot, 'active');
-      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
-      await endMeetingAndExpectCompleted(bot, meeting.id);
       const signals = namesBySignal(bot);
       expect(signals.get('captions')).toEqual(new Set([ALICE, BOB]));
       expect(signals.get('outline_style')).toBeUndefined();
