@@ -5,6 +5,7 @@ import {
   SpeakerTimeline,
   type SpeakerTimelineOptions,
   type SpeakingChange,
+  strongest,
 } from './timeline.js';
 
 export interface SignalledSpeakingChange extends SpeakingChange {
@@ -66,7 +67,11 @@ export class SpeakerAttribution {
       if (signal !== 'webrtc') vote(signal, timeline.overlaps(start, end, now));
     }
     const webrtc = this.timelines.get('webrtc');
-    if (webrtc) vote('webrtc', this.sourceOverlaps(webrtc, start, end, now));
+    if (webrtc)
+      vote(
+        'webrtc',
+        webrtc.overlaps(start, end, now, (stretch) => this.personIn(stretch, now)),
+      );
     let winner: string | null = null;
     let best: Vote = { weight: 0, overlap: 0 };
     for (const [name, candidate] of votes) {
@@ -79,21 +84,6 @@ export class SpeakerAttribution {
       }
     }
     return winner;
-  }
-
-  /** The people the sources' stretches over [start, end] carried, with their seconds of overlap. */
-  private sourceOverlaps(webrtc: SpeakerTimeline, start: number, end: number, now: number) {
-    const tolerance = this.options.toleranceSeconds ?? 0.3;
-    const from = start - tolerance;
-    const to = Math.max(start, end) + tolerance;
-    const totals = new Map<string, number>();
-    for (const stretch of webrtc.intervals(from, to, now)) {
-      const person = this.personIn(stretch, now);
-      if (person === null) continue;
-      const overlap = Math.min(to, stretch.end) - Math.max(from, stretch.start);
-      totals.set(person, (totals.get(person) ?? 0) + overlap);
-    }
-    return totals;
   }
 
   private personIn(stretch: NamedInterval, now: number): string | null {
@@ -126,12 +116,4 @@ export class SpeakerAttribution {
     }
     return timeline;
   }
-}
-
-function strongest(overlaps: Map<string, number>): { name: string; overlap: number } | null {
-  let best: { name: string; overlap: number } | null = null;
-  for (const [name, overlap] of overlaps) {
-    if (overlap > 0 && (best === null || overlap > best.overlap)) best = { name, overlap };
-  }
-  return best;
 }

@@ -76,25 +76,27 @@ export class SpeakerTimeline {
 
   /** The speaker with the largest overlap with [start, end], or null without evidence. */
   attribute(start: number, end: number, now = Math.max(this.latest, end)): string | null {
-    let best: string | null = null;
-    let bestOverlap = 0;
-    for (const [name, overlap] of this.overlaps(start, end, now)) {
-      if (overlap > bestOverlap) {
-        bestOverlap = overlap;
-        best = name;
-      }
-    }
-    return best;
+    return strongest(this.overlaps(start, end, now))?.name ?? null;
   }
 
-  /** Seconds of each name's speaking within [start, end] widened by the tolerance; only names with some. */
-  overlaps(start: number, end: number, now = Math.max(this.latest, end)): Map<string, number> {
+  /**
+   * Seconds of speaking within [start, end] widened by the tolerance, per name; only names with
+   * some. `personOf` names each stretch (default: the name it was recorded under; null: skip it).
+   */
+  overlaps(
+    start: number,
+    end: number,
+    now = Math.max(this.latest, end),
+    personOf: (stretch: NamedInterval) => string | null = (stretch) => stretch.name,
+  ): Map<string, number> {
     const from = start - this.tolerance;
     const to = Math.max(end, start) + this.tolerance;
     const totals = new Map<string, number>();
     for (const interval of this.intervals(from, to, now)) {
+      const person = personOf(interval);
+      if (person === null) continue;
       const overlap = Math.min(to, interval.end) - Math.max(from, interval.start);
-      totals.set(interval.name, (totals.get(interval.name) ?? 0) + overlap);
+      totals.set(person, (totals.get(person) ?? 0) + overlap);
     }
     return totals;
   }
@@ -127,4 +129,13 @@ export class SpeakerTimeline {
       else this.closed.set(name, kept);
     }
   }
+}
+
+/** The name with the most seconds (more than none), or null. */
+export function strongest(overlaps: Map<string, number>): { name: string; overlap: number } | null {
+  let best: { name: string; overlap: number } | null = null;
+  for (const [name, overlap] of overlaps) {
+    if (overlap > 0 && (best === null || overlap > best.overlap)) best = { name, overlap };
+  }
+  return best;
 }
