@@ -1,5 +1,4 @@
 import { CAPTURE_GLOBAL } from '../audio/capture-page-script.js';
-import type { SpeakingSignal } from '../speakers/signals.js';
 import { WEBRTC_SOURCE_PREFIX } from '../speakers/signals.js';
 
 /** Receives JSON arrays of [signal, name, speaking, captureSeconds] from the page. */
@@ -9,8 +8,9 @@ export const SPEAKING_BINDING = '__meetbotSpeaking';
 export const MEET_KNOWN_SPEAKING_CLASSES = ['Oaajhc', 'HX2H7', 'wEsLMd', 'OgVli'] as const;
 
 /**
- * A WebRTC source at or above this audio level (linear, 1 = full scale; 0.003 is about −50 dBov: the simulator's voices read 0.02–0.09 while talking, 0.0002 between words and 0.00013 in silence) is
- * talking; it stays talking through dips shorter than the hangover (the gaps between words).
+ * A WebRTC source at or above this audio level (linear, 1 = full scale; 0.003 is about −50 dBov:
+ * the simulator's voices read 0.02–0.09 while talking, 0.0002 between words and 0.00013 in
+ * silence) is talking; it stays talking through dips shorter than the hangover (between words).
  */
 const SOURCE_SPEECH_LEVEL = 0.003;
 const SOURCE_HANGOVER_MS = 300;
@@ -25,14 +25,14 @@ const CAPTION_GROWING_MS = 1000;
  *                       or more tiles show now (most people are silent at any moment; a restyling
  *                       of every tile moves the usual value with it), otherwise the value the
  *                       attribute has held longest across all tiles.
- *   sourceLevels()      the webrtc signal: [source, speaking] from the capture script's receivers.
+ *   sourceWatcher()     the webrtc signal: [source, speaking] from the capture script's receivers.
  */
 const SHARED_HELPERS = `
   const IGNORED_ATTRIBUTES = /^(data-(participant-id|requested-participant-id|self-name|tid|stream-type|participant)|aria-(describedby|labelledby|controls|owns))$/;
   const WATCHED_ATTRIBUTE = /^(class|style|aria-.+|data-.+)$/;
   const attributeWatcher = () => {
     const time = new Map();
-    const changes = new Map();
+    const changing = new Set();
     const last = new Map();
     let lastPoll = null;
     const snapshot = (tile, name) => {
@@ -72,7 +72,7 @@ const SHARED_HELPERS = `
         for (const [key, value] of values) {
           const id = name + '\\u0000' + key;
           const before = last.get(id);
-          if (before !== undefined && before !== value) changes.set(key, (changes.get(key) || 0) + 1);
+          if (before !== undefined && before !== value) changing.add(key);
           last.set(id, value);
           let histogram = time.get(key);
           if (!histogram) time.set(key, (histogram = new Map()));
@@ -81,7 +81,7 @@ const SHARED_HELPERS = `
       }
       return states.map(([name, values]) => {
         for (const [key, value] of values) {
-          if (!changes.has(key)) continue;
+          if (!changing.has(key)) continue;
           const expected = usual(key, states);
           if (expected !== undefined && value !== expected) return [name, true];
         }
@@ -113,16 +113,18 @@ const SHARED_HELPERS = `
 /**
  * Polls each detector ten times a second and reports changes, stamped with the capture clock (the
  * AudioContext's), so they line up with segment times without clock mapping. `detectors` is page
- * code defining `const detectors = { signal: () => [[name, speaking], ...], ... }`; a detector
- * that throws (a page it doesn't understand) just reports nothing that round.
+ * code defining `const detectors = { signal: () => [[name, speaking], ...], ... }`, one key per
+ * speaking signal (names in signals.ts); a name's pairs are merged (speaking if any says so) and
+ * empty names dropped. A detector that throws (a page it doesn't understand) reports nothing that
+ * round.
  */
-function speakingObserver(signals: readonly SpeakingSignal[], detectors: string): string {
+function speakingObserver(detectors: string): string {
   return `(() => {
   if (window.__meetbotSpeakingObserver) return;
   Object.defineProperty(window, '__meetbotSpeakingObserver', { value: true, enumerable: false });
   ${SHARED_HELPERS}
   ${detectors}
-  const previous = new Map(${JSON.stringify(signals)}.map((signal) => [signal, new Map()]));
+  const previous = new Map(Object.keys(detectors).map((signal) => [signal, new Map()]));
   setInterval(() => {
     const capture = window.${CAPTURE_GLOBAL};
     const clock = capture ? capture.now() : null;
@@ -154,7 +156,6 @@ function speakingObserver(signals: readonly SpeakingSignal[], detectors: string)
  * `span.notranslate` (or a name attribute, or its first plain text); the People list's rows.
  */
 export const MEET_SPEAKING_SCRIPT = speakingObserver(
-  ['audio_level', 'speaking_class', 'tile_changes', 'people_panel', 'webrtc'],
   `
   const iconText = /^[a-z_]+$/;
   const knownClasses = ${JSON.stringify(MEET_KNOWN_SPEAKING_CLASSES)};
@@ -233,7 +234,6 @@ export const MEET_SPEAKING_SCRIPT = speakingObserver(
  * attribute change inside the tile. Live captions, when on, name who is talking as well.
  */
 export const TEAMS_SPEAKING_SCRIPT = speakingObserver(
-  ['speaking_class', 'outline_style', 'tile_changes', 'captions', 'webrtc'],
   `
   const tiles = () => [...document.querySelectorAll('[data-stream-type="Video"][data-tid]')]
     .map((tile) => [tile, tile.getAttribute('data-tid')]);
@@ -241,26 +241,20 @@ export const TEAMS_SPEAKING_SCRIPT = speakingObserver(
   const watchTiles = attributeWatcher();
   // Live captions: each caption line names its author; its text grows while they talk.
   const captionSeen = new WeakMap();
-  const CAPTION_GROWING_MS = ${CAPTION_GROWING_MS};
   const detectors = {
     captions: () => {
       const wrapper = document.querySelector('[data-tid="closed-caption-renderer-wrapper"]');
       if (!wrapper) return [];
       const now = performance.now();
-      const speaking = new Map();
-      wrapper.querySelectorAll('[data-tid="closed-caption-text"]').forEach((line) => {
+      return [...wrapper.querySelectorAll('[data-tid="closed-caption-text"]')].map((line) => {
         let item = line.parentElement;
         while (item && item !== wrapper && !item.querySelector('[data-tid="author"]')) item = item.parentElement;
         const author = item && item.querySelector('[data-tid="author"]');
-        const name = author ? (author.textContent || '').trim() : '';
-        if (!name) return;
         const text = line.textContent || '';
         const seen = captionSeen.get(line);
         if (!seen || seen.text !== text) captionSeen.set(line, { text, changedAt: now });
-        const growing = now - captionSeen.get(line).changedAt < CAPTION_GROWING_MS;
-        speaking.set(name, Boolean(speaking.get(name)) || growing);
+        return [author ? (author.textContent || '').trim() : '', now - captionSeen.get(line).changedAt < ${CAPTION_GROWING_MS}];
       });
-      return [...speaking];
     },
     speaking_class: () => tiles().map(([tile, name]) => {
       const outline = outlineOf(tile);
