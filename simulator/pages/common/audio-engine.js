@@ -8,6 +8,7 @@
 //   Teams:        one mixed remote track whose stream id starts with "mainAudio", on one <audio>.
 
 import { LoopbackLink } from './loopback.js';
+import { showsSignal } from './speaking.js';
 
 const SLOT_COUNT = 3;
 const LEVEL_INTERVAL_MS = 50;
@@ -66,7 +67,7 @@ export class AudioEngine {
     // A person opening the page needs a gesture before audio may start; bots run with autoplay on.
     const resume = () => this.context.resume();
     for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, resume, { capture: true });
-    this.link = new LoopbackLink({ audioLevels: !meeting.speaking?.hidden.includes('webrtc') });
+    this.link = new LoopbackLink({ audioLevels: showsSignal(meeting, 'webrtc') });
     this.linkReady = this.link.connect();
     this.loaded = this.preload();
     if (meeting.audio.trackDelaySeconds === 0) this.negotiateStreams();

@@ -4,6 +4,7 @@
 import { dialog, generatedClassName, h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
+import { showsSignal } from '../common/speaking.js';
 import { GERMAN } from './meet-de.js';
 
 const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
@@ -469,14 +470,9 @@ function armToolbarAutoHide() {
 }
 document.addEventListener('mousemove', armToolbarAutoHide);
 
-/** Whether the meeting's script hides this speaking signal (`speaking.hidden`). */
-function hidden(signal) {
-  return ui.meeting.speaking?.hidden.includes(signal) ?? false;
-}
-
 /** The class a speaking tile gets: this page load's generated one, or a known real one. */
 function tileSpeakingClass() {
-  const chosen = ui.meeting.speaking?.tileClass ?? 'generated';
+  const chosen = ui.meeting.speaking.tileClass;
   return chosen === 'generated' ? speakingClass : chosen;
 }
 
@@ -486,12 +482,13 @@ function showLevel(participantId, level) {
   const speaking = level > SPEAKING_THRESHOLD;
   const tileElement = document.querySelector(`.tile[data-participant-id="${participant.deviceId}"]`);
   if (tileElement) {
-    if (!hidden('tile_class')) tileElement.classList.toggle(tileSpeakingClass(), speaking);
-    if (!hidden('audio_level'))
+    if (showsSignal(ui.meeting, 'tile_class')) tileElement.classList.toggle(tileSpeakingClass(), speaking);
+    if (showsSignal(ui.meeting, 'audio_level'))
       tileElement.querySelector('.level')?.setAttribute('data-audio-level', String(Math.round(level * 10)));
   }
   const row = document.querySelector(`.people [data-participant-id="${participant.deviceId}"] .mic-level`);
-  if (row && !hidden('people_panel')) row.style.opacity = speaking ? String(0.4 + level * 0.6) : '0';
+  if (row && showsSignal(ui.meeting, 'people_panel'))
+    row.style.opacity = speaking ? String(0.4 + level * 0.6) : '0';
 }
 
 // ---- wiring ----

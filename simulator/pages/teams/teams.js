@@ -4,6 +4,7 @@
 import { dialog, h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
+import { showsSignal } from '../common/speaking.js';
 import { liveCaptions } from './captions.js';
 import { GERMAN } from './teams-de.js';
 
@@ -391,10 +392,9 @@ function showLevel(participantId, level) {
   const outline = tile?.querySelector('[data-tid="voice-level-stream-outline"]');
   if (!outline) return;
   const speaking = level > SPEAKING_THRESHOLD;
-  const hidden = ui.meeting.speaking?.hidden ?? [];
   // Field reports say the real page's vdi-frame-occlusion never changed (`outline_class` hidden).
-  if (!hidden.includes('outline_class')) outline.classList.toggle('vdi-frame-occlusion', speaking);
-  if (!hidden.includes('outline_style')) {
+  if (showsSignal(ui.meeting, 'outline_class')) outline.classList.toggle('vdi-frame-occlusion', speaking);
+  if (showsSignal(ui.meeting, 'outline_style')) {
     outline.style.opacity = speaking ? '1' : '0';
     outline.style.borderWidth = speaking ? `${2 + Math.round(level * 4)}px` : '0px';
   }
