@@ -32,6 +32,7 @@ import { botSegmentsStream } from '../shared/contract/streams.js';
 import { SimulatorClient } from '../simulator/client.js';
 import type { MEET_SPEAKING_SIGNALS, TEAMS_SPEAKING_SIGNALS, Voice } from '../simulator/schema.js';
 import { createSimulator } from '../simulator/server.js';
+import { finalSegments } from '../test/support/segments.js';
 import { MEETING_SENTENCES } from '../test/support/speech-script.js';
 
 type MeetSignal = (typeof MEET_SPEAKING_SIGNALS)[number];
@@ -237,15 +238,15 @@ async function runMeeting(platform: 'google_meet' | 'teams') {
         end: Date.parse(utterance.speechEndedAt!),
       }));
     const entries = await redis.xrange(botSegmentsStream(prefix), '-', '+');
-    const finals = new Map<string, TranscriptSegmentMessage>();
-    for (const [, fields] of entries) {
-      const decoded = decodeStreamEntry(transcriptSegmentMessage, fields);
-      if (decoded.ok && decoded.value.final && decoded.value.text.trim() !== '')
-        finals.set(decoded.value.segmentId, decoded.value);
-    }
+    const segments = finalSegments(
+      entries.flatMap(([, fields]) => {
+        const decoded = decodeStreamEntry(transcriptSegmentMessage, fields);
+        return decoded.ok ? [decoded.value] : [];
+      }),
+    );
     const keys = await redis.keys(`${prefix}:*`);
     if (keys.length > 0) await redis.del(...keys);
-    return { outcome, played, segments: [...finals.values()], changes };
+    return { outcome, played, segments, changes };
   } finally {
     redis.disconnect();
     await simulator.close();

@@ -1,3 +1,4 @@
+import type { TranscriptSegmentMessage } from '../../shared/contract/events.js';
 import type { SegmentUpsert } from '../../shared/transcripts/store.js';
 
 /** The wall-clock time a meeting's second 0 maps to in the segment rows below. */
@@ -29,4 +30,11 @@ export function segmentRow(
     final: true,
     ...extra,
   };
+}
+
+/** The last version of each final segment a bot published, in the order those were published; empty ones left out. */
+export function finalSegments(messages: TranscriptSegmentMessage[]): TranscriptSegmentMessage[] {
+  const finals = new Map<string, TranscriptSegmentMessage>();
+  for (const message of messages) if (message.final) finals.set(message.segmentId, message);
+  return [...finals.values()].filter((segment) => segment.text.trim() !== '');
 }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TranscriptSegmentMessage } from '../../../shared/contract/events.js';
 import { SimulatorClient } from '../../../simulator/client.js';
 import { RecordingCatalog } from '../../../simulator/recordings.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
+import { finalSegments } from '../../support/segments.js';
 import { wordErrorRate } from '../../support/wer.js';
 import { botSegments, expectEndedWithMeeting, startBot } from './bot-harness.js';
 
@@ -20,13 +20,6 @@ const redis = createTestRedis();
 const MAX_REAL_SPEECH_WER = 0.55;
 const READER_STARTS = [1, 9.5, 14, 20.5, 27.5];
 const HOST_LINE = 'Thank you for joining. Our reader will now begin.';
-
-/** The last version of each segment, in the order their final versions were published. */
-function finalSegments(messages: TranscriptSegmentMessage[]): TranscriptSegmentMessage[] {
-  const finals = new Map<string, TranscriptSegmentMessage>();
-  for (const message of messages) if (message.final) finals.set(message.segmentId, message);
-  return [...finals.values()].filter((segment) => segment.text.trim() !== '');
-}
 
 afterAll(async () => {
   await deleteKeys(redis, prefix);

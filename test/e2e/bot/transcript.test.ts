@@ -3,6 +3,7 @@ import type { TranscriptSegmentMessage } from '../../../shared/contract/events.j
 import { SimulatorClient } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
+import { finalSegments } from '../../support/segments.js';
 import { wordErrorRate } from '../../support/wer.js';
 import { botSegments, expectEndedWithMeeting, startBot } from './bot-harness.js';
 
@@ -31,13 +32,6 @@ const SCRIPT = [
  * mixed tracks get more room than Meet's per-slot tracks.
  */
 const TIME_TOLERANCE_MS = { slots: 1000, mixed: 1500 } as const;
-
-/** The last version of each segment, in the order their final versions were published. */
-function finalSegments(messages: TranscriptSegmentMessage[]): TranscriptSegmentMessage[] {
-  const finals = new Map<string, TranscriptSegmentMessage>();
-  for (const message of messages) if (message.final) finals.set(message.segmentId, message);
-  return [...finals.values()].filter((segment) => segment.text.trim() !== '');
-}
 
 const ms = (iso: string) => Date.parse(iso);
 
