@@ -8,6 +8,7 @@
  * It stops at the first N that falls behind and says why.
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams] [--no-pss]
+ *   (environment: BOT_IMAGE, BOT_CHROMIUM and EMBEDDED_PROFILE are passed to the worker)
  *
  * Needs what the e2e tests need (Docker, the bot image, Postgres, Redis, flite); run it on an
  * otherwise idle machine.
@@ -78,6 +79,8 @@ interface RoundResult {
   pssMiB: number[];
   cpuCores: number[];
   machineCores: number;
+  /** The bots' own lagging and dropped-audio reports. */
+  health: string[];
   behind: string[];
 }
 
@@ -91,6 +94,8 @@ async function round(n: number): Promise<RoundResult> {
       // Another bot image or Chromium build, to compare: BOT_IMAGE=… BOT_CHROMIUM=full npx tsx bench/capacity.ts
       ...(process.env.BOT_IMAGE && { BOT_IMAGE: process.env.BOT_IMAGE }),
       ...(process.env.BOT_CHROMIUM && { BOT_CHROMIUM: process.env.BOT_CHROMIUM }),
+      // The recognizer's setting: EMBEDDED_PROFILE=fast npx tsx bench/capacity.ts
+      ...(process.env.EMBEDDED_PROFILE && { EMBEDDED_PROFILE: process.env.EMBEDDED_PROFILE }),
     },
   });
   const runtime = new DockerRuntime(stack.docker, createLogger('capacity', 'silent'));
@@ -224,6 +229,16 @@ async function round(n: number): Promise<RoundResult> {
       }
     }
     const wer = wordErrorRate(references.join(' '), hypotheses.join(' ')).rate;
+    // What the bots said of themselves (issue 15's lag awareness): lagging and dropped-audio events.
+    const healthRows: Array<{ reason: string; detail: string }> = await stack.api.database
+      .db('meeting_status_transitions')
+      .whereIn(
+        'meeting_id',
+        meetings.map((meeting) => meeting.meetingId),
+      )
+      .whereIn('reason', ['transcription_lagging', 'audio_dropped'])
+      .select('reason', 'detail');
+    const health = healthRows.map((row) => `${row.reason}: ${row.detail}`);
 
     const behind: string[] = [];
     if (admitted < n) behind.push(`${n - admitted} of ${n} bots were not admitted`);
@@ -247,6 +262,7 @@ async function round(n: number): Promise<RoundResult> {
       pssMiB,
       cpuCores,
       machineCores,
+      health,
       behind,
     };
   } finally {
@@ -284,6 +300,9 @@ for (const n of COUNTS) {
   console.log(
     `  times: segment start/end − voice start/end, median, first fifth ${fmt(median(offsets.firstStart), 0)} / ${fmt(median(offsets.firstEnd), 0)} ms, ` +
       `last fifth ${fmt(median(offsets.lastStart), 0)} / ${fmt(median(offsets.lastEnd), 0)} ms; drift per bot ${offsets.drift.map((d) => fmt(d, 0)).join(', ')} ms/hour`,
+  );
+  console.log(
+    `  the bots' own reports: ${result.health.length === 0 ? 'none lagging' : result.health.join('; ')}`,
   );
   if (result.behind.length > 0) {
     console.log(`falls behind at N = ${n}: ${result.behind.join('; ')}`);

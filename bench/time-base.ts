@@ -65,7 +65,8 @@ const runs = await Promise.all(
           platform,
           meetingUrl: meeting.url,
           automaticLeave: { silenceSeconds: 3600, maxDurationSeconds: 4 * 3600 },
-          logLevel: 'warn',
+          // The bot logs its capture clocks every minute at info level.
+          logLevel: process.env.TIME_BASE_DETAIL ? 'info' : 'warn',
         },
         prefix,
         simulator.url,
@@ -99,6 +100,14 @@ for (const run of runs) {
       `first fifth: ${summary('first')} | last fifth: ${summary('last')} | drift: start ${fmt(driftPerHourMs(timings, (t) => t.startOffsetMs))}, end ${fmt(driftPerHourMs(timings, (t) => t.endOffsetMs))} ms/hour`,
   );
   if (process.env.TIME_BASE_DETAIL) {
+    for (const line of run.bot.output().split('\n')) {
+      if (!line.includes('"capture clock"')) continue;
+      const clock = JSON.parse(line) as Record<string, number>;
+      console.log(
+        `  clock: captured ${clock.capturedSeconds?.toFixed(1)} s, missing ${((clock.missingSeconds ?? 0) * 1000).toFixed(0)} ms, ` +
+          `jitter buffer ${clock.receiveDelayMs?.toFixed(0)} ms, playout backlog ${clock.playoutBacklogMs?.toFixed(1)} ms`,
+      );
+    }
     for (const timing of timings) {
       console.log(
         `  ${((timing.spokenAt - spokenFrom) / 1000).toFixed(1).padStart(7)} s  ${fmt(timing.startOffsetMs).padStart(6)} ${fmt(timing.endOffsetMs).padStart(6)}  ${timing.text}`,

@@ -52,7 +52,7 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
   const state = { ctx: null, mix: null, t0: null, started: false, sources: new Map(), mode: null };
   // How long received audio waits in WebRTC's jitter buffer before it plays (ms): the voice was
   // spoken that much before the capture hears it.
-  const receive = { delayMs: 0, peers: new Set(), last: new Map() };
+  const receive = { delayMs: 0, peers: new Set(), last: new Map(), played: new Map(), backlogMs: 0 };
 
   function connect(track) {
     if (!state.started || state.sources.has(track.id) || track.readyState === 'ended') return;
@@ -164,6 +164,7 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
   // look (delta of the cumulative stats), so a delay that grew or shrank counts from now on.
   async function measureReceiveDelay() {
     const delays = [];
+    const backlogs = [];
     for (const peer of receive.peers) {
       if (peer.connectionState === 'closed' || peer.signalingState === 'closed') {
         receive.peers.delete(peer);
@@ -173,12 +174,23 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
       try { report = await peer.getStats(); } catch (error) { continue; }
       report.forEach((entry) => {
         if (entry.type !== 'inbound-rtp' || entry.kind !== 'audio') return;
+        if (state.ctx && typeof entry.totalSamplesDuration === 'number') {
+          // What the receiver played out (its renderer's clock) against what the capture rendered
+          // (its own clock) since both were first seen: audio waiting between the two clocks.
+          const base = receive.played.get(entry.id);
+          if (!base) receive.played.set(entry.id, { played: entry.totalSamplesDuration, rendered: state.ctx.currentTime });
+          else backlogs.push((entry.totalSamplesDuration - base.played - (state.ctx.currentTime - base.rendered)) * 1000);
+        }
         const previous = receive.last.get(entry.id);
         receive.last.set(entry.id, { delay: entry.jitterBufferDelay, count: entry.jitterBufferEmittedCount });
         if (!previous || !(entry.jitterBufferEmittedCount > previous.count)) return;
         const ms = ((entry.jitterBufferDelay - previous.delay) / (entry.jitterBufferEmittedCount - previous.count)) * 1000;
         if (ms >= 0 && ms < 10000) delays.push(ms);
       });
+    }
+    if (backlogs.length > 0) {
+      backlogs.sort((a, b) => a - b);
+      receive.backlogMs = backlogs[backlogs.length >> 1];
     }
     if (delays.length === 0) return;
     delays.sort((a, b) => a - b);
@@ -275,6 +287,8 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
         tracks: state.sources.size,
         state: state.ctx ? state.ctx.state : null,
         receiveDelayMs: receive.delayMs,
+        playoutBacklogMs: receive.backlogMs,
+        renderedSeconds: state.ctx ? state.ctx.currentTime : 0,
       }),
     }),
     enumerable: false,

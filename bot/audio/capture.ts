@@ -16,6 +16,9 @@ export interface CaptureStats {
   state: string | null;
   /** What received audio currently waits in WebRTC's jitter buffer (ms); subtracted from its times. */
   receiveDelayMs: number;
+  /** Played out by the receivers less rendered by the capture since both were seen (ms). */
+  playoutBacklogMs: number;
+  renderedSeconds: number;
 }
 
 /**
@@ -29,6 +32,7 @@ export class AudioCapture {
   private sink: AudioSink | null = null;
   private firstChunkAt: number | null = null;
   private lastChunkAt = 0;
+  private clockTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly log: Logger) {}
 
@@ -45,11 +49,27 @@ export class AudioCapture {
     this.sink = sink;
     const mode = await page.evaluate(`window.${CAPTURE_GLOBAL}.start()`);
     this.log.info({ mode }, 'audio capture started');
+    this.clockTimer = setInterval(() => {
+      this.stats(page)
+        .then((stats) =>
+          this.log.info(
+            {
+              ...stats,
+              capturedSeconds: this.capturedSeconds(),
+              missingSeconds: this.timeline.missingSeconds(),
+            },
+            'capture clock',
+          ),
+        )
+        .catch(() => {});
+    }, 60_000);
+    this.clockTimer.unref();
     return String(mode);
   }
 
   stop(): void {
     this.sink = null;
+    if (this.clockTimer) clearInterval(this.clockTimer);
   }
 
   /** Seconds of audio captured so far (the capture clock as Node sees it). */
