@@ -28,8 +28,10 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
-          // Real browsers and containers on a 2-core machine: one file at a time.
+          // Real browsers and containers on a 2-core machine: one file at a time, and at most two
+          // of a file's concurrent tests at once.
           fileParallelism: false,
+          maxConcurrency: 2,
         },
       },
     ],

@@ -87,90 +87,95 @@ const VARIANTS = [
   },
 ] as const;
 
+let simulator: Simulator;
+
+beforeAll(async () => {
+  simulator = await createSimulator({ host: '127.0.0.1', port: 0 });
+});
+
 afterAll(async () => {
+  await simulator?.close();
   await deleteKeys(redis, prefix);
   redis.disconnect();
 });
 
-describe.each(VARIANTS)('a three-speaker meeting: $label', (variant) => {
-  const { platform, audio } = variant;
-  let simulator: Simulator;
+/**
+ * The variants run two at a time (the e2e project's maxConcurrency): two bots keep up on a 2-core
+ * machine (docs/benchmarks.md, "Capacity"), and each has its own meeting.
+ */
+describe('a three-speaker meeting', () => {
+  it.concurrent.each(VARIANTS)(
+    '$label: is transcribed live, each segment with its speaker and its time',
+    async (variant) => {
+      const { platform, audio } = variant;
+      const client = new SimulatorClient(simulator.url);
+      const meeting = await client.createMeeting({
+        platform,
+        audio,
+        ...('traps' in variant ? { traps: variant.traps } : {}),
+        speaking: { hidden: 'speaking' in variant ? [...variant.speaking.hidden] : [] },
+        admission: { policy: 'after', delaySeconds: 1 },
+        participants: SCRIPT.map(({ name, at, text }) => ({ name, utterances: [{ at, text }] })),
+        endAt: 21,
+      });
+      const bot = startBot({ platform, meetingUrl: meeting.url }, prefix, simulator.url);
+      await expectEndedWithMeeting(redis, prefix, bot);
 
-  beforeAll(async () => {
-    simulator = await createSimulator({ host: '127.0.0.1', port: 0 });
-  });
+      const played = (await client.getMeeting(meeting.id)).utterances;
+      expect(played.map((utterance) => utterance.status)).toEqual(['played', 'played', 'played']);
+      const segments = finalSegments(await botSegments(redis, prefix, bot.config.sessionId));
+      expect(segments.length).toBeGreaterThanOrEqual(SCRIPT.length);
 
-  afterAll(async () => {
-    await simulator?.close();
-  });
-
-  it('is transcribed live, each segment with its speaker and its time', async () => {
-    const client = new SimulatorClient(simulator.url);
-    const meeting = await client.createMeeting({
-      platform,
-      audio,
-      ...('traps' in variant ? { traps: variant.traps } : {}),
-      speaking: { hidden: 'speaking' in variant ? [...variant.speaking.hidden] : [] },
-      admission: { policy: 'after', delaySeconds: 1 },
-      participants: SCRIPT.map(({ name, at, text }) => ({ name, utterances: [{ at, text }] })),
-      endAt: 21,
-    });
-    const bot = startBot({ platform, meetingUrl: meeting.url }, prefix, simulator.url);
-    await expectEndedWithMeeting(redis, prefix, bot);
-
-    const played = (await client.getMeeting(meeting.id)).utterances;
-    expect(played.map((utterance) => utterance.status)).toEqual(['played', 'played', 'played']);
-    const segments = finalSegments(await botSegments(redis, prefix, bot.config.sessionId));
-    expect(segments.length).toBeGreaterThanOrEqual(SCRIPT.length);
-
-    // Chronological, on both clocks.
-    for (let i = 1; i < segments.length; i++) {
-      expect(segments[i]!.start).toBeGreaterThanOrEqual(segments[i - 1]!.end - 0.01);
-      expect(ms(segments[i]!.absoluteStartTime)).toBeGreaterThanOrEqual(
-        ms(segments[i - 1]!.absoluteStartTime),
-      );
-    }
-
-    const reference = SCRIPT.map((line) => line.text).join(' ');
-    const hypothesis = segments.map((segment) => segment.text).join(' ');
-    const wer = wordErrorRate(reference, hypothesis);
-    console.log(
-      `[${platform}] WER ${(wer.rate * 100).toFixed(1)} % over ${wer.referenceWords} words: "${hypothesis}"`,
-    );
-    expect(wer.rate).toBeLessThanOrEqual(0.15);
-
-    // Each segment belongs to the utterance it overlaps most, and carries that utterance's speaker.
-    const byUtterance = new Map<string, TranscriptSegmentMessage[]>();
-    for (const segment of segments) {
-      let best: (typeof played)[number] | undefined;
-      let bestOverlap = 0;
-      for (const utterance of played) {
-        const overlap =
-          Math.min(ms(segment.absoluteEndTime), ms(utterance.endedAt!)) -
-          Math.max(ms(segment.absoluteStartTime), ms(utterance.startedAt!));
-        if (overlap > bestOverlap) {
-          bestOverlap = overlap;
-          best = utterance;
-        }
+      // Chronological, on both clocks.
+      for (let i = 1; i < segments.length; i++) {
+        expect(segments[i]!.start).toBeGreaterThanOrEqual(segments[i - 1]!.end - 0.01);
+        expect(ms(segments[i]!.absoluteStartTime)).toBeGreaterThanOrEqual(
+          ms(segments[i - 1]!.absoluteStartTime),
+        );
       }
-      expect(best, `segment "${segment.text}" overlaps no utterance`).toBeDefined();
-      expect(segment.speaker, segment.text).toBe(best!.speaker);
-      byUtterance.set(best!.id, [...(byUtterance.get(best!.id) ?? []), segment]);
-    }
-    for (const utterance of played) {
-      const mine = byUtterance.get(utterance.id) ?? [];
-      expect(mine.length, `no segment for "${utterance.text}"`).toBeGreaterThan(0);
-      const start = Math.min(...mine.map((segment) => ms(segment.absoluteStartTime)));
-      const end = Math.max(...mine.map((segment) => ms(segment.absoluteEndTime)));
+
+      const reference = SCRIPT.map((line) => line.text).join(' ');
+      const hypothesis = segments.map((segment) => segment.text).join(' ');
+      const wer = wordErrorRate(reference, hypothesis);
       console.log(
-        `[${platform}] ${utterance.speaker}: start off by ${start - ms(utterance.startedAt!)} ms, end by ${end - ms(utterance.endedAt!)} ms`,
+        `[${variant.label}] WER ${(wer.rate * 100).toFixed(1)} % over ${wer.referenceWords} words: "${hypothesis}"`,
       );
-      expect(Math.abs(start - ms(utterance.startedAt!)), `start of "${utterance.text}"`).toBeLessThanOrEqual(
-        TIME_TOLERANCE_MS[audio.mode],
-      );
-      expect(Math.abs(end - ms(utterance.endedAt!)), `end of "${utterance.text}"`).toBeLessThanOrEqual(
-        TIME_TOLERANCE_MS[audio.mode],
-      );
-    }
-  });
+      expect(wer.rate).toBeLessThanOrEqual(0.15);
+
+      // Each segment belongs to the utterance it overlaps most, and carries that utterance's speaker.
+      const byUtterance = new Map<string, TranscriptSegmentMessage[]>();
+      for (const segment of segments) {
+        let best: (typeof played)[number] | undefined;
+        let bestOverlap = 0;
+        for (const utterance of played) {
+          const overlap =
+            Math.min(ms(segment.absoluteEndTime), ms(utterance.endedAt!)) -
+            Math.max(ms(segment.absoluteStartTime), ms(utterance.startedAt!));
+          if (overlap > bestOverlap) {
+            bestOverlap = overlap;
+            best = utterance;
+          }
+        }
+        expect(best, `segment "${segment.text}" overlaps no utterance`).toBeDefined();
+        expect(segment.speaker, segment.text).toBe(best!.speaker);
+        byUtterance.set(best!.id, [...(byUtterance.get(best!.id) ?? []), segment]);
+      }
+      for (const utterance of played) {
+        const mine = byUtterance.get(utterance.id) ?? [];
+        expect(mine.length, `no segment for "${utterance.text}"`).toBeGreaterThan(0);
+        const start = Math.min(...mine.map((segment) => ms(segment.absoluteStartTime)));
+        const end = Math.max(...mine.map((segment) => ms(segment.absoluteEndTime)));
+        console.log(
+          `[${variant.label}] ${utterance.speaker}: start off by ${start - ms(utterance.startedAt!)} ms, end by ${end - ms(utterance.endedAt!)} ms`,
+        );
+        expect(
+          Math.abs(start - ms(utterance.startedAt!)),
+          `start of "${utterance.text}"`,
+        ).toBeLessThanOrEqual(TIME_TOLERANCE_MS[audio.mode]);
+        expect(Math.abs(end - ms(utterance.endedAt!)), `end of "${utterance.text}"`).toBeLessThanOrEqual(
+          TIME_TOLERANCE_MS[audio.mode],
+        );
+      }
+    },
+  );
 });
