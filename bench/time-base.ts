@@ -7,6 +7,7 @@
  *
  *   npx tsx bench/time-base.ts [--minutes 3] [--platform google_meet|teams|both] [--bots 1] [--every 8]
  *                              [--track-delay 0]   (seconds before the page's remote tracks appear)
+ *                              [--meet-audio slots|mixed]
  *
  * `--bots` is per platform; every bot has its own meeting and they all run at once (load).
  * Needs Redis on 127.0.0.1:6379, Chromium (headless shell), flite and pocketsphinx on the host.
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     bots: { type: 'string', default: '1' },
     every: { type: 'string', default: '8' },
     'track-delay': { type: 'string', default: '0' },
+    /** Meet's audio: its three slots (the default) or one mixed track; Teams is always mixed. */
+    'meet-audio': { type: 'string', default: 'slots' },
   },
 });
 const minutes = Number(values.minutes);
@@ -54,7 +57,10 @@ const runs = await Promise.all(
     Array.from({ length: botsPerPlatform }, async (_, index) => {
       const meeting = await client.createMeeting({
         platform,
-        audio: { mode: platform === 'teams' ? 'mixed' : 'slots', trackDelaySeconds },
+        audio: {
+          mode: platform === 'teams' || values['meet-audio'] === 'mixed' ? 'mixed' : 'slots',
+          trackDelaySeconds,
+        },
         admission: { policy: 'after', delaySeconds: 1 },
         participants: continuousSpeech(seconds, { everySeconds: every }),
         // The simulator schedules up to an hour.
