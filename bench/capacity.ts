@@ -16,10 +16,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
+import { listTransitions } from '../shared/meetings/transitions-store.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
 import { driftPerHourMs, median, utteranceTimings } from '../test/support/speech-timing.js';
 import { startStack } from '../test/support/stack.js';
 import { wordErrorRate } from '../test/support/wer.js';
+import { HEALTH_EVENT_REASONS } from '../worker/ingest/transcription-health.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
 import { sampleContainer } from './support/container-processes.js';
 
@@ -230,15 +232,16 @@ async function round(n: number): Promise<RoundResult> {
     }
     const wer = wordErrorRate(references.join(' '), hypotheses.join(' ')).rate;
     // What the bots said of themselves (issue 15's lag awareness): lagging and dropped-audio events.
-    const healthRows: Array<{ reason: string; detail: string }> = await stack.api.database
-      .db('meeting_status_transitions')
-      .whereIn(
-        'meeting_id',
-        meetings.map((meeting) => meeting.meetingId),
-      )
-      .whereIn('reason', ['transcription_lagging', 'audio_dropped'])
-      .select('reason', 'detail');
-    const health = healthRows.map((row) => `${row.reason}: ${row.detail}`);
+    const behindReasons: Array<string | null> = [
+      HEALTH_EVENT_REASONS.lagging,
+      HEALTH_EVENT_REASONS.audio_dropped,
+    ];
+    const health = (
+      await Promise.all(meetings.map((meeting) => listTransitions(stack.api.database.db, meeting.meetingId)))
+    )
+      .flat()
+      .filter((transition) => behindReasons.includes(transition.reason))
+      .map((transition) => `${transition.reason}: ${transition.detail}`);
 
     const behind: string[] = [];
     if (admitted < n) behind.push(`${n - admitted} of ${n} bots were not admitted`);

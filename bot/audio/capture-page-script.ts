@@ -161,7 +161,8 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     return wallNow - (ctx.currentTime - contextSeconds) * 1000;
   }
   // The median over audio receivers of the jitter-buffer delay of what they played since the last
-  // look (delta of the cumulative stats), so a delay that grew or shrank counts from now on.
+  // look (delta of the cumulative stats), so a delay that grew or shrank counts from now on. From the
+  // same stats, the median playout backlog (logged, not applied: see the comment inside).
   async function measureReceiveDelay() {
     const delays = [];
     const backlogs = [];

@@ -18,6 +18,7 @@ export interface CaptureStats {
   receiveDelayMs: number;
   /** Played out by the receivers less rendered by the capture since both were seen (ms). */
   playoutBacklogMs: number;
+  /** Seconds the capture AudioContext has rendered (its clock). */
   renderedSeconds: number;
 }
 
@@ -70,6 +71,7 @@ export class AudioCapture {
   stop(): void {
     this.sink = null;
     if (this.clockTimer) clearInterval(this.clockTimer);
+    this.clockTimer = null;
   }
 
   /** Seconds of audio captured so far (the capture clock as Node sees it). */

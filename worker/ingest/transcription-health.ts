@@ -13,7 +13,7 @@ import type { BatchHandler, DeadLetter } from './stream-consumer.js';
  * `transcription_caught_up`, `audio_dropped`) and a `meeting.transcription_health` webhook event,
  * both in one transaction. Reports from an old launch session are ignored, as lifecycle events are.
  */
-const EVENT_REASONS = {
+export const HEALTH_EVENT_REASONS = {
   lagging: 'transcription_lagging',
   caught_up: 'transcription_caught_up',
   audio_dropped: 'audio_dropped',
@@ -59,7 +59,7 @@ export function transcriptionHealthHandler(db: Knex, log: Logger): BatchHandler 
           from: meeting.status,
           to: meeting.status,
           source: 'bot',
-          reason: EVENT_REASONS[health.kind],
+          reason: HEALTH_EVENT_REASONS[health.kind],
           detail: eventDetail(health),
         });
         await recordTranscriptionHealthEvent(trx, health);
