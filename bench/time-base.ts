@@ -114,6 +114,19 @@ for (const run of runs) {
           `jitter buffer ${clock.receiveDelayMs?.toFixed(0)} ms, playout backlog ${clock.playoutBacklogMs?.toFixed(1)} ms`,
       );
     }
+    // Every voice and every segment on one time line (seconds from the first voice), so merged or
+    // split turns show.
+    const at = (iso: string | null) => (iso ? ((Date.parse(iso) - spokenFrom) / 1000).toFixed(2) : '?');
+    for (const utterance of played) {
+      console.log(
+        `  heard   ${at(utterance.speechStartedAt)}..${at(utterance.speechEndedAt)}  ${utterance.text}`,
+      );
+    }
+    for (const segment of segments) {
+      console.log(
+        `  segment ${at(segment.absoluteStartTime)}..${at(segment.absoluteEndTime)}  ${segment.speaker ?? '-'}: ${segment.text}`,
+      );
+    }
     for (const timing of timings) {
       console.log(
         `  ${((timing.spokenAt - spokenFrom) / 1000).toFixed(1).padStart(7)} s  ${fmt(timing.startOffsetMs).padStart(6)} ${fmt(timing.endOffsetMs).padStart(6)}  ${timing.text}`,
