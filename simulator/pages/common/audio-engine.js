@@ -59,14 +59,6 @@ export class AudioEngine {
     this.mode = meeting.platform === 'teams' ? 'teams' : meeting.audio.mode;
     const outputs = this.mode === 'slots' ? SLOT_COUNT : 1;
     this.outputs = Array.from({ length: outputs }, () => this.context.createMediaStreamDestination());
-    // The platforms' media servers send a continuous stream (or DTX, whose RTP timestamps still
-    // advance through the pause). A WebAudio track with nothing playing sends no packets at all,
-    // which the receiving jitter buffer reads as network delay as long as the pause: it then grows
-    // to a second and swallows the pauses between turns. A silent source keeps every track flowing.
-    this.keepAlive = this.context.createConstantSource();
-    this.keepAlive.offset.value = 0;
-    for (const output of this.outputs) this.keepAlive.connect(output);
-    this.keepAlive.start();
     for (const participant of meeting.participants) {
       const analyser = this.context.createAnalyser();
       analyser.fftSize = 1024;
@@ -133,7 +125,22 @@ export class AudioEngine {
       element.play().catch(() => {});
       this.elements.push(element);
     }
+    this.keepTracksFlowing();
     this.tracksReady = true;
+  }
+
+  /**
+   * The platforms' media servers send a continuous stream (or DTX, whose RTP timestamps still
+   * advance through a pause). A WebAudio track with nothing playing sends no packets at all, which
+   * the receiving jitter buffer reads as network delay as long as the pause: it then grows to a
+   * second and swallows the pauses between turns. A silent source keeps every track flowing, from
+   * when the page plays them (before that nothing takes the audio out and it would pile up).
+   */
+  keepTracksFlowing() {
+    this.keepAlive = this.context.createConstantSource();
+    this.keepAlive.offset.value = 0;
+    for (const output of this.outputs) this.keepAlive.connect(output);
+    this.keepAlive.start();
   }
 
   async play(utteranceId) {
@@ -223,7 +230,7 @@ export class AudioEngine {
     clearInterval(this.levelTimer);
     clearTimeout(this.trackTimer);
     for (const source of this.playing.values()) source.stop();
-    this.keepAlive.stop();
+    this.keepAlive?.stop();
     for (const element of this.elements) {
       element.srcObject = null;
       element.remove();
