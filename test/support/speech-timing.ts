@@ -71,6 +71,32 @@ export function utteranceTimings(utterances: HeardUtterance[], segments: TimedSe
   return timings.sort((a, b) => a.spokenAt - b.spokenAt);
 }
 
+/** A segment must overlap a voice this much to count as carrying it. */
+const CARRIES_VOICE_MS = 300;
+
+/**
+ * Segments that carry two or more voices: turns the recognizer heard as one utterance (no pause
+ * between them survived the trip), which puts the first voice's words late and under one speaker.
+ */
+export function segmentsSpanningTurns(
+  utterances: HeardUtterance[],
+  segments: TimedSegment[],
+): TimedSegment[] {
+  const voices = utterances.flatMap((utterance) =>
+    utterance.speechStartedAt && utterance.speechEndedAt
+      ? [{ from: Date.parse(utterance.speechStartedAt), to: Date.parse(utterance.speechEndedAt) }]
+      : [],
+  );
+  return segments.filter((segment) => {
+    const start = Date.parse(segment.absoluteStartTime);
+    const end = Date.parse(segment.absoluteEndTime);
+    const carried = voices.filter(
+      (voice) => Math.min(end, voice.to) - Math.max(start, voice.from) >= CARRIES_VOICE_MS,
+    );
+    return carried.length >= 2;
+  });
+}
+
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
