@@ -6,11 +6,12 @@
  */
 export const BOT_COST = {
   /**
-   * CPU of one transcribing bot with the embedded engine: 0.40 core measured in a call (browser,
-   * capture, recognizer), plus the headroom a recognizer needs to stay real-time: on 2 cores two
-   * bots keep up with continuous speech, three (1.28 cores used) fall behind within three minutes.
+   * CPU of one transcribing bot with the embedded engine's default profile (balanced): 0.25–0.27
+   * core measured in a call at 1 to 6 bots on 2 cores (browser, capture, recognizer), plus headroom:
+   * five bots kept up there with the WER of one (1.43 cores used), six kept up but their WER rose
+   * 3–4 points (1.70 cores). With the `fast` profile six keep up at one bot's WER: set BOT_SLOTS.
    */
-  cores: 0.7,
+  cores: 0.35,
   /** Memory of one bot: its processes' PSS through a 3-speaker meeting averaged 515 MiB alone. */
   memoryMiB: 550,
 } as const;
