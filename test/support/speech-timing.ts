@@ -30,12 +30,17 @@ export interface UtteranceTiming {
 /** Segments may be this far off and still be matched to their utterance. */
 const MATCH_WIDENING_MS = 2500;
 
-export function utteranceTimings(utterances: HeardUtterance[], segments: TimedSegment[]): UtteranceTiming[] {
-  const heard = utterances.flatMap((utterance) =>
+/** The utterances whose voice was heard, with when it began and ended (wall ms). */
+function heardVoices(utterances: HeardUtterance[]) {
+  return utterances.flatMap((utterance) =>
     utterance.speechStartedAt && utterance.speechEndedAt
       ? [{ utterance, from: Date.parse(utterance.speechStartedAt), to: Date.parse(utterance.speechEndedAt) }]
       : [],
   );
+}
+
+export function utteranceTimings(utterances: HeardUtterance[], segments: TimedSegment[]): UtteranceTiming[] {
+  const heard = heardVoices(utterances);
   const matched = new Map<string, TimedSegment[]>();
   for (const segment of segments) {
     if (segment.text.trim() === '') continue;
@@ -82,11 +87,7 @@ export function segmentsSpanningTurns(
   utterances: HeardUtterance[],
   segments: TimedSegment[],
 ): TimedSegment[] {
-  const voices = utterances.flatMap((utterance) =>
-    utterance.speechStartedAt && utterance.speechEndedAt
-      ? [{ from: Date.parse(utterance.speechStartedAt), to: Date.parse(utterance.speechEndedAt) }]
-      : [],
-  );
+  const voices = heardVoices(utterances);
   return segments.filter((segment) => {
     const start = Date.parse(segment.absoluteStartTime);
     const end = Date.parse(segment.absoluteEndTime);
