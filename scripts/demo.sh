@@ -13,6 +13,7 @@ case ",${EXTRA_MEETING_ORIGINS:-}," in
   *) set_env_value EXTRA_MEETING_ORIGINS "${EXTRA_MEETING_ORIGINS:+${EXTRA_MEETING_ORIGINS},}${SIMULATOR_URL}" ;;
 esac
 
+ensure_demo_packages
 bash "$ROOT_DIR/scripts/up.sh" >"$RUN_DIR/up.log" 2>&1 || { cat "$RUN_DIR/up.log" >&2; die "npm run up failed"; }
 log "stack is up (details: .run/up.log)"
 

@@ -36,6 +36,14 @@ if [ -f "$RESULTS" ]; then
       (f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed"),
     ).length;
     const failed = r.numFailedTests + brokenFiles;
+    // Where the time goes, so a file that grows slow is seen at once.
+    const slowest = (r.testResults ?? [])
+      .map((f) => ({ file: require("path").relative(process.cwd(), f.name), seconds: (f.endTime - f.startTime) / 1000 }))
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, 10);
+    console.log(`the ${slowest.length} slowest test files (of ${(r.testResults ?? []).length}):`);
+    for (const { file, seconds } of slowest) console.log(`${seconds.toFixed(0).padStart(6)} s  ${file}`);
+    console.log(`wall time of the test run: ${((Date.now() - r.startTime) / 1000).toFixed(0)} s`);
     if (skipped) console.log(`${skipped} skipped or todo`);
     // The last line, alone and in exactly this form: what CI reads.
     console.log(`${r.numPassedTests} passed, ${failed} failed`);

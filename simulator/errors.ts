@@ -1,7 +1,7 @@
 /** An error the control API reports as `{ "error": message }` with this HTTP status. */
 export class SimulatorError extends Error {
   constructor(
-    readonly status: 400 | 404 | 409 | 422 | 500,
+    readonly status: 400 | 404 | 409 | 422 | 500 | 503,
     message: string,
     readonly details?: unknown,
   ) {

@@ -15,6 +15,8 @@ export interface SimulatorOptions {
   port?: number;
   /** Where synthesized speech is cached; a folder in the OS temp dir by default. */
   speechCacheDir?: string;
+  /** The flite binary that speaks scripted lines: `flite` on PATH by default. */
+  speechCommand?: string;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -30,7 +32,10 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const log = options.log ?? ((message, error) => console.error(`[simulator] ${message}`, error ?? ''));
   const pagesDir = findPagesDir();
   let origin = '';
-  const registry = new MeetingRegistry(() => origin, new SpeechSynthesizer(options.speechCacheDir));
+  const registry = new MeetingRegistry(
+    () => origin,
+    new SpeechSynthesizer(options.speechCacheDir, options.speechCommand),
+  );
   const streams: OpenStreams = new Set();
 
   const app = new Koa();

@@ -4,6 +4,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { SimulatorError } from './errors.js';
 import type { Voice } from './schema.js';
 import { parseWav } from './wav.js';
 
@@ -22,7 +23,11 @@ export interface SpeechClip {
 export class SpeechSynthesizer {
   private readonly pending = new Map<string, Promise<SpeechClip>>();
 
-  constructor(readonly cacheDir: string = join(tmpdir(), 'meetbot-simulator-speech')) {}
+  /** `command` is the flite binary (a name on PATH or a path). */
+  constructor(
+    readonly cacheDir: string = join(tmpdir(), 'meetbot-simulator-speech'),
+    private readonly command = 'flite',
+  ) {}
 
   static keyFor(voice: Voice, text: string): string {
     return createHash('sha256').update(`flite\0${voice}\0${text}`).digest('hex').slice(0, 32);
@@ -52,11 +57,14 @@ export class SpeechSynthesizer {
     // Written aside then renamed, so a concurrent process never reads half a file.
     const partial = `${path}.${process.pid}.${Date.now()}.part`;
     try {
-      await run('flite', ['-voice', voice, '-t', text, '-o', partial], { timeout: 60_000 });
+      await run(this.command, ['-voice', voice, '-t', text, '-o', partial], { timeout: 60_000 });
     } catch (error) {
+      // The caller's script is fine; this machine lacks what speaks it: a 503 that says what to install.
       const reason =
-        (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'flite is not installed' : String(error);
-      throw new Error(`speech synthesis failed for voice ${voice}: ${reason}`);
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? `${this.command} is not installed (on Debian or Ubuntu: apt-get install flite)`
+          : (error as Error).message;
+      throw new SimulatorError(503, `speech synthesis failed for voice ${voice}: ${reason}`);
     }
     await rename(partial, path);
     return { key, path, durationSeconds: parseWav(await readFile(path)).durationSeconds };

@@ -136,6 +136,12 @@ ensure_bot_host_packages() {
   apt_install chromium chromium-headless-shell flite pocketsphinx pocketsphinx-en-us sox opus-tools
 }
 
+# What `npm run demo` needs on the host beyond the stack: the simulator speaks its scripted lines
+# with Debian's flite (the bot and its recognizer run in the bot image).
+ensure_demo_packages() {
+  apt_install flite
+}
+
 # What the tests need beyond the bots' packages: Debian's Prometheus, which a test runs to scrape
 # the API and a worker (only the binary; its service is not started), docker-compose, which
 # test/e2e/deploy/compose.test.ts drives (docker/compose.yml), and real recorded speech with

@@ -28,12 +28,16 @@ export function freePort(): Promise<number> {
 }
 const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 let imageReady: Promise<void> | undefined;
+/** Set by the e2e global setup once it has compiled the project and built the bot image for the run. */
+export const BOT_IMAGE_READY_ENV = 'MEETBOT_TEST_BOT_IMAGE_READY';
 
 /**
- * Compiles the project and builds the bot image when its inputs changed (fast when nothing did).
- * Fails with the build's output, and a hint, when Docker or the build is not available.
+ * Compiles the project and builds the bot image when its inputs changed (fast when nothing did),
+ * unless this run's global setup did already. Fails with the build's output, and a hint, when Docker
+ * or the build is not available.
  */
 export function ensureBotImage(): Promise<void> {
+  if (process.env[BOT_IMAGE_READY_ENV] === '1') return Promise.resolve();
   imageReady ??= execFileAsync('bash', ['scripts/build-bot-image.sh', '--compile'], {
     cwd: REPO_ROOT,
     maxBuffer: 64 * 1024 * 1024,

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPagesDir, readAsset } from '../../../simulator/assets.js';
 import { SimulatorApiError, SimulatorClient } from '../../../simulator/client.js';
@@ -150,6 +153,25 @@ describe('simulator: control API', () => {
     expect((await failure(client.endMeeting(meeting.id))).status).toBe(409);
     await client.deleteMeeting(meeting.id);
     expect((await failure(client.getMeeting(meeting.id))).status).toBe(404);
+  });
+
+  it('says what is missing, with a 503 and never a 500, when this machine cannot speak scripted lines', async () => {
+    const withoutFlite = await createSimulator({
+      speechCommand: 'flite-that-is-not-installed',
+      speechCacheDir: mkdtempSync(join(tmpdir(), 'meetbot-no-speech-')),
+    });
+    try {
+      const error = await failure(
+        new SimulatorClient(withoutFlite.url).createMeeting({
+          platform: 'google_meet',
+          participants: [{ name: 'Alice', utterances: [{ at: 1, text: 'Nobody can say this here.' }] }],
+        }),
+      );
+      expect(error.status).toBe(503);
+      expect(error.message).toMatch(/flite-that-is-not-installed is not installed.*apt-get install flite/);
+    } finally {
+      await withoutFlite.close();
+    }
   });
 
   it('serves the meeting pages at the platforms’ URL shapes', async () => {

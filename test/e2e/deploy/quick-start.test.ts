@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Labels } from '../../../worker/runtime/bot-runtime.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { TEST_REDIS_URL } from '../../support/env.js';
+import { freePort } from '../../support/stack.js';
+
+// The README's quick start, run as a newcomer runs it: its commands exactly as written, in order, in a
+// copy of the project as a clean clone has it (no node_modules, dist, .env or .run), then the demo the
+// README names next. Only the environment differs from a newcomer's: a database, queue prefix and ports
+// of its own, so a stack a developer runs on this machine (and the tests around it) is left alone.
+// `npm test`, the quick start's second command, is the command this suite runs in; it is checked to be
+// written there, not run again from inside itself.
+
+const execFileAsync = promisify(execFile);
+const REPO_ROOT = new URL('../../../', import.meta.url).pathname;
+const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+const docker = new Docker();
+
+/** The commands of the README's "Quick start" code block, comments dropped. */
+function quickStartCommands(): string[] {
+  const section = README.split(/^## Quick start$/m)[1]?.split(/^## /m)[0] ?? '';
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line.length > 0);
+}
+
+/** The commands the quick start's prose names after the code block (`npm run demo`). */
+function namedAfterwards(): string[] {
+  const section = README.split(/^## Quick start$/m)[1]?.split(/^## /m)[0] ?? '';
+  const prose = section.split('```').slice(2).join('```');
+  return [...prose.matchAll(/`(npm run [a-z:-]+)`/g)].map((match) => match[1]!);
+}
+
+/** Tracked and new, not ignored, files as they are in the working tree: what a clone of this change holds. */
+async function copyAsCleanClone(into: string): Promise<void> {
+  const { stdout } = await execFileAsync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    {
+      cwd: REPO_ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  for (const file of stdout.split('\0').filter(Boolean)) {
+    mkdirSync(dirname(join(into, file)), { recursive: true });
+    try {
+      cpSync(join(REPO_ROOT, file), join(into, file), { verbatimSymlinks: true });
+    } catch (error) {
+      // A file deleted in the working tree but not yet in the index: a clone of the change lacks it too.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+let clone: string;
+let database: TestDatabase;
+let env: Record<string, string>;
+let apiPort: number;
+
+async function run(command: string, timeoutMs: number): Promise<string> {
+  try {
+    const { stdout, stderr } = await execFileAsync('bash', ['-c', command], {
+      cwd: clone,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: timeoutMs,
+    });
+    return `${stdout}\n${stderr}`;
+  } catch (error) {
+    const failed = error as { message: string; stdout?: string; stderr?: string };
+    const log = (name: string) => {
+      try {
+        return readFileSync(join(clone, '.run', `${name}.log`), 'utf8').slice(-4000);
+      } catch {
+        return '(none)';
+      }
+    };
+    throw new Error(
+      `\`${command}\` failed: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}\n` +
+        `api.log: ${log('api')}\nworker.log: ${log('worker')}\nsimulator.log: ${log('simulator')}`,
+    );
+  }
+}
+
+beforeAll(async () => {
+  clone = mkdtempSync(join(tmpdir(), 'meetbot-quick-start-'));
+  await copyAsCleanClone(clone);
+  // An empty database of its own, migrated by `up` as a newcomer's would be.
+  database = await createTestDatabase(undefined, { migrate: false });
+  apiPort = await freePort();
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/root',
+    DATABASE_URL: database.url,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: `quickstart${randomBytes(4).toString('hex')}`,
+    API_PORT: String(apiPort),
+    SIMULATOR_PORT: String(await freePort()),
+    WORKER_METRICS_PORT: String(await freePort()),
+    WORKER_ID: `quickstart-${randomBytes(4).toString('hex')}`,
+  };
+}, 120_000);
+
+afterAll(async () => {
+  if (clone) {
+    await run('npm run down', 60_000).catch(() => {});
+    // The demo's bot has left by now; anything of this worker's still there is removed, not orphaned.
+    const bots = await docker.listContainers({
+      all: true,
+      filters: { label: [`${Labels.workerId}=${env.WORKER_ID}`] },
+    });
+    await Promise.all(
+      bots.map((bot) =>
+        docker
+          .getContainer(bot.Id)
+          .remove({ force: true })
+          .catch(() => {}),
+      ),
+    );
+    rmSync(clone, { recursive: true, force: true });
+  }
+  await database?.drop();
+}, 120_000);
+
+describe("the README's quick start on a clean clone", () => {
+  it('is exactly two commands: the stack up, then the whole test suite', () => {
+    expect(quickStartCommands()).toEqual(['npm run up', 'npm test']);
+    expect(namedAfterwards()).toContain('npm run demo');
+  });
+
+  it('brings the stack up, and the demo ends with a transcript', async () => {
+    const [up] = quickStartCommands();
+    const upOutput = await run(up!, 12 * 60_000);
+    expect(upOutput).toContain(`Base URL:  http://127.0.0.1:${apiPort}`);
+    expect(upOutput).toMatch(/API key: {3}\S{16,}/);
+
+    const demo = await run('npm run demo', 6 * 60_000);
+    expect(demo).toMatch(/status: active/);
+    expect(demo).toMatch(/status: completed/);
+    // The scripted lines come back as the named speakers' words.
+    expect(demo).toMatch(/Bob Baker: .*quarterly report/i);
+    expect(demo).toMatch(/Carol Chen: .*release/i);
+  });
+});
