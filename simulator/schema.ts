@@ -118,7 +118,7 @@ export const trapsInput = z.object({
   leaveConfirmation: z.boolean().default(false),
   /** The page grows without end from this many seconds into the call (32 MB per 100 ms, kept). */
   memoryHogAfterSeconds: seconds.optional(),
-  // ---- second pass (platform-landmarks.md "Second pass") ----
+  // ---- second pass (docs/platform-landmarks.md, the second-round entries) ----
   /**
    * Meet: each tile's name sits in a `span.notranslate`, after other labelled spans ("More options
    * for …"), as on the real page; a bot taking the tile's first text gets the wrong name.
@@ -180,7 +180,7 @@ export type SpeakingSignal = MeetSpeakingSignal | TeamsSpeakingSignal;
 const SPEAKING_SIGNALS = [
   ...new Set<SpeakingSignal>([...MEET_SPEAKING_SIGNALS, ...TEAMS_SPEAKING_SIGNALS]),
 ] as [SpeakingSignal, ...SpeakingSignal[]];
-/** Speaking classes seen on the real Meet's tiles (platform-landmarks.md, "Second pass"); they churn. */
+/** Speaking classes seen on the real Meet's tiles (docs/platform-landmarks.md, "Who is speaking"); they churn. */
 export const MEET_KNOWN_SPEAKING_CLASSES = ['Oaajhc', 'HX2H7', 'wEsLMd', 'OgVli'] as const;
 export type MeetSpeakingClass = (typeof MEET_KNOWN_SPEAKING_CLASSES)[number];
 

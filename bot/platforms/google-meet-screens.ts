@@ -11,7 +11,7 @@ import {
 /*
  * The texts below come in English (what the bot asks for with `hl=en`, see withEnglishUi) and in
  * German, so a page that shows German anyway (the account's language, a release ignoring hl) still
- * resolves. "Teilnahme anfordern" and "Jetzt teilnehmen" are the real page's (platform-landmarks.md),
+ * resolves. "Teilnahme anfordern" and "Jetzt teilnehmen" are the real page's (docs/platform-landmarks.md),
  * and "Mikrofon/Kamera aktivieren/deaktivieren" as far as we know; the other German texts are best
  * guesses at Google's wording, to be corrected from a real German page when one is seen.
  */

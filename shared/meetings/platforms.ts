@@ -22,7 +22,7 @@ export const PLATFORM_HOSTS: Record<Platform, readonly string[]> = {
   teams: ['teams.microsoft.com', 'teams.live.com', 'teams.cloud.microsoft'],
 };
 
-/** The URL we use when the caller sends none (documented in the README). */
+/** The URL we use when the caller sends none (documented in docs/api.md). */
 export function defaultMeetingUrl(platform: Platform, nativeMeetingId: string, passcode?: string): string {
   if (platform === 'google_meet') return `https://meet.google.com/${nativeMeetingId}`;
   const url = new URL(`https://teams.microsoft.com/meet/${nativeMeetingId}`);

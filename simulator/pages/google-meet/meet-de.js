@@ -1,5 +1,5 @@
 // Meet's texts in German (the `locale: 'de'` trap), keyed by the English text. "Teilnahme
-// anfordern" and "Jetzt teilnehmen" are the real page's (platform-landmarks.md), and so, as far as
+// anfordern" and "Jetzt teilnehmen" are the real page's (docs/platform-landmarks.md), and so, as far as
 // we know, are the toolbar's "Mikrofon/Kamera aktivieren/deaktivieren"; the rest are our best
 // rendering of Google's German wording, not copied from a page. bot/platforms/google-meet-screens.ts
 // keeps the same texts. The not-found screens stay English: the page doesn't know the meeting there.

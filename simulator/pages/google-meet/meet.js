@@ -1,5 +1,5 @@
 // A look-alike of Google Meet's web client, reproducing what the real one shows a bot:
-// the aria-labels, texts and data-* attributes from platform-landmarks.md, and its traps.
+// the aria-labels, texts and data-* attributes from docs/platform-landmarks.md, and its traps.
 
 import { dialog, generatedClassName, h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';

@@ -1,5 +1,5 @@
 // A look-alike of the Microsoft Teams web (light) meeting client, reproducing what the real one
-// shows a bot: data-tid landmarks, texts and traps from platform-landmarks.md.
+// shows a bot: data-tid landmarks, texts and traps from docs/platform-landmarks.md.
 
 import { dialog, h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';

@@ -1,5 +1,5 @@
 /**
- * The second pass of platform-landmarks.md ("what other public bots rely on"), row by row: each
+ * The second-round landmarks of docs/platform-landmarks.md (what other public bots rely on), row by row: each
  * test switches the row's trap on in the simulator and runs the real bot session (driver, capture,
  * recognizer, Redis outbox) against it in real Chromium, so a change that breaks a row names it.
  * One Chromium and one simulator serve every row; each row gets a fresh browser context.

@@ -9,7 +9,7 @@ import { type Stack, startStack } from '../../support/stack.js';
 
 /**
  * The Docker engine a worker drives is restarted mid-meeting (an upgrade, a daemon config change).
- * With live restore (docker/README and docs/operations.md recommend it) the bot keeps running through
+ * With live restore (docs/deployment.md and docs/operations.md recommend it) the bot keeps running through
  * the restart: the meeting stays active with the same container, its transcript keeps every segment
  * the bot published, and afterwards the worker still sees the engine (the stop removes the container).
  * The engine is one the test starts, so the machine's own engine is never touched.

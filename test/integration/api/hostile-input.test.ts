@@ -232,7 +232,7 @@ describe("answers Node's parser gives are JSON too", () => {
   });
 
   it.each(['TRACE', 'PROPFIND'])(
-    '%s on a known path is 405 with Allow, as the README says',
+    '%s on a known path is 405 with Allow, as docs/api.md says',
     async (method) => {
       const answer = parseRawAnswer(
         await rawHttp(api.baseUrl, `${method} /meetings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),

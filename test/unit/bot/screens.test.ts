@@ -245,7 +245,7 @@ describe('Teams screens', () => {
   });
 });
 
-describe('second-pass landmarks (platform-landmarks.md)', () => {
+describe('second-pass landmarks (docs/platform-landmarks.md)', () => {
   const asked = { asked: true, inCall: false, leaving: false };
 
   it('Meet: reads the lobby text variants as the lobby', () => {

@@ -62,12 +62,12 @@ describe('webhook signatures', () => {
   });
 });
 
-describe("the README's verification snippet", () => {
+describe('the verification snippet in docs/webhooks.md', () => {
   it('accepts what the service signs and refuses a tampered body', async () => {
-    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
-    const snippet = /```js\n([\s\S]*?function verifyMeetbotWebhook[\s\S]*?)```/.exec(readme)?.[1];
+    const page = readFileSync(new URL('../../../../docs/webhooks.md', import.meta.url), 'utf8');
+    const snippet = /```js\n([\s\S]*?function verifyMeetbotWebhook[\s\S]*?)```/.exec(page)?.[1];
     expect(snippet, 'a js block defining verifyMeetbotWebhook').toBeDefined();
-    const dir = mkdtempSync(join(tmpdir(), 'readme-snippet-'));
+    const dir = mkdtempSync(join(tmpdir(), 'webhook-doc-snippet-'));
     const file = join(dir, 'verify.mjs');
     writeFileSync(file, `${snippet}\nexport { verifyMeetbotWebhook };\n`);
     const { verifyMeetbotWebhook } = await import(pathToFileURL(file).href);
