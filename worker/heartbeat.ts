@@ -28,7 +28,9 @@ export class WorkerHeartbeat {
   ) {
     this.beats = new PeriodicLoop({
       intervalMs: deps.intervalSeconds * 1000,
-      task: () => this.beat(),
+      // Not awaited: a beat due during a slow write is written right after it (beat() coalesces),
+      // not a whole interval later. stop() waits for the write itself.
+      task: async () => void this.beat(),
       // write() logs its own failures after the first heartbeat: a beat never rejects.
       onError: (error) => deps.log.warn({ err: error }, 'could not record the heartbeat'),
     });
