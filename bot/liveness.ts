@@ -5,6 +5,7 @@ import {
   type BotAliveState,
   botAliveKey,
 } from '../shared/contract/streams.js';
+import { PeriodicLoop } from '../shared/infra/background-loop.js';
 import type { Logger } from '../shared/infra/logger.js';
 
 /**
@@ -14,34 +15,33 @@ import type { Logger } from '../shared/infra/logger.js';
  * It also carries how far the bot's transcription is behind, for the worker running it.
  */
 export class Liveness {
-  private timer: NodeJS.Timeout | undefined;
   private readonly key: string;
+  private readonly beats: PeriodicLoop;
 
   constructor(
     private readonly redis: Redis,
     identity: { streamPrefix: string; sessionId: string },
-    private readonly log: Logger,
+    log: Logger,
     private readonly lag: () => Omit<BotAliveState, 'at'> = () => ({ lagSeconds: 0, lagging: false }),
   ) {
     this.key = botAliveKey(identity.streamPrefix, identity.sessionId);
+    this.beats = new PeriodicLoop({
+      intervalMs: BOT_ALIVE_REFRESH_MS,
+      task: () =>
+        this.redis.set(this.key, JSON.stringify({ at: Date.now(), ...this.lag() }), 'PX', BOT_ALIVE_TTL_MS),
+      onError: (error) => log.warn({ err: error }, 'could not refresh the alive key'),
+      runAtStart: true,
+      holdsProcess: false,
+    });
   }
 
   start(): void {
-    if (this.timer) return;
-    const beat = () => {
-      this.redis
-        .set(this.key, JSON.stringify({ at: Date.now(), ...this.lag() }), 'PX', BOT_ALIVE_TTL_MS)
-        .catch((error: unknown) => this.log.warn({ err: error }, 'could not refresh the alive key'));
-    };
-    beat();
-    this.timer = setInterval(beat, BOT_ALIVE_REFRESH_MS);
-    this.timer.unref();
+    this.beats.start();
   }
 
   /** The bot is done: say so at once rather than letting the key expire. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    await this.beats.stop();
     await this.redis.del(this.key).catch(() => undefined);
   }
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { botAliveKey, parseBotAliveState } from '../shared/contract/streams.js';
+import { PeriodicLoop } from '../shared/infra/background-loop.js';
 import type { Logger } from '../shared/infra/logger.js';
 import type { BotFleet } from './bot-fleet.js';
 
@@ -18,27 +19,28 @@ const DEFAULT_INTERVAL_MS = 2000;
  * all caught up. The latest readings feed the worker's lag metric.
  */
 export class BotLagWatch {
-  private timer: NodeJS.Timeout | undefined;
   private readings = new Map<string, BotLag>();
-  private checking: Promise<void> = Promise.resolve();
+  private readonly checks: PeriodicLoop;
 
   constructor(
     private readonly deps: { redis: Redis; prefix: string; fleet: BotFleet; log: Logger },
-    private readonly intervalMs = DEFAULT_INTERVAL_MS,
-  ) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.checking = this.check();
-    }, this.intervalMs);
-    this.timer.unref();
+    intervalMs = DEFAULT_INTERVAL_MS,
+  ) {
+    this.checks = new PeriodicLoop({
+      intervalMs,
+      task: () => this.check(),
+      onError: (error) => deps.log.warn({ err: error }, 'could not check the bots’ lag'),
+      holdsProcess: false,
+    });
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.checking;
+  start(): void {
+    this.checks.start();
+  }
+
+  /** Waits for a check in progress. */
+  stop(): Promise<void> {
+    return this.checks.stop();
   }
 
   /** The latest reading of every bot this worker runs. */

@@ -1,3 +1,4 @@
+import { PeriodicLoop } from '../shared/infra/background-loop.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { recordHeartbeat } from '../shared/workers/store.js';
@@ -9,7 +10,7 @@ import type { BotFleet } from './bot-fleet.js';
  * to place launches by free capacity and to notice a lost host.
  */
 export class WorkerHeartbeat {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly beats: PeriodicLoop;
   private writing: Promise<void> | undefined;
   private again = false;
   private accepting = true;
@@ -24,13 +25,22 @@ export class WorkerHeartbeat {
       dockerHost: string;
       intervalSeconds: number;
     },
-  ) {}
+  ) {
+    this.beats = new PeriodicLoop({
+      intervalMs: deps.intervalSeconds * 1000,
+      // Not awaited: a beat due during a slow write is written right after it (beat() coalesces),
+      // not a whole interval later. stop() waits for the write itself.
+      task: async () => void this.beat(),
+      // write() logs its own failures after the first heartbeat: a beat never rejects.
+      onError: (error) => deps.log.warn({ err: error }, 'could not record the heartbeat'),
+    });
+  }
 
   /** The first heartbeat (marks the worker started), then one per interval. */
   async start(): Promise<void> {
     await this.write(true);
     this.deps.fleet.on('changed', this.onFleetChange);
-    this.timer = setInterval(() => void this.beat(), this.deps.intervalSeconds * 1000);
+    this.beats.start();
   }
 
   /** The worker is shutting down: it stays alive for its bots but asks for no more launches. */
@@ -40,7 +50,7 @@ export class WorkerHeartbeat {
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    await this.beats.stop();
     this.deps.fleet.off('changed', this.onFleetChange);
     await this.writing;
   }

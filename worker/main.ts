@@ -1,6 +1,7 @@
 import Docker from 'dockerode';
 import { bullBotJobs } from '../shared/bots/jobs.js';
 import { redisBotCommands } from '../shared/contract/command-channel.js';
+import { PeriodicLoop } from '../shared/infra/background-loop.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
@@ -154,21 +155,17 @@ const webhooks = new WebhookService(
 );
 await webhooks.start();
 
-let reconciling = false;
-const reconcileTimer = setInterval(() => {
-  if (reconciling) return;
-  reconciling = true;
-  reconcile(deps)
-    .then(async (report) => {
-      if (Object.values(report).some((count) => count > 0)) log.info(report, 'reconciled');
-      const recovery = await recoverLostHosts(deps);
-      if (Object.values(recovery).some((count) => count > 0)) log.info(recovery, 'lost hosts swept');
-    })
-    .catch((error: unknown) => log.error({ err: error }, 'reconcile failed'))
-    .finally(() => {
-      reconciling = false;
-    });
-}, config.RECONCILE_INTERVAL_SECONDS * 1000);
+const reconciler = new PeriodicLoop({
+  intervalMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
+  task: async () => {
+    const report = await reconcile(deps);
+    if (Object.values(report).some((count) => count > 0)) log.info(report, 'reconciled');
+    const recovery = await recoverLostHosts(deps);
+    if (Object.values(recovery).some((count) => count > 0)) log.info(recovery, 'lost hosts swept');
+  },
+  onError: (error) => log.error({ err: error }, 'reconcile failed'),
+});
+reconciler.start();
 const metricsServer =
   config.WORKER_METRICS_PORT > 0
     ? await serveWorkerMetrics(metrics.registry, {
@@ -194,7 +191,7 @@ new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
   .add('bot lag watch', () => lagWatch.stop())
   .add('control worker', () => controlWorker.close())
   .add('webhook deliveries', () => webhooks.stop())
-  .add('reconciler', () => clearInterval(reconcileTimer))
+  .add('reconciler', () => reconciler.stop())
   .add('heartbeat', () => heartbeat.stop())
   .add('docker events', () => stopWatchingExits())
   .add('ingester', () => ingester.stop())

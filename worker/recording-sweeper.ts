@@ -1,3 +1,4 @@
+import { PeriodicLoop } from '../shared/infra/background-loop.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { completeRecording, inStorage } from '../shared/recordings/completion.js';
@@ -28,28 +29,27 @@ const BATCH = 50;
  * failures are logged and retried on the next sweep.
  */
 export class RecordingSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<unknown> = Promise.resolve();
+  private readonly sweeps: PeriodicLoop;
 
   constructor(
     private readonly deps: { db: Knex; storage: RecordingStorage; log: Logger },
     private readonly options: RecordingSweepOptions,
-  ) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.sweeping = this.sweep().catch((error: unknown) =>
-        this.deps.log.warn({ err: error }, 'recording sweep failed; trying again later'),
-      );
-    }, this.options.intervalMs);
-    this.timer.unref();
+  ) {
+    this.sweeps = new PeriodicLoop({
+      intervalMs: options.intervalMs,
+      task: () => this.sweep(),
+      onError: (error) => deps.log.warn({ err: error }, 'recording sweep failed; trying again later'),
+      holdsProcess: false,
+    });
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.sweeping;
+  start(): void {
+    this.sweeps.start();
+  }
+
+  /** Waits for a sweep in progress, so storage and the database can be closed right after. */
+  stop(): Promise<void> {
+    return this.sweeps.stop();
   }
 
   async sweep(): Promise<RecordingSweepReport> {

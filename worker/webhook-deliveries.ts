@@ -1,5 +1,6 @@
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { PeriodicLoop } from '../shared/infra/background-loop.js';
 import { createWebhookQueue } from '../shared/infra/queues.js';
 import { MeetingChangeListener } from '../shared/meetings/changes.js';
 import type { WebhookDeps } from '../shared/webhooks/deps.js';
@@ -21,14 +22,20 @@ export class WebhookService {
   private readonly changes: MeetingChangeListener;
   private readonly due = new Set<number>();
   private kickTimer: NodeJS.Timeout | undefined;
-  private sweepTimer: NodeJS.Timeout | undefined;
+  private readonly sweeps: PeriodicLoop;
   private stopListening: (() => void) | undefined;
 
   constructor(
     private readonly deps: WebhookDeps,
     connections: { queue: Redis; worker: Redis; subscriber: Redis },
-    private readonly sweepIntervalMs: number,
+    sweepIntervalMs: number,
   ) {
+    this.sweeps = new PeriodicLoop({
+      intervalMs: sweepIntervalMs,
+      task: () => this.sweep(),
+      // sweep() logs its own failures: a round never rejects.
+      onError: (error) => deps.log.warn({ err: error }, 'webhook sweep failed'),
+    });
     this.queue = createWebhookQueue(connections.queue, deps.config.QUEUE_PREFIX);
     this.queue.on('error', (error: Error) => deps.log.warn({ err: error }, 'webhook queue error'));
     this.dispatcher = new WebhookDispatcher(deps.db, this.queue);
@@ -40,7 +47,7 @@ export class WebhookService {
     this.stopListening = this.changes.listenToAll((meetingIds) => this.kickSoon(meetingIds));
     await this.changes.start();
     await this.sweep();
-    this.sweepTimer = setInterval(() => void this.sweep(), this.sweepIntervalMs);
+    this.sweeps.start();
     void this.worker.run();
   }
 
@@ -54,7 +61,7 @@ export class WebhookService {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.sweepTimer);
+    await this.sweeps.stop();
     clearTimeout(this.kickTimer);
     this.stopListening?.();
     await this.worker.close();

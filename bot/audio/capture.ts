@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { PeriodicLoop } from '../../shared/infra/background-loop.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import {
   AUDIO_BINDING,
@@ -33,7 +34,7 @@ export class AudioCapture {
   private sink: AudioSink | null = null;
   private firstChunkAt: number | null = null;
   private lastChunkAt = 0;
-  private clockTimer: NodeJS.Timeout | null = null;
+  private clockLog: PeriodicLoop | null = null;
 
   constructor(private readonly log: Logger) {}
 
@@ -50,28 +51,32 @@ export class AudioCapture {
     this.sink = sink;
     const mode = await page.evaluate(`window.${CAPTURE_GLOBAL}.start()`);
     this.log.info({ mode }, 'audio capture started');
-    this.clockTimer = setInterval(() => {
-      this.stats(page)
-        .then((stats) =>
-          this.log.info(
-            {
-              ...stats,
-              capturedSeconds: this.capturedSeconds(),
-              missingSeconds: this.timeline.missingSeconds(),
-            },
-            'capture clock',
-          ),
-        )
-        .catch(() => {});
-    }, 60_000);
-    this.clockTimer.unref();
+    this.clockLog = new PeriodicLoop({
+      intervalMs: 60_000,
+      task: async () => {
+        const stats = await this.stats(page);
+        this.log.info(
+          {
+            ...stats,
+            capturedSeconds: this.capturedSeconds(),
+            missingSeconds: this.timeline.missingSeconds(),
+          },
+          'capture clock',
+        );
+      },
+      // A page that is closing or busy skips a line of the log; nothing depends on it.
+      onError: () => {},
+      holdsProcess: false,
+    });
+    this.clockLog.start();
     return String(mode);
   }
 
   stop(): void {
     this.sink = null;
-    if (this.clockTimer) clearInterval(this.clockTimer);
-    this.clockTimer = null;
+    // Not awaited: a reading in progress asks a page that may hang, and only a log line waits on it.
+    void this.clockLog?.stop();
+    this.clockLog = null;
   }
 
   /** Seconds of audio captured so far (the capture clock as Node sees it). */

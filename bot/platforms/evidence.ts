@@ -1,3 +1,5 @@
+import { TILE_HELPERS } from './tile-scripts.js';
+
 /**
  * One snapshot of what a meeting page shows, read in a single evaluate so a screen is judged on
  * consistent evidence. Texts are normalised (lower case, straight apostrophes, "..." for "…",
@@ -120,6 +122,7 @@ export function textIncludesAny(text: string, phrases: readonly string[]): strin
 
 /** Plain JavaScript (see capture-page-script.ts for why): returns a PageEvidence. */
 export const COLLECT_EVIDENCE_SCRIPT = `(() => {
+  ${TILE_HELPERS}
   const norm = (value) => (value || '')
     .replace(/[\\u2018\\u2019\\u02bc]/g, "'").replace(/\\u2026/g, '...').replace(/\\s+/g, ' ').trim().toLowerCase();
   const isCheckbox = (el) => el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio');
@@ -161,39 +164,8 @@ export const COLLECT_EVIDENCE_SCRIPT = `(() => {
   });
   const dialogs = [];
   document.querySelectorAll(dialogSelector).forEach((el) => { if (visible(el)) dialogs.push(norm(el.innerText).slice(0, 500)); });
-  const iconText = /^[a-z_]+$/;
-  const tileName = (tile) => {
-    const direct = tile.getAttribute('data-self-name') || tile.getAttribute('data-participant-name');
-    if (direct) return direct.trim();
-    const named = tile.querySelector('[data-self-name], [data-participant-name], [data-name]');
-    if (named) return (named.getAttribute('data-self-name') || named.getAttribute('data-participant-name') || named.getAttribute('data-name') || '').trim() || null;
-    // Meet keeps the name in a span the translator must not touch; other spans hold hover labels.
-    const untranslated = tile.querySelector('span.notranslate');
-    if (untranslated && (untranslated.textContent || '').trim()) return untranslated.textContent.trim();
-    // The name is a span; avatars (initials) and icons are aria-hidden or icon ligatures.
-    for (const selector of ['span', 'div']) {
-      for (const el of tile.querySelectorAll(selector)) {
-        if (el.children.length > 0 || el.closest('[aria-hidden="true"]')) continue;
-        const text = (el.textContent || '').trim();
-        if (text && text.length <= 80 && !iconText.test(text)) return text;
-      }
-    }
-    return null;
-  };
-  const meetTiles = [];
-  const seen = new Set();
-  document.querySelectorAll('[data-participant-id]').forEach((tile) => {
-    const id = tile.getAttribute('data-participant-id');
-    if (!id || seen.has(id)) return;
-    seen.add(id);
-    const self = tile.hasAttribute('data-self-name') || Boolean(tile.querySelector('[data-self-name]'));
-    meetTiles.push({ id, name: tileName(tile), self });
-  });
-  const teamsTiles = [];
-  document.querySelectorAll('[data-stream-type="Video"][data-tid]').forEach((tile) => {
-    const id = tile.getAttribute('data-tid');
-    if (id) teamsTiles.push({ id, name: id, self: false });
-  });
+  const meetTilesFound = meetTiles().map(({ id, name, self }) => ({ id, name, self }));
+  const teamsTilesFound = teamsTiles().map(({ name }) => ({ id: name, name, self: false }));
   let peopleCount = null;
   for (const el of document.querySelectorAll('[aria-label], [data-avatar-count]')) {
     const badge = el.getAttribute('data-avatar-count');
@@ -202,14 +174,12 @@ export const COLLECT_EVIDENCE_SCRIPT = `(() => {
     if (match) { peopleCount = Number(match[1]); break; }
   }
   let people = null;
-  // Labelled "Participants", or "Teilnehmer" on a German page.
-  const list = document.querySelector('[role=list][aria-label="Participants" i], [role=list][aria-label="Teilnehmer" i]');
+  const [list] = meetPeopleLists();
   if (list) {
     people = [];
     list.querySelectorAll('[role=listitem]').forEach((row) => {
-      const untranslated = row.querySelector('span.notranslate');
-      const name = (row.getAttribute('aria-label') || (untranslated && untranslated.textContent) || '').trim();
-      if (name) people.push({ name, self: /\\((you|sie|du|ich)\\)/i.test(row.textContent || '') });
+      const person = meetPerson(row);
+      if (person.name) people.push(person);
     });
   }
   const headings = [];
@@ -221,6 +191,7 @@ export const COLLECT_EVIDENCE_SCRIPT = `(() => {
   return {
     url: location.href,
     text: norm(document.body ? document.body.innerText : '').slice(0, 20000),
-    controls, inputs, dialogs, meetTiles, teamsTiles, peopleCount, people, headings, recaptchaChallengeVisible,
+    controls, inputs, dialogs, meetTiles: meetTilesFound, teamsTiles: teamsTilesFound,
+    peopleCount, people, headings, recaptchaChallengeVisible,
   };
 })()`;

@@ -1,5 +1,6 @@
 import { CAPTURE_GLOBAL } from '../audio/capture-page-script.js';
 import { WEBRTC_SOURCE_PREFIX } from '../speakers/signals.js';
+import { TILE_HELPERS } from './tile-scripts.js';
 
 /** Receives JSON arrays of [signal, name, speaking, captureSeconds] from the page. */
 export const SPEAKING_BINDING = '__meetbotSpeaking';
@@ -123,6 +124,7 @@ function speakingObserver(detectors: string): string {
   if (window.__meetbotSpeakingObserver) return;
   Object.defineProperty(window, '__meetbotSpeakingObserver', { value: true, enumerable: false });
   ${SHARED_HELPERS}
+  ${TILE_HELPERS}
   ${detectors}
   const previous = new Map(Object.keys(detectors).map((signal) => [signal, new Map()]));
   setInterval(() => {
@@ -152,48 +154,18 @@ function speakingObserver(detectors: string): string {
 }
 
 /**
- * Meet: every tile with a data-participant-id other than the bot's own, named by its
- * `span.notranslate` (or a name attribute, or its first plain text); the People list's rows.
+ * Meet: every tile but the bot's own, named as tile-scripts.ts says; the People list's rows but
+ * the bot's.
  */
 export const MEET_SPEAKING_SCRIPT = speakingObserver(
   `
-  const iconText = /^[a-z_]+$/;
   const knownClasses = ${JSON.stringify(MEET_KNOWN_SPEAKING_CLASSES)};
-  const nameOf = (tile) => {
-    const attr = tile.getAttribute('data-participant-name') || tile.getAttribute('data-name');
-    if (attr) return attr.trim();
-    const named = tile.querySelector('[data-participant-name], [data-name]');
-    if (named) return (named.getAttribute('data-participant-name') || named.getAttribute('data-name')).trim();
-    // The name's own span (the translator must leave it alone); other spans hold hover labels.
-    const untranslated = tile.querySelector('span.notranslate');
-    if (untranslated && (untranslated.textContent || '').trim()) return untranslated.textContent.trim();
-    for (const selector of ['span', 'div']) {
-      for (const el of tile.querySelectorAll(selector)) {
-        if (el.children.length > 0 || el.closest('[aria-hidden="true"]')) continue;
-        const text = (el.textContent || '').trim();
-        if (text && text.length <= 80 && !iconText.test(text)) return text;
-      }
-    }
-    return null;
-  };
-  const tiles = () => {
-    const found = [];
-    const seen = new Set();
-    document.querySelectorAll('[data-participant-id]').forEach((tile) => {
-      const id = tile.getAttribute('data-participant-id');
-      if (seen.has(id) || tile.closest('[role="list"], [role="listitem"]')) return;
-      if (tile.hasAttribute('data-self-name') || tile.querySelector('[data-self-name]')) return;
-      seen.add(id);
-      found.push([tile, nameOf(tile)]);
-    });
-    return found;
-  };
+  const tiles = () => meetTiles().filter(({ self }) => !self).map(({ tile, name }) => [tile, name]);
   const levelOf = (el) => {
     const raw = el.getAttribute('data-audio-level');
     const value = raw === null ? 0 : Number(raw);
     return Number.isFinite(value) ? value : 0;
   };
-  const selfMarker = /^\\((you|du|ich)\\)$/i;
   const watchTiles = attributeWatcher();
   const detectors = {
     audio_level: () => tiles().map(([tile, name]) => {
@@ -208,12 +180,10 @@ export const MEET_SPEAKING_SCRIPT = speakingObserver(
     // through its opacity while the person talks.
     people_panel: () => {
       const pairs = [];
-      document.querySelectorAll('[role="list"]').forEach((list) => {
-        if (!/^(participants|teilnehmer)$/i.test((list.getAttribute('aria-label') || '').trim())) return;
+      meetPeopleLists().forEach((list) => {
         list.querySelectorAll('[role="listitem"]').forEach((row) => {
-          if ([...row.querySelectorAll('span, div')].some((el) => selfMarker.test((el.textContent || '').trim()))) return;
-          const untranslated = row.querySelector('.notranslate');
-          const name = (row.getAttribute('aria-label') || (untranslated && untranslated.textContent) || '').trim();
+          const { name, self } = meetPerson(row);
+          if (self) return;
           const speaking = [...row.querySelectorAll('*')].some((el) => {
             const opacity = el.style && el.style.opacity;
             return (opacity !== '' && opacity !== undefined && Number(opacity) > 0.1) || levelOf(el) > 0;
@@ -235,8 +205,7 @@ export const MEET_SPEAKING_SCRIPT = speakingObserver(
  */
 export const TEAMS_SPEAKING_SCRIPT = speakingObserver(
   `
-  const tiles = () => [...document.querySelectorAll('[data-stream-type="Video"][data-tid]')]
-    .map((tile) => [tile, tile.getAttribute('data-tid')]);
+  const tiles = () => teamsTiles().map(({ tile, name }) => [tile, name]);
   const outlineOf = (tile) => tile.querySelector('[data-tid="voice-level-stream-outline"]');
   const watchTiles = attributeWatcher();
   // Live captions: each caption line names its author; its text grows while they talk.
