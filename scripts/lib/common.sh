@@ -36,9 +36,9 @@ require_node() {
   [ "$major" -ge 20 ] || die "Node.js 20 or newer is required (found $(node --version))"
 }
 
-# Installs npm dependencies when node_modules is missing or older than the lock file. `npm install`
-# rather than `npm ci`: ci refuses a lock file that lacks other platforms' optional binaries, which
-# registry mirrors often don't carry; install follows the lock file and skips what isn't there.
+# Installs npm dependencies when node_modules is missing or older than the lock file. The lock file
+# lists every platform's optional binaries, so `npm ci` works too (test/integration/packaging keeps it
+# so); `npm install` is used here because it keeps an existing node_modules and only adds what changed.
 ensure_node_modules() {
   require_node
   local stamp="$ROOT_DIR/node_modules/.meetbot-installed"
