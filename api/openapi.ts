@@ -623,3 +623,8 @@ export function buildOpenApiDocument(
     },
   };
 }
+
+/** The committed form of the document (docs/openapi.json): two-space indents and a final newline. */
+export function serializeOpenApiDocument(document: Record<string, unknown>): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
