@@ -7,3 +7,18 @@ export const meetingRefParams = z.object({
   native_meeting_id: z.string().min(1).max(200, 'is too long'),
 });
 export type MeetingRefParams = z.infer<typeof meetingRefParams>;
+
+/** meetingRefParams as the OpenAPI document shows them. */
+export const meetingRefParameters = [
+  { name: 'platform', in: 'path', required: true, schema: { type: 'string', enum: [...PLATFORMS] } },
+  {
+    name: 'native_meeting_id',
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+    description: 'Google Meet: xxx-xxxx-xxx (lowercase letters). Teams: digits.',
+  },
+];
+
+/** A numeric `{id}` in a path, as the document shows it. */
+export const integerIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer' } };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, serializeOpenApiDocument } from '../../../api/openapi.js';
+import { buildOpenApiDocument, serializeOpenApiDocument } from '../../../api/openapi/document.js';
 
 const COMMITTED = readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8');
 
