@@ -104,13 +104,18 @@ function componentSchemas(): Record<string, Record<string, unknown>> {
 }
 
 function operation(route: Route<never>, limits: RouteLimits): OpenApiObject {
+  const responses = withLimits(route.responses, limits);
+  // Whatever a route validates can be refused with a 400; the document must say what that looks like.
+  if ((route.params || route.body || route.query) && !responses[400]) {
+    throw new Error(`${route.method} ${route.path} validates its input but documents no 400`);
+  }
   return {
     summary: route.summary,
     ...(route.description !== undefined && { description: route.description }),
     ...(route.auth.security && { security: route.auth.security }),
     ...(route.parameters && { parameters: withLimits(route.parameters, limits) }),
     ...(route.body && { requestBody: { required: !route.bodyMayBeEmpty, ...json(route.body) } }),
-    responses: withLimits(route.responses, limits),
+    responses,
   };
 }
 

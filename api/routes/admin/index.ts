@@ -16,7 +16,7 @@ import { webhookSettingsJson } from '../../../shared/webhooks/serialize.js';
 import { configureUserWebhook, webhookSettings } from '../../../shared/webhooks/service.js';
 import { webhookSettingsSchema } from '../../../shared/webhooks/wire.js';
 import { error, json, ref } from '../../openapi/responses.js';
-import { integerIdParameter } from '../path-params.js';
+import { integerIdParameter, invalidIntegerId } from '../path-params.js';
 import { limitParameter, offsetParameter } from '../query-params.js';
 import { adminAuth, routesOf } from '../route.js';
 import { webhookChangeOf, webhookSettingsRequest } from '../user/schema.js';
@@ -51,6 +51,7 @@ export const adminRoutes = [
     responses: {
       200: { description: 'Existing user', ...json(userSchema) },
       201: { description: 'Created', ...json(userSchema) },
+      400: error('Invalid input'),
       403: badAdminKey,
     },
     async handler(ctx, { body }, deps) {
@@ -82,6 +83,7 @@ export const adminRoutes = [
         description: 'Users',
         content: { 'application/json': { schema: { type: 'array', items: ref(userSchema) } } },
       },
+      400: error('Invalid query'),
       403: badAdminKey,
     },
     async handler(ctx, { query }, deps) {
@@ -96,7 +98,12 @@ export const adminRoutes = [
     params: emailParams,
     summary: 'Get a user by email',
     parameters: [{ name: 'email', in: 'path', required: true, schema: { type: 'string' } }],
-    responses: { 200: { description: 'User', ...json(userSchema) }, 403: badAdminKey, 404: userNotFound },
+    responses: {
+      200: { description: 'User', ...json(userSchema) },
+      400: error('`email: is too long`'),
+      403: badAdminKey,
+      404: userNotFound,
+    },
     async handler(ctx, { params }, deps) {
       ctx.body = userJson(await userByEmail(deps.db, params.email));
     },
@@ -111,6 +118,7 @@ export const adminRoutes = [
     parameters: [integerIdParameter],
     responses: {
       200: { description: 'User', ...json(userDetailSchema) },
+      400: invalidIntegerId,
       403: badAdminKey,
       404: userNotFound,
     },
@@ -161,6 +169,7 @@ export const adminRoutes = [
     ],
     responses: {
       201: { description: 'Issued', ...json(issuedTokenSchema) },
+      400: error('Invalid input'),
       403: badAdminKey,
       404: userNotFound,
     },
@@ -180,6 +189,7 @@ export const adminRoutes = [
     parameters: [integerIdParameter],
     responses: {
       200: { description: 'Settings', ...json(webhookSettingsSchema) },
+      400: invalidIntegerId,
       403: badAdminKey,
       404: userNotFound,
     },
@@ -219,7 +229,12 @@ export const adminRoutes = [
     params: numericIdParams,
     summary: 'Revoke an API key',
     parameters: [integerIdParameter],
-    responses: { 204: { description: 'Revoked' }, 403: badAdminKey, 404: error('Token not found') },
+    responses: {
+      204: { description: 'Revoked' },
+      400: invalidIntegerId,
+      403: badAdminKey,
+      404: error('Token not found'),
+    },
     async handler(ctx, { params }, deps) {
       await revokeUserApiKey(deps.db, params.id);
       ctx.status = 204;

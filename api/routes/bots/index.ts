@@ -11,7 +11,7 @@ import { meetingJson } from '../../../shared/meetings/serialize.js';
 import { meetingSchema } from '../../../shared/meetings/wire.js';
 import { requireAuth } from '../../context.js';
 import { commonErrors, error, json } from '../../openapi/responses.js';
-import { meetingRefParameters, meetingRefParams } from '../path-params.js';
+import { invalidMeetingRef, meetingRefParameters, meetingRefParams } from '../path-params.js';
 import { routesOf, userAuth } from '../route.js';
 import { botRequestOf, createBotRequest, settingsChangeOf, updateBotConfigRequest } from './schema.js';
 
@@ -64,6 +64,7 @@ export const botRoutes = [
     parameters: meetingRefParameters,
     responses: {
       202: { description: 'The meeting, now `completed`; the bot is leaving', ...json(meetingSchema) },
+      400: invalidMeetingRef,
       ...commonErrors,
       404: error('`Bot not found`'),
     },

@@ -22,7 +22,13 @@ import {
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { requireAuth } from '../../context.js';
 import { commonErrors, error, json } from '../../openapi/responses.js';
-import { integerIdParameter, meetingRefParameters, meetingRefParams } from '../path-params.js';
+import {
+  integerIdParameter,
+  invalidIntegerId,
+  invalidMeetingRef,
+  meetingRefParameters,
+  meetingRefParams,
+} from '../path-params.js';
 import { publicBaseUrl } from '../public-url.js';
 import { limitParameter, offsetParameter } from '../query-params.js';
 import { routesOf, userAuth } from '../route.js';
@@ -73,6 +79,7 @@ export const meetingRoutes = [
         description: 'The meeting (the spec’s fields) and its `recordings`',
         ...json(meetingDetailSchema),
       },
+      400: invalidIntegerId,
       ...commonErrors,
       404: error('`Meeting not found`'),
     },
@@ -92,6 +99,7 @@ export const meetingRoutes = [
     parameters: [integerIdParameter],
     responses: {
       200: { description: 'Events', ...json(meetingEventsSchema) },
+      400: invalidIntegerId,
       ...commonErrors,
       404: error('`Meeting not found`'),
     },
@@ -141,6 +149,7 @@ export const meetingRoutes = [
     parameters: meetingRefParameters,
     responses: {
       200: { description: 'Deleted', ...json(deletedMeetingsSchema) },
+      400: invalidMeetingRef,
       ...commonErrors,
       404: error('`Meeting not found`'),
       409: error('A bot is still running for this meeting'),

@@ -15,7 +15,7 @@ import { deletedRecordingSchema, recordingDetailSchema } from '../../../shared/r
 import { type AppContext, requireAuth } from '../../context.js';
 import type { RateLimits } from '../../middleware/rate-limits.js';
 import { commonErrors, error, json } from '../../openapi/responses.js';
-import { integerIdParameter } from '../path-params.js';
+import { integerIdParameter, invalidIntegerId } from '../path-params.js';
 import { publicBaseUrl } from '../public-url.js';
 import { type RouteAuth, routesOf, userAuth } from '../route.js';
 import { parseRange } from './range.js';
@@ -73,6 +73,7 @@ export const recordingRoutes = [
     parameters: [integerIdParameter],
     responses: {
       200: { description: 'The recording', ...json(recordingDetailSchema) },
+      400: invalidIntegerId,
       ...commonErrors,
       404: error('`Recording not found` (absent, deleted, or another user’s)'),
     },
@@ -101,6 +102,7 @@ export const recordingRoutes = [
         content: media,
       },
       206: { description: 'The range asked for, with `Content-Range: bytes a-b/size`', content: media },
+      400: invalidIntegerId,
       401: error('Missing or invalid X-API-Key, or a token that is not this recording’s: `Unauthorized`'),
       404: error('`Recording not found`; or it failed, or its file is gone, and it has no media'),
       409: error('The recording is still being recorded: its media is served once it is ready'),
@@ -153,6 +155,7 @@ export const recordingRoutes = [
     parameters: [integerIdParameter],
     responses: {
       200: { description: 'Deleted', ...json(deletedRecordingSchema) },
+      400: invalidIntegerId,
       ...commonErrors,
       404: error('`Recording not found`'),
       409: error('The bot is still recording it: stop the bot first'),

@@ -86,7 +86,9 @@ export const transcriptRoutes: Route<TranscriptsRouteDeps>[] = [
           },
         },
       },
-      400: error('An unknown `format`: `format: must be one of json, txt, srt, vtt`'),
+      400: error(
+        'An unknown `format`: `format: must be one of json, txt, srt, vtt`; or an unknown platform or a meeting id over 200 characters',
+      ),
       ...commonErrors,
       404: error('`Meeting not found`'),
       406: error(

@@ -8,7 +8,7 @@ import { type LiveCursor, liveChangesSince } from '../../../shared/transcripts/l
 import { liveSegmentJson } from '../../../shared/transcripts/serialize.js';
 import { requireAuth } from '../../context.js';
 import { commonErrors, error } from '../../openapi/responses.js';
-import { meetingRefParameters, meetingRefParams } from '../path-params.js';
+import { invalidMeetingRef, meetingRefParameters, meetingRefParams } from '../path-params.js';
 import { routesOf, userAuth } from '../route.js';
 import type { StreamSlots } from './stream-slots.js';
 
@@ -63,6 +63,7 @@ export const transcriptStreamRoute = routesOf<TranscriptStreamDeps>()({
       description: 'Events `status`, `segment` and `end`; `: keep-alive` comments every 15 s',
       content: { 'text/event-stream': { schema: { type: 'string' } } },
     },
+    400: invalidMeetingRef,
     ...commonErrors,
     404: error('`Meeting not found`'),
     429: error(

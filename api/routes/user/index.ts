@@ -148,6 +148,7 @@ export const userRoutes = [
     parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
     responses: {
       202: { description: 'Queued again', ...json(deliverySchema) },
+      400: error('`id: must be a delivery id (UUID)`'),
       ...commonErrors,
       404: error('Delivery not found'),
       409: error('Only a failed delivery can be retried'),

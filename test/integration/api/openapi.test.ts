@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Router } from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentedPath } from '../../../api/routes/route.js';
-import { startTestApi, type TestApi } from '../../support/api.js';
+import { documentedRoutes } from '../../../api/openapi/documented-routes.js';
+import { adminAuth, documentedPath } from '../../../api/routes/route.js';
+import { ADMIN_KEY, startTestApi, type TestApi } from '../../support/api.js';
 
 const COMMITTED = readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8');
 /** The docs router's own routes: the document and the page that shows it. */
@@ -82,6 +83,28 @@ describe('GET /openapi.json', () => {
       expect(tooLong.body.error).toBe('limit: must be at most 50');
     } finally {
       await custom.close();
+    }
+  });
+
+  it('documents the 400 of every route that validates its input, and the route answers it', async () => {
+    const document = (await api.request('GET', '/openapi.json')).body;
+    const user = await api.createUser();
+    const validating = documentedRoutes.filter((route) => route.params || route.body || route.query);
+    expect(validating.length).toBeGreaterThan(20);
+    for (const route of validating) {
+      // A NUL character is refused in any input before its schema runs: the first input validated fails.
+      const path = route.path.replace(/:[A-Za-z0-9_]+/g, '%00');
+      const response = await api.request(route.method.toUpperCase(), route.params ? path : `${path}?x=%00`, {
+        ...(route.auth === adminAuth ? { adminKey: ADMIN_KEY } : { key: user.key }),
+        ...(route.body && { json: route.params ? {} : { x: '\u0000' } }),
+      });
+      const name = `${route.method} ${route.path}`;
+      expect({ name, status: response.status, error: response.body?.error }).toEqual({
+        name,
+        status: 400,
+        error: expect.stringContaining('must not contain NUL'),
+      });
+      expect(document.paths[documentedPath(route.path)][route.method].responses[400], name).toBeDefined();
     }
   });
 });
