@@ -41,7 +41,7 @@ export const adminAuth: RouteAuth = {
 };
 export const noAuth: RouteAuth = { security: [], middleware: () => undefined };
 
-/** A part of the document that may state a limit of this deployment. */
+/** A query schema or a part of the document that depends on the deployment's limits. */
 export type WithLimits<T> = T | ((limits: RouteLimits) => T);
 
 type Parsed<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
