@@ -19,17 +19,19 @@ import { errorBodies } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import type { RateLimits } from './middleware/rate-limits.js';
 import { requestContext } from './middleware/request-id.js';
-import { buildOpenApiDocument } from './openapi.js';
-import { adminRouter } from './routes/admin/index.js';
-import { botsRouter } from './routes/bots/index.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { adminRoutes } from './routes/admin/index.js';
+import { botRoutes } from './routes/bots/index.js';
 import { docsRouter } from './routes/docs.js';
-import { healthRouter, type ReadinessCheck } from './routes/health.js';
-import { meetingsRouter } from './routes/meetings/index.js';
-import { recordingsRouter } from './routes/recordings/index.js';
-import { transcriptsRouter } from './routes/transcripts/index.js';
-import { type StreamOptions, transcriptStreamRouter } from './routes/transcripts/stream.js';
+import { healthRoutes, type ReadinessCheck } from './routes/health.js';
+import { meetingRoutes } from './routes/meetings/index.js';
+import { recordingRoutes } from './routes/recordings/index.js';
+import type { RouteKit, RouteLimits } from './routes/route.js';
+import { routerOf } from './routes/router.js';
+import { transcriptRoutes } from './routes/transcripts/index.js';
+import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from './routes/transcripts/stream.js';
 import type { StreamSlots } from './routes/transcripts/stream-slots.js';
-import { userRouter } from './routes/user/index.js';
+import { userRoutes } from './routes/user/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -62,80 +64,81 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: config.TRUST_PROXY });
   app.silent = true; // errors are logged by our own middleware, with the request id
 
-  const user = requireUser(db, deps.rateLimits);
-  const body = jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES });
-  const optionalBody = jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES, allowEmpty: true });
-  const admin = requireAdmin(config.ADMIN_API_KEY, deps.rateLimits);
   const webhookPolicy = webhookPolicyOf(config);
-  const pageSizes = { defaultLimit: config.LIST_DEFAULT_LIMIT, maxLimit: config.LIST_MAX_LIMIT };
   const cache = new ResponseCache(config.RESPONSE_CACHE_MB * 2 ** 20);
+  const limits: RouteLimits = {
+    pageSizes: { defaultLimit: config.LIST_DEFAULT_LIMIT, maxLimit: config.LIST_MAX_LIMIT },
+    meetingDataMaxBytes: config.MEETING_DATA_MAX_BYTES,
+    liveStreamsPerUser: config.LIVE_STREAMS_PER_USER,
+  };
+  const kit: RouteKit = {
+    requireUser: requireUser(db, deps.rateLimits),
+    requireAdmin: requireAdmin(config.ADMIN_API_KEY, deps.rateLimits),
+    jsonBody: jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES }),
+    optionalJsonBody: jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES, allowEmpty: true }),
+    limits,
+  };
 
   const routers: Router<AppState>[] = [
-    healthRouter(deps.readiness),
-    docsRouter(() =>
-      buildOpenApiDocument(config.PUBLIC_BASE_URL, {
-        listDefaultLimit: config.LIST_DEFAULT_LIMIT,
-        listMaxLimit: config.LIST_MAX_LIMIT,
-        meetingDataMaxBytes: config.MEETING_DATA_MAX_BYTES,
-        liveStreamsPerUser: config.LIVE_STREAMS_PER_USER,
-      }),
+    routerOf(healthRoutes, { checks: deps.readiness }, kit),
+    docsRouter(() => buildOpenApiDocument(config.PUBLIC_BASE_URL, limits)),
+    routerOf(
+      botRoutes,
+      {
+        db,
+        jobs: deps.jobs,
+        commands: deps.commands,
+        log: deps.logger,
+        defaultBotName: config.DEFAULT_BOT_NAME,
+        recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
+        extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
+        announce: deps.announce,
+        webhookPolicy,
+      },
+      kit,
     ),
-    botsRouter({
-      db,
-      jobs: deps.jobs,
-      commands: deps.commands,
-      log: deps.logger,
-      defaultBotName: config.DEFAULT_BOT_NAME,
-      recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
-      extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
-      announce: deps.announce,
-      webhookPolicy,
-      requireUser: user,
-      jsonBody: body,
-    }),
-    userRouter({
-      pageSizes,
-      db,
-      requireUser: user,
-      jsonBody: body,
-      webhookPolicy,
-      webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      announce: deps.announce,
-    }),
-    meetingsRouter({
-      db,
-      requireUser: user,
-      jsonBody: body,
-      pageSizes,
-      dataMaxBytes: config.MEETING_DATA_MAX_BYTES,
-      cache,
-      recordingStorage: deps.recordingStorage,
-      publicBaseUrl: config.PUBLIC_BASE_URL,
-    }),
-    recordingsRouter({
-      db,
-      storage: deps.recordingStorage,
-      requireUser: user,
-      rateLimits: deps.rateLimits,
-      publicBaseUrl: config.PUBLIC_BASE_URL,
-    }),
-    transcriptsRouter({ db, requireUser: user, cache }),
-    transcriptStreamRouter({
-      db,
-      requireUser: user,
-      changes: deps.changes,
-      slots: deps.streamSlots,
-      options: deps.streamOptions,
-    }),
-    adminRouter({
-      pageSizes,
-      db,
-      requireAdmin: admin,
-      jsonBody: body,
-      optionalJsonBody: optionalBody,
-      defaultMaxConcurrentBots: config.DEFAULT_MAX_CONCURRENT_BOTS,
-      webhookPolicy,
-    }),
+    routerOf(
+      userRoutes,
+      { db, webhookPolicy, webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS, announce: deps.announce },
+      kit,
+    ),
+    routerOf(
+      meetingRoutes,
+      {
+        db,
+        dataMaxBytes: limits.meetingDataMaxBytes,
+        cache,
+        recordingStorage: deps.recordingStorage,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+      },
+      kit,
+    ),
+    routerOf(
+      recordingRoutes,
+      {
+        db,
+        storage: deps.recordingStorage,
+        rateLimits: deps.rateLimits,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+      },
+      kit,
+    ),
+    routerOf(
+      transcriptRoutes,
+      {
+        db,
+        cache,
+        changes: deps.changes,
+        slots: deps.streamSlots,
+        options: deps.streamOptions ?? DEFAULT_STREAM_OPTIONS,
+      },
+      kit,
+    ),
+    routerOf(
+      adminRoutes,
+      { db, defaultMaxConcurrentBots: config.DEFAULT_MAX_CONCURRENT_BOTS, webhookPolicy },
+      kit,
+    ),
   ];
 
   const metrics = apiMetrics(deps.metrics, deps.queues);

@@ -22,3 +22,18 @@ export function pageQueryShape(sizes: PageSizes) {
     offset: wholeNumberParam(0, Number.MAX_SAFE_INTEGER).default(0),
   };
 }
+
+/** A page size parameter (pageQueryShape's `limit`) as the OpenAPI document shows it. */
+export function limitParameter(name: string, sizes: PageSizes) {
+  return {
+    name,
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: sizes.maxLimit, default: sizes.defaultLimit },
+  };
+}
+
+/** An offset parameter (pageQueryShape's `offset`) as the OpenAPI document shows it. */
+export function offsetParameter(name: string) {
+  return { name, in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } };
+}

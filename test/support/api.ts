@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import type Koa from 'koa';
 import { createApp } from '../../api/app.js';
+import type { AppState } from '../../api/context.js';
 import { answerMalformedRequests } from '../../api/http-server.js';
 import { noRateLimits, redisRateLimits } from '../../api/middleware/rate-limits.js';
 import { redisStreamSlots } from '../../api/routes/transcripts/stream-slots.js';
@@ -34,6 +36,8 @@ export interface TestUser {
 
 export interface TestApi {
   baseUrl: string;
+  /** The Koa app itself, for tests that read how it is put together (its routers). */
+  app: Koa<AppState>;
   config: Config;
   database: TestDatabase;
   redis: Redis;
@@ -164,6 +168,7 @@ export async function startTestApi(
 
   return {
     baseUrl,
+    app,
     config,
     database,
     redis,

@@ -1,5 +1,3 @@
-import { Router } from '@koa/router';
-import type { Middleware } from 'koa';
 import { apiKeyJson, userJson } from '../../../shared/accounts/serialize.js';
 import {
   findOrCreateUser,
@@ -10,14 +8,17 @@ import {
   userByEmail,
   userWithKeys,
 } from '../../../shared/accounts/service.js';
+import { issuedTokenSchema, userDetailSchema, userSchema } from '../../../shared/accounts/wire.js';
 import { NotFoundError } from '../../../shared/infra/errors.js';
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
 import { webhookSettingsJson } from '../../../shared/webhooks/serialize.js';
 import { configureUserWebhook, webhookSettings } from '../../../shared/webhooks/service.js';
-import type { AppState } from '../../context.js';
-import { parseInput } from '../../middleware/validate.js';
-import type { PageSizes } from '../query-params.js';
+import { webhookSettingsSchema } from '../../../shared/webhooks/wire.js';
+import { error, json, ref } from '../../openapi/responses.js';
+import { integerIdParameter, invalidIntegerId } from '../path-params.js';
+import { limitParameter, offsetParameter } from '../query-params.js';
+import { adminAuth, routesOf } from '../route.js';
 import { webhookChangeOf, webhookSettingsRequest } from '../user/schema.js';
 import {
   createTokenQuery,
@@ -29,97 +30,214 @@ import {
   updateUserRequest,
 } from './schema.js';
 
-export interface AdminRouterDeps {
+export interface AdminRouteDeps {
   db: Knex;
-  requireAdmin: Middleware<AppState>;
-  jsonBody: Middleware<AppState>;
-  optionalJsonBody: Middleware<AppState>;
   defaultMaxConcurrentBots: number;
   webhookPolicy: WebhookAddressPolicy;
-  pageSizes: PageSizes;
 }
+
+const route = routesOf<AdminRouteDeps>();
+const badAdminKey = error('Bad admin key');
+const userNotFound = error('User not found');
 
 /** Vexa-shaped admin API (header X-Admin-API-Key), so existing clients and scripts work unchanged. */
-export function adminRouter(deps: AdminRouterDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/admin' });
-  const usersQuery = listUsersQuery(deps.pageSizes);
-  router.use(deps.requireAdmin);
+export const adminRoutes = [
+  route({
+    method: 'post',
+    path: '/admin/users',
+    auth: adminAuth,
+    body: createUserRequest,
+    summary: 'Find or create a user by email',
+    responses: {
+      200: { description: 'Existing user', ...json(userSchema) },
+      201: { description: 'Created', ...json(userSchema) },
+      400: error('Invalid input'),
+      403: badAdminKey,
+    },
+    async handler(ctx, { body }, deps) {
+      const { user, created } = await findOrCreateUser(
+        deps.db,
+        {
+          email: body.email,
+          name: body.name,
+          imageUrl: body.image_url,
+          maxConcurrentBots: body.max_concurrent_bots,
+          data: body.data,
+        },
+        deps.defaultMaxConcurrentBots,
+      );
+      ctx.status = created ? 201 : 200;
+      ctx.body = userJson(user);
+    },
+  }),
 
-  router.post('/users', deps.jsonBody, async (ctx) => {
-    const input = parseInput(createUserRequest, ctx.state.body);
-    const { user, created } = await findOrCreateUser(
-      deps.db,
-      {
-        email: input.email,
-        name: input.name,
-        imageUrl: input.image_url,
-        maxConcurrentBots: input.max_concurrent_bots,
-        data: input.data,
+  route({
+    method: 'get',
+    path: '/admin/users',
+    auth: adminAuth,
+    query: (limits) => listUsersQuery(limits.pageSizes),
+    summary: 'List users',
+    parameters: (limits) => [offsetParameter('skip'), limitParameter('limit', limits.pageSizes)],
+    responses: {
+      200: {
+        description: 'Users',
+        content: { 'application/json': { schema: { type: 'array', items: ref(userSchema) } } },
       },
-      deps.defaultMaxConcurrentBots,
-    );
-    ctx.status = created ? 201 : 200;
-    ctx.body = userJson(user);
-  });
+      400: error('Invalid query'),
+      403: badAdminKey,
+    },
+    async handler(ctx, { query }, deps) {
+      ctx.body = (await listAllUsers(deps.db, query)).map(userJson);
+    },
+  }),
 
-  router.get('/users', async (ctx) => {
-    const page = parseInput(usersQuery, ctx.query, 'Query');
-    ctx.body = (await listAllUsers(deps.db, page)).map(userJson);
-  });
+  route({
+    method: 'get',
+    path: '/admin/users/email/:email',
+    auth: adminAuth,
+    params: emailParams,
+    summary: 'Get a user by email',
+    parameters: [{ name: 'email', in: 'path', required: true, schema: { type: 'string' } }],
+    responses: {
+      200: { description: 'User', ...json(userSchema) },
+      400: error('`email: is too long`'),
+      403: badAdminKey,
+      404: userNotFound,
+    },
+    async handler(ctx, { params }, deps) {
+      ctx.body = userJson(await userByEmail(deps.db, params.email));
+    },
+  }),
 
-  router.get('/users/email/:email', async (ctx) => {
-    const { email } = parseInput(emailParams, ctx.params, 'Path');
-    ctx.body = userJson(await userByEmail(deps.db, email));
-  });
+  route({
+    method: 'get',
+    path: '/admin/users/:id',
+    auth: adminAuth,
+    params: numericIdParams,
+    summary: 'Get a user with their API keys (never the secrets)',
+    parameters: [integerIdParameter],
+    responses: {
+      200: { description: 'User', ...json(userDetailSchema) },
+      400: invalidIntegerId,
+      403: badAdminKey,
+      404: userNotFound,
+    },
+    async handler(ctx, { params }, deps) {
+      const { user, keys } = await userWithKeys(deps.db, params.id);
+      ctx.body = { ...userJson(user), api_tokens: keys.map(apiKeyJson) };
+    },
+  }),
 
-  router.get('/users/:id', async (ctx) => {
-    const { id } = parseInput(numericIdParams, ctx.params, 'Path');
-    const { user, keys } = await userWithKeys(deps.db, id);
-    ctx.body = { ...userJson(user), api_tokens: keys.map(apiKeyJson) };
-  });
+  route({
+    method: 'patch',
+    path: '/admin/users/:id',
+    auth: adminAuth,
+    params: numericIdParams,
+    body: updateUserRequest,
+    summary: 'Update a user (name, image_url, max_concurrent_bots, data merge)',
+    parameters: [integerIdParameter],
+    responses: {
+      200: { description: 'User', ...json(userSchema) },
+      400: error('Invalid input'),
+      403: badAdminKey,
+      404: userNotFound,
+    },
+    async handler(ctx, { params, body }, deps) {
+      const updated = await updateUserProfile(deps.db, params.id, {
+        email: body.email,
+        name: body.name,
+        imageUrl: body.image_url,
+        maxConcurrentBots: body.max_concurrent_bots,
+        data: body.data,
+      });
+      ctx.body = userJson(updated);
+    },
+  }),
 
-  router.patch('/users/:id', deps.jsonBody, async (ctx) => {
-    const { id } = parseInput(numericIdParams, ctx.params, 'Path');
-    const input = parseInput(updateUserRequest, ctx.state.body);
-    const updated = await updateUserProfile(deps.db, id, {
-      email: input.email,
-      name: input.name,
-      imageUrl: input.image_url,
-      maxConcurrentBots: input.max_concurrent_bots,
-      data: input.data,
-    });
-    ctx.body = userJson(updated);
-  });
+  route({
+    method: 'post',
+    path: '/admin/users/:id/tokens',
+    auth: adminAuth,
+    params: numericIdParams,
+    body: createTokenRequest,
+    bodyMayBeEmpty: true,
+    query: createTokenQuery,
+    summary: 'Issue a new API key; the key is returned once, as `token`',
+    parameters: [
+      integerIdParameter,
+      { name: 'name', in: 'query', required: false, schema: { type: 'string' } },
+    ],
+    responses: {
+      201: { description: 'Issued', ...json(issuedTokenSchema) },
+      400: error('Invalid input'),
+      403: badAdminKey,
+      404: userNotFound,
+    },
+    async handler(ctx, { params, body, query }, deps) {
+      const issued = await issueUserApiKey(deps.db, params.id, body.name ?? query.name ?? null);
+      ctx.status = 201;
+      ctx.body = { ...apiKeyJson(issued.key), token: issued.token };
+    },
+  }),
 
-  router.get('/users/:id/webhook', async (ctx) => {
-    const { id } = parseInput(numericIdParams, ctx.params, 'Path');
-    const settings = await webhookSettings(deps.db, id);
-    if (!settings) throw new NotFoundError('User not found');
-    ctx.body = webhookSettingsJson(settings);
-  });
+  route({
+    method: 'get',
+    path: '/admin/users/:id/webhook',
+    auth: adminAuth,
+    params: numericIdParams,
+    summary: "A user's webhook settings",
+    parameters: [integerIdParameter],
+    responses: {
+      200: { description: 'Settings', ...json(webhookSettingsSchema) },
+      400: invalidIntegerId,
+      403: badAdminKey,
+      404: userNotFound,
+    },
+    async handler(ctx, { params }, deps) {
+      const settings = await webhookSettings(deps.db, params.id);
+      if (!settings) throw new NotFoundError('User not found');
+      ctx.body = webhookSettingsJson(settings);
+    },
+  }),
 
-  router.put('/users/:id/webhook', deps.jsonBody, async (ctx) => {
-    const { id } = parseInput(numericIdParams, ctx.params, 'Path');
-    const change = webhookChangeOf(parseInput(webhookSettingsRequest, ctx.state.body));
-    const settings = await configureUserWebhook(deps.db, deps.webhookPolicy, id, change);
-    if (!settings) throw new NotFoundError('User not found');
-    ctx.body = webhookSettingsJson(settings);
-  });
+  route({
+    method: 'put',
+    path: '/admin/users/:id/webhook',
+    auth: adminAuth,
+    params: numericIdParams,
+    body: webhookSettingsRequest,
+    summary: "Set a user's webhook endpoint, secret and options (as PUT /user/webhook)",
+    parameters: [integerIdParameter],
+    responses: {
+      200: { description: 'Settings', ...json(webhookSettingsSchema) },
+      400: error('Invalid input or refused endpoint'),
+      403: badAdminKey,
+      404: userNotFound,
+    },
+    async handler(ctx, { params, body }, deps) {
+      const change = webhookChangeOf(body);
+      const settings = await configureUserWebhook(deps.db, deps.webhookPolicy, params.id, change);
+      if (!settings) throw new NotFoundError('User not found');
+      ctx.body = webhookSettingsJson(settings);
+    },
+  }),
 
-  router.post('/users/:id/tokens', deps.optionalJsonBody, async (ctx) => {
-    const { id } = parseInput(numericIdParams, ctx.params, 'Path');
-    const body = parseInput(createTokenRequest, ctx.state.body);
-    const query = parseInput(createTokenQuery, ctx.query, 'Query');
-    const issued = await issueUserApiKey(deps.db, id, body.name ?? query.name ?? null);
-    ctx.status = 201;
-    ctx.body = { ...apiKeyJson(issued.key), token: issued.token };
-  });
-
-  router.delete('/tokens/:id', async (ctx) => {
-    const { id } = parseInput(numericIdParams, ctx.params, 'Path');
-    await revokeUserApiKey(deps.db, id);
-    ctx.status = 204;
-  });
-
-  return router;
-}
+  route({
+    method: 'delete',
+    path: '/admin/tokens/:id',
+    auth: adminAuth,
+    params: numericIdParams,
+    summary: 'Revoke an API key',
+    parameters: [integerIdParameter],
+    responses: {
+      204: { description: 'Revoked' },
+      400: invalidIntegerId,
+      403: badAdminKey,
+      404: error('Token not found'),
+    },
+    async handler(ctx, { params }, deps) {
+      await revokeUserApiKey(deps.db, params.id);
+      ctx.status = 204;
+    },
+  }),
+];

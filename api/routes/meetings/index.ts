@@ -1,5 +1,3 @@
-import { Router } from '@koa/router';
-import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { ResponseCache } from '../../../shared/infra/response-cache.js';
 import {
@@ -14,19 +12,30 @@ import {
   meetingListAnswer,
   updateMeetingData,
 } from '../../../shared/meetings/service.js';
+import {
+  deletedMeetingsSchema,
+  meetingDetailSchema,
+  meetingEventsSchema,
+  meetingListSchema,
+  updatedMeetingSchema,
+} from '../../../shared/meetings/wire.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
-import { type AppState, requireAuth } from '../../context.js';
-import { parseInput } from '../../middleware/validate.js';
-import { meetingRefParams } from '../path-params.js';
+import { requireAuth } from '../../context.js';
+import { commonErrors, error, json } from '../../openapi/responses.js';
+import {
+  integerIdParameter,
+  invalidIntegerId,
+  invalidMeetingRef,
+  meetingRefParameters,
+  meetingRefParams,
+} from '../path-params.js';
 import { publicBaseUrl } from '../public-url.js';
-import type { PageSizes } from '../query-params.js';
+import { limitParameter, offsetParameter } from '../query-params.js';
+import { routesOf, userAuth } from '../route.js';
 import { listMeetingsQuery, meetingIdParams, updateMeetingDataRequest } from './schema.js';
 
-export interface MeetingsRouterDeps {
+export interface MeetingsRouteDeps {
   db: Knex;
-  requireUser: Middleware<AppState>;
-  jsonBody: Middleware<AppState>;
-  pageSizes: PageSizes;
   /** MEETING_DATA_MAX_BYTES */
   dataMaxBytes: number;
   /** Built answers, keyed by the version of what they show. */
@@ -37,52 +46,122 @@ export interface MeetingsRouterDeps {
   publicBaseUrl: string | undefined;
 }
 
-export function meetingsRouter(deps: MeetingsRouterDeps): Router<AppState> {
-  const router = new Router<AppState>();
-  const listQuery = listMeetingsQuery(deps.pageSizes);
+const route = routesOf<MeetingsRouteDeps>();
 
-  router.get('/meetings', deps.requireUser, async (ctx) => {
-    const page = parseInput(listQuery, ctx.query, 'Query');
-    ctx.type = 'application/json';
-    ctx.body = await meetingListAnswer(deps.db, deps.cache, requireAuth(ctx), page);
-  });
+export const meetingRoutes = [
+  route({
+    method: 'get',
+    path: '/meetings',
+    auth: userAuth,
+    query: (limits) => listMeetingsQuery(limits.pageSizes),
+    summary: 'List Meetings, newest first',
+    parameters: (limits) => [limitParameter('limit', limits.pageSizes), offsetParameter('offset')],
+    responses: {
+      200: { description: 'Meetings', ...json(meetingListSchema) },
+      400: error('Invalid query'),
+      ...commonErrors,
+    },
+    async handler(ctx, { query }, deps) {
+      ctx.type = 'application/json';
+      ctx.body = await meetingListAnswer(deps.db, deps.cache, requireAuth(ctx), query);
+    },
+  }),
 
-  router.get('/meetings/:id', deps.requireUser, async (ctx) => {
-    const { id } = parseInput(meetingIdParams, ctx.params, 'Path');
-    const { meeting, recordings } = await meetingDetail(deps.db, requireAuth(ctx), id);
-    ctx.body = meetingDetailJson(meeting, recordings, publicBaseUrl(ctx, deps.publicBaseUrl));
-  });
+  route({
+    method: 'get',
+    path: '/meetings/:id',
+    auth: userAuth,
+    params: meetingIdParams,
+    summary: 'Get Meeting, with its recordings',
+    parameters: [integerIdParameter],
+    responses: {
+      200: {
+        description: 'The meeting (the spec’s fields) and its `recordings`',
+        ...json(meetingDetailSchema),
+      },
+      400: invalidIntegerId,
+      ...commonErrors,
+      404: error('`Meeting not found`'),
+    },
+    async handler(ctx, { params }, deps) {
+      const { meeting, recordings } = await meetingDetail(deps.db, requireAuth(ctx), params.id);
+      ctx.body = meetingDetailJson(meeting, recordings, publicBaseUrl(ctx, deps.publicBaseUrl));
+    },
+  }),
 
-  router.get('/meetings/:id/events', deps.requireUser, async (ctx) => {
-    const { id } = parseInput(meetingIdParams, ctx.params, 'Path');
-    const { meeting, transitions } = await meetingHistory(deps.db, requireAuth(ctx), id);
-    ctx.body = { meeting_id: meeting.id, events: transitions.map(meetingEventJson) };
-  });
+  route({
+    method: 'get',
+    path: '/meetings/:id/events',
+    auth: userAuth,
+    params: meetingIdParams,
+    summary:
+      "The meeting's status transitions, oldest first, with time, source, reason and detail (beyond the spec)",
+    parameters: [integerIdParameter],
+    responses: {
+      200: { description: 'Events', ...json(meetingEventsSchema) },
+      400: invalidIntegerId,
+      ...commonErrors,
+      404: error('`Meeting not found`'),
+    },
+    async handler(ctx, { params }, deps) {
+      const { meeting, transitions } = await meetingHistory(deps.db, requireAuth(ctx), params.id);
+      ctx.body = { meeting_id: meeting.id, events: transitions.map(meetingEventJson) };
+    },
+  }),
 
-  router.patch('/meetings/:platform/:native_meeting_id', deps.requireUser, deps.jsonBody, async (ctx) => {
-    const params = parseInput(meetingRefParams, ctx.params, 'Path');
-    const { data } = parseInput(updateMeetingDataRequest, ctx.state.body);
-    const meeting = await updateMeetingData(
-      deps.db,
-      requireAuth(ctx),
-      params.platform,
-      params.native_meeting_id,
-      data,
-      deps.dataMaxBytes,
-    );
-    ctx.body = updatedMeetingJson(meeting);
-  });
+  route({
+    method: 'patch',
+    path: '/meetings/:platform/:native_meeting_id',
+    auth: userAuth,
+    params: meetingRefParams,
+    body: updateMeetingDataRequest,
+    summary: 'Update Meeting Data (latest meeting with this id); null removes a member',
+    parameters: meetingRefParameters,
+    responses: (limits) => ({
+      200: { description: 'The meeting after the update', ...json(updatedMeetingSchema) },
+      400: error('Invalid input'),
+      ...commonErrors,
+      404: error('`Meeting not found`'),
+      413: error(
+        `The meeting's data would take more than ${limits.meetingDataMaxBytes} bytes; nothing changed`,
+      ),
+    }),
+    async handler(ctx, { params, body }, deps) {
+      const meeting = await updateMeetingData(
+        deps.db,
+        requireAuth(ctx),
+        params.platform,
+        params.native_meeting_id,
+        body.data,
+        deps.dataMaxBytes,
+      );
+      ctx.body = updatedMeetingJson(meeting);
+    },
+  }),
 
-  router.delete('/meetings/:platform/:native_meeting_id', deps.requireUser, async (ctx) => {
-    const params = parseInput(meetingRefParams, ctx.params, 'Path');
-    const ids = await deleteMeetingData(
-      { db: deps.db, storage: deps.recordingStorage, log: ctx.state.log },
-      requireAuth(ctx),
-      params.platform,
-      params.native_meeting_id,
-    );
-    ctx.body = { message: 'Meeting data deleted', deleted_meeting_ids: ids };
-  });
-
-  return router;
-}
+  route({
+    method: 'delete',
+    path: '/meetings/:platform/:native_meeting_id',
+    auth: userAuth,
+    params: meetingRefParams,
+    summary:
+      'Delete the finished meetings with this id, their transcripts, metadata and recordings (their files too)',
+    parameters: meetingRefParameters,
+    responses: {
+      200: { description: 'Deleted', ...json(deletedMeetingsSchema) },
+      400: invalidMeetingRef,
+      ...commonErrors,
+      404: error('`Meeting not found`'),
+      409: error('A bot is still running for this meeting'),
+    },
+    async handler(ctx, { params }, deps) {
+      const ids = await deleteMeetingData(
+        { db: deps.db, storage: deps.recordingStorage, log: ctx.state.log },
+        requireAuth(ctx),
+        params.platform,
+        params.native_meeting_id,
+      );
+      ctx.body = { message: 'Meeting data deleted', deleted_meeting_ids: ids };
+    },
+  }),
+];

@@ -1,5 +1,3 @@
-import { Router } from '@koa/router';
-import type { Middleware } from 'koa';
 import { SpecErrors, UnauthorizedError } from '../../../shared/infra/errors.js';
 import type { Knex } from '../../../shared/infra/knex.js';
 import { recordingDetailJson } from '../../../shared/recordings/serialize.js';
@@ -13,17 +11,19 @@ import {
 } from '../../../shared/recordings/service.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { RECORDING_CONTENT_TYPE, type RecordingRecord } from '../../../shared/recordings/store.js';
-import { type AppContext, type AppState, requireAuth } from '../../context.js';
+import { deletedRecordingSchema, recordingDetailSchema } from '../../../shared/recordings/wire.js';
+import { type AppContext, requireAuth } from '../../context.js';
 import type { RateLimits } from '../../middleware/rate-limits.js';
-import { parseInput } from '../../middleware/validate.js';
+import { commonErrors, error, json } from '../../openapi/responses.js';
+import { integerIdParameter, invalidIntegerId } from '../path-params.js';
 import { publicBaseUrl } from '../public-url.js';
+import { type RouteAuth, routesOf, userAuth } from '../route.js';
 import { parseRange } from './range.js';
 import { recordingIdParams } from './schema.js';
 
-export interface RecordingsRouterDeps {
+export interface RecordingsRouteDeps {
   db: Knex;
   storage: RecordingStorage;
-  requireUser: Middleware<AppState>;
   /** Failed media tokens count against the client address like failed API keys. */
   rateLimits: RateLimits;
   /** PUBLIC_BASE_URL: where media URLs point (the request's origin when unset). */
@@ -37,73 +37,136 @@ const MAX_TOKEN_LENGTH = 256;
  * `?token=`); otherwise the handler checks the token against the recording, so a browser's <audio>
  * element can play a media_url without headers.
  */
-function keyUnlessToken(requireUser: Middleware<AppState>): Middleware<AppState> {
-  return (ctx, next) =>
-    ctx.get('X-API-Key') === '' && typeof ctx.query.token === 'string' ? next() : requireUser(ctx, next);
+const keyOrMediaToken: RouteAuth = {
+  security: [{ ApiKey: [] }, { MediaToken: [] }],
+  middleware: (kit) => (ctx, next) =>
+    ctx.get('X-API-Key') === '' && typeof ctx.query.token === 'string' ? next() : kit.requireUser(ctx, next),
+};
+
+/** The recording the request may read: the key's user's, or the one its media token opens. */
+async function mediaRecording(
+  deps: RecordingsRouteDeps,
+  ctx: AppContext,
+  id: number,
+): Promise<RecordingRecord> {
+  if (ctx.state.auth) return (await getRecording(deps.db, ctx.state.auth, id)).recording;
+  await deps.rateLimits.assertMayAuthenticate(ctx.ip);
+  const token = ctx.query.token as string;
+  const recording = token.length <= MAX_TOKEN_LENGTH ? await recordingByMediaToken(deps.db, id, token) : null;
+  if (!recording) {
+    await deps.rateLimits.authenticationFailed(ctx.ip);
+    throw new UnauthorizedError(SpecErrors.unauthorized);
+  }
+  return recording;
 }
 
-export function recordingsRouter(deps: RecordingsRouterDeps): Router<AppState> {
-  const router = new Router<AppState>();
+const route = routesOf<RecordingsRouteDeps>();
+const media = { [RECORDING_CONTENT_TYPE]: { schema: { type: 'string', format: 'binary' } } };
 
-  /** The recording the request may read: the key's user's, or the one its media token opens. */
-  async function mediaRecording(ctx: AppContext, id: number): Promise<RecordingRecord> {
-    if (ctx.state.auth) return (await getRecording(deps.db, ctx.state.auth, id)).recording;
-    await deps.rateLimits.assertMayAuthenticate(ctx.ip);
-    const token = ctx.query.token as string;
-    const recording =
-      token.length <= MAX_TOKEN_LENGTH ? await recordingByMediaToken(deps.db, id, token) : null;
-    if (!recording) {
-      await deps.rateLimits.authenticationFailed(ctx.ip);
-      throw new UnauthorizedError(SpecErrors.unauthorized);
-    }
-    return recording;
-  }
-
-  router.get('/recordings/:id', deps.requireUser, async (ctx) => {
-    const { id } = parseInput(recordingIdParams, ctx.params, 'Path');
-    const { recording, meeting } = await getRecording(deps.db, requireAuth(ctx), id);
-    ctx.body = recordingDetailJson(recording, meeting, publicBaseUrl(ctx, deps.publicBaseUrl));
-  });
+export const recordingRoutes = [
+  route({
+    method: 'get',
+    path: '/recordings/:id',
+    auth: userAuth,
+    params: recordingIdParams,
+    summary: 'A recording: its state, size, duration, time base and media URL, with its meeting',
+    parameters: [integerIdParameter],
+    responses: {
+      200: { description: 'The recording', ...json(recordingDetailSchema) },
+      400: invalidIntegerId,
+      ...commonErrors,
+      404: error('`Recording not found` (absent, deleted, or another user’s)'),
+    },
+    async handler(ctx, { params }, deps) {
+      const { recording, meeting } = await getRecording(deps.db, requireAuth(ctx), params.id);
+      ctx.body = recordingDetailJson(recording, meeting, publicBaseUrl(ctx, deps.publicBaseUrl));
+    },
+  }),
 
   // GET also answers HEAD (the router registers both): the headers without opening the file.
-  router.get('/recordings/:id/media', keyUnlessToken(deps.requireUser), async (ctx) => {
-    const { id } = parseInput(recordingIdParams, ctx.params, 'Path');
-    const recording = await mediaRecording(ctx, id);
-    const files = { storage: deps.storage, log: ctx.state.log };
-    const size = await recordingMediaSize(files, recording);
-    // Once stored, a recording's bytes never change: its id and size name them.
-    const etag = `"recording-${recording.id}-${size}"`;
-    ctx.set('Accept-Ranges', 'bytes');
-    ctx.set('ETag', etag);
-    // If-Range names the version a client holds part of: any other version is sent whole.
-    const ifRange = ctx.get('If-Range');
-    const wanted =
-      ifRange && ifRange !== etag ? { kind: 'whole' as const } : parseRange(ctx.get('Range'), size);
-    if (wanted.kind === 'unsatisfiable') throw rangeNotSatisfiable(size);
+  route({
+    method: 'get',
+    path: '/recordings/:id/media',
+    auth: keyOrMediaToken,
+    params: recordingIdParams,
+    summary: 'The recording’s audio, whole or one byte range (HEAD: the same headers, no body)',
+    description:
+      'Authenticated by `X-API-Key`, or without it by the `token` query parameter that `media_url` carries, so `<audio src="…media_url…">` plays and seeks in a browser. One range per request (`bytes=a-b`, `bytes=a-`, `bytes=-n`): several ranges get the whole file (200). `If-Range` with another ETag gets the whole file.',
+    parameters: [
+      integerIdParameter,
+      { name: 'Range', in: 'header', required: false, schema: { type: 'string' }, example: 'bytes=0-65535' },
+    ],
+    responses: {
+      200: {
+        description: 'The whole file, with `Accept-Ranges: bytes`, `Content-Length` and `ETag`',
+        content: media,
+      },
+      206: { description: 'The range asked for, with `Content-Range: bytes a-b/size`', content: media },
+      400: invalidIntegerId,
+      401: error('Missing or invalid X-API-Key, or a token that is not this recording’s: `Unauthorized`'),
+      404: error('`Recording not found`; or it failed, or its file is gone, and it has no media'),
+      409: error('The recording is still being recorded: its media is served once it is ready'),
+      416: error('The range starts past the end of the file; `Content-Range: bytes */size`'),
+      429: commonErrors[429],
+      503: error(
+        'The recording storage (or Postgres) is unreachable for now: `Recording storage unavailable; try again shortly`, with `Retry-After`',
+      ),
+    },
+    async handler(ctx, { params }, deps) {
+      const recording = await mediaRecording(deps, ctx, params.id);
+      const files = { storage: deps.storage, log: ctx.state.log };
+      const size = await recordingMediaSize(files, recording);
+      // Once stored, a recording's bytes never change: its id and size name them.
+      const etag = `"recording-${recording.id}-${size}"`;
+      ctx.set('Accept-Ranges', 'bytes');
+      ctx.set('ETag', etag);
+      // If-Range names the version a client holds part of: any other version is sent whole.
+      const ifRange = ctx.get('If-Range');
+      const wanted =
+        ifRange && ifRange !== etag ? { kind: 'whole' as const } : parseRange(ctx.get('Range'), size);
+      if (wanted.kind === 'unsatisfiable') throw rangeNotSatisfiable(size);
 
-    ctx.set('Content-Type', RECORDING_CONTENT_TYPE);
-    ctx.set('Content-Disposition', `inline; filename="recording-${recording.id}.ogg"`);
-    const range = wanted.kind === 'partial' ? wanted.range : undefined;
-    if (range) {
-      ctx.status = 206;
-      ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-    } else {
-      ctx.status = 200;
-    }
-    const length = range ? range.end - range.start + 1 : size;
-    if (ctx.method !== 'HEAD') {
-      // A whole empty file needs no read (and a zero-length range can't be asked for).
-      if (length > 0) ctx.body = await readRecordingMedia(files, recording, range);
-      else ctx.body = Buffer.alloc(0);
-    }
-    ctx.length = length;
-  });
+      ctx.set('Content-Type', RECORDING_CONTENT_TYPE);
+      ctx.set('Content-Disposition', `inline; filename="recording-${recording.id}.ogg"`);
+      const range = wanted.kind === 'partial' ? wanted.range : undefined;
+      if (range) {
+        ctx.status = 206;
+        ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+      } else {
+        ctx.status = 200;
+      }
+      const length = range ? range.end - range.start + 1 : size;
+      if (ctx.method !== 'HEAD') {
+        // A whole empty file needs no read (and a zero-length range can't be asked for).
+        if (length > 0) ctx.body = await readRecordingMedia(files, recording, range);
+        else ctx.body = Buffer.alloc(0);
+      }
+      ctx.length = length;
+    },
+  }),
 
-  router.delete('/recordings/:id', deps.requireUser, async (ctx) => {
-    const { id } = parseInput(recordingIdParams, ctx.params, 'Path');
-    await deleteRecording({ db: deps.db, storage: deps.storage, log: ctx.state.log }, requireAuth(ctx), id);
-    ctx.body = { message: 'Recording deleted', id };
-  });
-
-  return router;
-}
+  route({
+    method: 'delete',
+    path: '/recordings/:id',
+    auth: userAuth,
+    params: recordingIdParams,
+    summary:
+      'Delete a recording and its files (the files go at once, or shortly after if the storage is unreachable)',
+    parameters: [integerIdParameter],
+    responses: {
+      200: { description: 'Deleted', ...json(deletedRecordingSchema) },
+      400: invalidIntegerId,
+      ...commonErrors,
+      404: error('`Recording not found`'),
+      409: error('The bot is still recording it: stop the bot first'),
+    },
+    async handler(ctx, { params }, deps) {
+      await deleteRecording(
+        { db: deps.db, storage: deps.storage, log: ctx.state.log },
+        requireAuth(ctx),
+        params.id,
+      );
+      ctx.body = { message: 'Recording deleted', id: params.id };
+    },
+  }),
+];

@@ -1,6 +1,4 @@
 import { PassThrough } from 'node:stream';
-import { Router } from '@koa/router';
-import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { MeetingChangeListener } from '../../../shared/meetings/changes.js';
 import { statusEventJson } from '../../../shared/meetings/serialize.js';
@@ -8,9 +6,10 @@ import { latestMeeting } from '../../../shared/meetings/service.js';
 import { isTerminal } from '../../../shared/meetings/status.js';
 import { type LiveCursor, liveChangesSince } from '../../../shared/transcripts/live.js';
 import { liveSegmentJson } from '../../../shared/transcripts/serialize.js';
-import { type AppState, requireAuth } from '../../context.js';
-import { parseInput } from '../../middleware/validate.js';
-import { meetingRefParams } from '../path-params.js';
+import { requireAuth } from '../../context.js';
+import { commonErrors, error } from '../../openapi/responses.js';
+import { invalidMeetingRef, meetingRefParameters, meetingRefParams } from '../path-params.js';
+import { routesOf, userAuth } from '../route.js';
 import type { StreamSlots } from './stream-slots.js';
 
 export interface StreamOptions {
@@ -28,6 +27,13 @@ function parseLastEventId(header: string): LiveCursor | undefined {
   return match ? { transition: Number(match[1]), segment: Number(match[2]) } : undefined;
 }
 
+export interface TranscriptStreamDeps {
+  db: Knex;
+  changes: MeetingChangeListener;
+  slots: StreamSlots;
+  options: StreamOptions;
+}
+
 /**
  * GET /transcripts/{platform}/{native_meeting_id}/stream — Server-Sent Events: the meeting's status
  * history and current transcript, then every new or changed segment (`segment`) and every status
@@ -35,17 +41,37 @@ function parseLastEventId(header: string): LiveCursor | undefined {
  * Every event's id is a position in Postgres, so a client reconnecting with Last-Event-ID misses
  * nothing, on whichever API replica it lands.
  */
-export function transcriptStreamRouter(deps: {
-  db: Knex;
-  requireUser: Middleware<AppState>;
-  changes: MeetingChangeListener;
-  slots: StreamSlots;
-  options?: StreamOptions;
-}): Router<AppState> {
-  const options = deps.options ?? DEFAULT_STREAM_OPTIONS;
-  const router = new Router<AppState>();
-  router.get('/transcripts/:platform/:native_meeting_id/stream', deps.requireUser, async (ctx) => {
-    const params = parseInput(meetingRefParams, ctx.params, 'Path');
+export const transcriptStreamRoute = routesOf<TranscriptStreamDeps>()({
+  method: 'get',
+  path: '/transcripts/:platform/:native_meeting_id/stream',
+  auth: userAuth,
+  params: meetingRefParams,
+  summary:
+    'Follow the transcript live (Server-Sent Events): status history and current segments, then every committed change, then `end`',
+  parameters: [
+    ...meetingRefParameters,
+    {
+      name: 'Last-Event-ID',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: 'Resume after this event: only what changed since is sent',
+    },
+  ],
+  responses: (limits) => ({
+    200: {
+      description: 'Events `status`, `segment` and `end`; `: keep-alive` comments every 15 s',
+      content: { 'text/event-stream': { schema: { type: 'string' } } },
+    },
+    400: invalidMeetingRef,
+    ...commonErrors,
+    404: error('`Meeting not found`'),
+    429: error(
+      `${limits.liveStreamsPerUser} live streams of this user are open already; or a rate limit (see the other answers)`,
+    ),
+  }),
+  async handler(ctx, { params }, deps) {
+    const { options } = deps;
     const meeting = await latestMeeting(deps.db, requireAuth(ctx), params.platform, params.native_meeting_id);
     const cursor = parseLastEventId(ctx.get('Last-Event-ID')) ?? { transition: 0, segment: 0 };
     const slot = await deps.slots.acquire(requireAuth(ctx).user.id);
@@ -144,6 +170,5 @@ export function transcriptStreamRouter(deps: {
         close();
         stream.end();
       });
-  });
-  return router;
-}
+  },
+});
