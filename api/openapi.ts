@@ -6,10 +6,9 @@ import {
   userSchema,
 } from '../shared/accounts/wire.js';
 import { botConfigAcceptedSchema, botStatusSchema, runningBotSchema } from '../shared/bots/wire.js';
-import { PLATFORMS } from '../shared/meetings/platforms.js';
+import { PLATFORMS } from '../shared/contract/platforms.js';
 import {
   deletedMeetingsSchema,
-  meetingDetailSchema,
   meetingEventSchema,
   meetingEventsSchema,
   meetingListSchema,
@@ -17,7 +16,12 @@ import {
   updatedMeetingSchema,
 } from '../shared/meetings/wire.js';
 import { RECORDING_CONTENT_TYPE } from '../shared/recordings/store.js';
-import { deletedRecordingSchema, recordingDetailSchema, recordingSchema } from '../shared/recordings/wire.js';
+import {
+  deletedRecordingSchema,
+  meetingDetailSchema,
+  recordingDetailSchema,
+  recordingSchema,
+} from '../shared/recordings/wire.js';
 import { TRANSCRIPT_FORMATS } from '../shared/transcripts/export-formats.js';
 import { segmentSchema, transcriptSchema } from '../shared/transcripts/wire.js';
 import {

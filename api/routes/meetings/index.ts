@@ -2,18 +2,10 @@ import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { ResponseCache } from '../../../shared/infra/response-cache.js';
-import {
-  meetingDetailJson,
-  meetingEventJson,
-  updatedMeetingJson,
-} from '../../../shared/meetings/serialize.js';
-import {
-  deleteMeetingData,
-  meetingDetail,
-  meetingHistory,
-  meetingListAnswer,
-  updateMeetingData,
-} from '../../../shared/meetings/service.js';
+import { meetingEventJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
+import { meetingHistory, meetingListAnswer, updateMeetingData } from '../../../shared/meetings/service.js';
+import { meetingDetailJson } from '../../../shared/recordings/serialize.js';
+import { deleteMeetingData, meetingDetail } from '../../../shared/recordings/service.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { type AppState, requireAuth } from '../../context.js';
 import { parseInput } from '../../middleware/validate.js';
