@@ -22,6 +22,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // They run beside e2e files: a test that takes 2 s alone may take 10 s then.
+          testTimeout: 30_000,
           maxWorkers: PARALLEL_FILES,
         },
       },

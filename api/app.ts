@@ -2,8 +2,8 @@ import type { Router } from '@koa/router';
 import type { Queue } from 'bullmq';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
+import type { BotCommands } from '../shared/bots/command-channel.js';
 import type { BotJobs } from '../shared/bots/jobs.js';
-import type { BotCommands } from '../shared/contract/command-channel.js';
 import type { Config } from '../shared/infra/config.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
@@ -11,6 +11,7 @@ import { ResponseCache } from '../shared/infra/response-cache.js';
 import type { AnnounceChanges, MeetingChangeListener } from '../shared/meetings/changes.js';
 import type { RecordingStorage } from '../shared/recordings/storage.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
+import { webhookOutbox } from '../shared/webhooks/record-events.js';
 import { bullBoard } from './bull-board.js';
 import type { AppState } from './context.js';
 import { apiMetrics } from './metrics.js';
@@ -93,6 +94,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
         extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
         announce: deps.announce,
+        // The composition root of the API's domain events: the meetings' status changes it makes are
+        // written to the webhook outbox in their own transaction.
+        events: webhookOutbox,
         webhookPolicy,
       },
       kit,

@@ -10,8 +10,7 @@ import { parseArgs } from 'node:util';
 import { announceMeetingChanges } from '../shared/meetings/changes.js';
 import { transitionMeeting } from '../shared/meetings/transitions.js';
 import { upsertSegments } from '../shared/transcripts/store.js';
-import { recordSegmentEvents } from '../shared/webhooks/record-events.js';
-import { findWebhookTargets } from '../shared/webhooks/targets.js';
+import { webhookOutbox } from '../shared/webhooks/record-events.js';
 import { startTestApi } from '../test/support/api.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { startWebhookService, TEST_WEBHOOK_ENV } from '../test/support/webhook-service.js';
@@ -55,7 +54,7 @@ try {
   for (const status of ['joining', 'awaiting_admission', 'active'] as const) {
     steps.push(async () => {
       for (const meetingId of meetingIds) {
-        await transitionMeeting(api.database.db, meetingId, { to: status, source: 'bench' });
+        await transitionMeeting(api.database.db, webhookOutbox, meetingId, { to: status, source: 'bench' });
         await announce([meetingId]);
       }
     });
@@ -78,7 +77,7 @@ try {
               final: true,
             },
           ]);
-          await recordSegmentEvents(trx, written, await findWebhookTargets(trx, [meetingId]));
+          await webhookOutbox.transcriptSegmentsWritten(trx, { segments: written });
         });
         await announce([meetingId]);
       }
@@ -86,7 +85,7 @@ try {
   }
   steps.push(async () => {
     for (const meetingId of meetingIds) {
-      await transitionMeeting(api.database.db, meetingId, {
+      await transitionMeeting(api.database.db, webhookOutbox, meetingId, {
         to: 'completed',
         source: 'bench',
         reason: 'stopped',

@@ -1,4 +1,4 @@
-import type { Platform } from '../shared/meetings/platforms.js';
+import type { Platform } from '../shared/contract/platforms.js';
 
 /** Hosts each platform serves meetings from; subdomains count as the platform's own. */
 const PLATFORM_HOSTS: Record<Platform, readonly string[]> = {

@@ -1,4 +1,5 @@
 import { transitionMeeting } from '../shared/meetings/transitions.js';
+import { domainEvents } from './domain-events.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /**
@@ -11,7 +12,7 @@ export async function failMeeting(
   reason: string,
   detail: string,
 ): Promise<boolean> {
-  const moved = await transitionMeeting(deps.db, meetingId, {
+  const moved = await transitionMeeting(deps.db, domainEvents, meetingId, {
     to: 'failed',
     source: 'worker',
     reason,

@@ -1,12 +1,10 @@
 import { botAliveKey } from '../shared/contract/streams.js';
-import {
-  findMeetingById,
-  listUnclaimedRelaunchesBefore,
-  releaseForRelaunch,
-} from '../shared/meetings/store.js';
+import { listUnclaimedRelaunchesBefore, releaseForRelaunch } from '../shared/meetings/launch-store.js';
+import { findMeetingById } from '../shared/meetings/store.js';
 import { recordStatusChange } from '../shared/meetings/transitions.js';
 import { findTranscriptTimeline } from '../shared/transcripts/store.js';
 import { listMeetingsOfLapsedWorkers, type OrphanedMeeting } from '../shared/workers/store.js';
+import { domainEvents } from './domain-events.js';
 import { failMeeting } from './fail-meeting.js';
 import type { WorkerDeps } from './worker-deps.js';
 
@@ -70,7 +68,7 @@ async function relaunch(deps: RecoveryDeps, orphan: OrphanedMeeting): Promise<bo
     const stoppedAt = timeline.lastEnd
       ? `the transcript stopped at ${timeline.lastEnd.toISOString()} (${timeline.lastEndSeconds?.toFixed(1)} s)`
       : 'no transcript yet';
-    await recordStatusChange(trx, {
+    await recordStatusChange(trx, domainEvents, {
       meetingId: meeting.id,
       from: meeting.status,
       to: meeting.status,

@@ -1,6 +1,6 @@
 import Docker from 'dockerode';
+import { redisBotCommands } from '../shared/bots/command-channel.js';
 import { bullBotJobs } from '../shared/bots/jobs.js';
-import { redisBotCommands } from '../shared/contract/command-channel.js';
 import { PeriodicLoop } from '../shared/infra/background-loop.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { NON_TERMINAL_STATUSES } from '../shared/contract/meeting-status.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { METRIC_PREFIX, mayScrape } from '../shared/infra/metrics.js';
-import { NON_TERMINAL_STATUSES } from '../shared/meetings/status.js';
 import type { DeliveryAttemptOutcome } from '../shared/webhooks/deps.js';
 import type { BotFleet } from './bot-fleet.js';
 import type { BotLagWatch } from './bot-lag-watch.js';

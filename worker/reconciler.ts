@@ -1,9 +1,6 @@
-import { isTerminal } from '../shared/meetings/status.js';
-import {
-  findMeetingById,
-  listLiveMeetingsOfWorker,
-  listUnclaimedRequestedBefore,
-} from '../shared/meetings/store.js';
+import { isTerminal } from '../shared/contract/meeting-status.js';
+import { listLiveMeetingsOfWorker, listUnclaimedRequestedBefore } from '../shared/meetings/launch-store.js';
+import { findMeetingById } from '../shared/meetings/store.js';
 import { failMeeting } from './fail-meeting.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';

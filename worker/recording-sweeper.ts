@@ -4,6 +4,7 @@ import type { Logger } from '../shared/infra/logger.js';
 import { completeRecording, inStorage } from '../shared/recordings/completion.js';
 import type { RecordingStorage } from '../shared/recordings/storage.js';
 import { deleteRecordingRow, markRecordingsDeleting, recordingsToSweep } from '../shared/recordings/store.js';
+import { domainEvents } from './domain-events.js';
 
 export interface RecordingSweepOptions {
   /** A recording of a finished meeting with no chunk for this long is finished with what it has. */
@@ -58,7 +59,7 @@ export class RecordingSweeper {
     const due = await recordingsToSweep(db, { ...this.options, limit: BATCH });
     for (const recording of due.unfinished) {
       try {
-        const ready = await completeRecording(db, storage, recording.id);
+        const ready = await completeRecording(db, storage, domainEvents, recording.id);
         if (ready) report.completed += 1;
         else report.failed += 1;
         log.info(

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
+import type { BotCommands } from '../shared/bots/command-channel.js';
 import type { BotJobs } from '../shared/bots/jobs.js';
-import type { BotCommands } from '../shared/contract/command-channel.js';
 import type { Config } from '../shared/infra/config.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';

@@ -8,7 +8,6 @@ import {
 import { botConfigAcceptedSchema, botStatusSchema, runningBotSchema } from '../../shared/bots/wire.js';
 import {
   deletedMeetingsSchema,
-  meetingDetailSchema,
   meetingEventSchema,
   meetingEventsSchema,
   meetingListSchema,
@@ -17,6 +16,7 @@ import {
 } from '../../shared/meetings/wire.js';
 import {
   deletedRecordingSchema,
+  meetingDetailSchema,
   recordingDetailSchema,
   recordingSchema,
 } from '../../shared/recordings/wire.js';

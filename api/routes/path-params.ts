@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../../shared/meetings/platforms.js';
+import { PLATFORMS } from '../../shared/contract/platforms.js';
 import { error } from '../openapi/responses.js';
 
 /** `{platform}/{native_meeting_id}` in a path. An unknown platform is a 400 naming the field. */

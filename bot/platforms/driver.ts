@@ -1,5 +1,5 @@
 import type { FailedReason } from '../../shared/contract/events.js';
-import type { Platform } from '../../shared/meetings/platforms.js';
+import type { Platform } from '../../shared/contract/platforms.js';
 
 /**
  * What the bot can tell about its place in a meeting from one look at the page.

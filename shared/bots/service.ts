@@ -1,8 +1,14 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { lockUserForUpdate } from '../accounts/users-store.js';
-import type { BotCommands } from '../contract/command-channel.js';
 import type { BotSettingsChange } from '../contract/commands.js';
 import type { JobMeetingRef } from '../contract/jobs.js';
+import type { TranscriptionTask } from '../contract/meeting-status.js';
+import {
+  checkMeetingUrl,
+  defaultMeetingUrl,
+  isValidNativeMeetingId,
+  type Platform,
+} from '../contract/platforms.js';
 import {
   BadRequestError,
   ConflictError,
@@ -15,13 +21,7 @@ import {
 import type { Knex } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
 import type { AnnounceChanges } from '../meetings/changes.js';
-import {
-  checkMeetingUrl,
-  defaultMeetingUrl,
-  isValidNativeMeetingId,
-  type Platform,
-} from '../meetings/platforms.js';
-import type { TranscriptionTask } from '../meetings/status.js';
+import type { MeetingEvents } from '../meetings/events.js';
 import {
   countLiveMeetings,
   findLiveMeeting,
@@ -34,6 +34,7 @@ import { recordStatusChange, transitionMeeting } from '../meetings/transitions.j
 import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
 import { assertWebhookUrlAllowed } from '../webhooks/service.js';
 import { userWebhookSettings } from '../webhooks/settings-store.js';
+import type { BotCommands } from './command-channel.js';
 import type { BotJobs } from './jobs.js';
 
 export interface BotServiceDeps {
@@ -47,6 +48,8 @@ export interface BotServiceDeps {
   extraMeetingOrigins: readonly string[];
   /** Tells live streams and webhook dispatchers a meeting changed; must not throw. */
   announce: AnnounceChanges;
+  /** Hears of every status change, inside its transaction (the webhook outbox: api/app.ts). */
+  events: MeetingEvents;
   webhookPolicy: WebhookAddressPolicy;
 }
 
@@ -147,7 +150,7 @@ export async function createBot(
       });
       // Without a secret of its own the bot's deliveries are signed with the user's: make sure one exists.
       if (webhookUrl && !request.webhook?.secret) await userWebhookSettings(trx, user.id);
-      await recordStatusChange(trx, {
+      await recordStatusChange(trx, deps.events, {
         meetingId: created.id,
         from: null,
         to: 'requested',
@@ -170,7 +173,7 @@ export async function createBot(
   } catch (error) {
     // Nothing will ever launch this bot: close the meeting honestly rather than leave it `requested`.
     deps.log.error({ err: error, meetingId: meeting.id }, 'could not queue the bot launch');
-    await transitionMeeting(deps.db, meeting.id, {
+    await transitionMeeting(deps.db, deps.events, meeting.id, {
       to: 'failed',
       source: 'api',
       reason: 'launch_not_queued',
@@ -195,7 +198,7 @@ export async function stopBot(
 ): Promise<MeetingRecord> {
   const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
   if (!live) throw new NotFoundError(SpecErrors.botNotFound);
-  const result = await transitionMeeting(deps.db, live.id, {
+  const result = await transitionMeeting(deps.db, deps.events, live.id, {
     to: 'completed',
     source: 'api',
     reason: 'stopped',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { transcriptionTask } from '../contract/commands.js';
-import { PLATFORMS } from '../meetings/platforms.js';
+import { PLATFORMS } from '../contract/platforms.js';
 
 /** Bots as the API shows them (responses; also the OpenAPI document's schemas). */
 

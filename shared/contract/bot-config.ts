@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../meetings/platforms.js';
-import { TRANSCRIPTION_TASKS } from '../meetings/status.js';
+import { TRANSCRIPTION_TASKS } from './meeting-status.js';
+import { PLATFORMS } from './platforms.js';
 
 /** The environment variable the worker puts the bot's JSON config in. */
 export const BOT_CONFIG_ENV = 'BOT_CONFIG';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRANSCRIPTION_TASKS } from '../meetings/status.js';
+import { TRANSCRIPTION_TASKS } from './meeting-status.js';
 
 /**
  * What a running bot can be told, declared once: the API validates requests with these rules, the

@@ -1,6 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { PLATFORMS } from '../meetings/platforms.js';
+import { PLATFORMS } from './platforms.js';
 
 /**
  * Launches wait for a free bot slot on some worker; stop and reconfigure must never wait behind them,

@@ -1,16 +1,8 @@
 import type { z } from 'zod';
 import { isoOrNull } from '../infra/timestamps.js';
-import { recordingJson } from '../recordings/serialize.js';
-import type { RecordingRecord } from '../recordings/store.js';
 import type { MeetingRecord } from './store.js';
 import type { TransitionRecord } from './transitions-store.js';
-import type {
-  meetingDetailSchema,
-  meetingEventSchema,
-  meetingHeaderShape,
-  meetingSchema,
-  updatedMeetingSchema,
-} from './wire.js';
+import type { meetingEventSchema, meetingHeaderShape, meetingSchema, updatedMeetingSchema } from './wire.js';
 
 /** The members every meeting-shaped answer starts with (meetings, transcripts). */
 export function meetingHeaderJson(meeting: MeetingRecord): z.infer<z.ZodObject<typeof meetingHeaderShape>> {
@@ -30,18 +22,6 @@ export function meetingJson(meeting: MeetingRecord): z.infer<typeof meetingSchem
     bot_container_id: meeting.botContainerId,
     data: meeting.data,
     created_at: meeting.createdAt.toISOString(),
-  };
-}
-
-/** GET /meetings/{id}; `baseUrl` is where the recordings' media URLs point (see recordingMediaUrl). */
-export function meetingDetailJson(
-  meeting: MeetingRecord,
-  recordings: readonly RecordingRecord[],
-  baseUrl: string,
-): z.infer<typeof meetingDetailSchema> {
-  return {
-    ...meetingJson(meeting),
-    recordings: recordings.map((recording) => recordingJson(recording, baseUrl)),
   };
 }
 

@@ -1,14 +1,14 @@
 import type { BotSettingsChange } from '../contract/commands.js';
-import type { Db } from '../infra/knex.js';
-import { mergedData } from '../infra/merge-patch.js';
-import type { Platform } from './platforms.js';
 import {
   allowedPredecessors,
   isTerminal,
   type MeetingStatus,
   NON_TERMINAL_STATUSES,
   type TranscriptionTask,
-} from './status.js';
+} from '../contract/meeting-status.js';
+import type { Platform } from '../contract/platforms.js';
+import type { Db } from '../infra/knex.js';
+import { mergedData } from '../infra/merge-patch.js';
 
 export interface MeetingRecord {
   id: number;
@@ -38,7 +38,8 @@ export interface MeetingRecord {
   updatedAt: Date;
 }
 
-interface MeetingRow {
+/** A `meetings` row as Postgres returns it (for this folder's store files only). */
+export interface MeetingRow {
   id: number;
   user_id: number;
   platform: Platform;
@@ -99,6 +100,9 @@ function toRecord(row: MeetingRow): MeetingRecord {
   };
 }
 
+/** For the folder's other store files (launch-store.ts). */
+export const toMeetingRecord = toRecord;
+
 export interface NewMeeting {
   userId: number;
   platform: Platform;
@@ -138,6 +142,13 @@ export async function insertMeeting(db: Db, meeting: NewMeeting): Promise<Meetin
 export async function findMeetingById(db: Db, meetingId: number): Promise<MeetingRecord | undefined> {
   const row = await db<MeetingRow>('meetings').where({ id: meetingId }).first();
   return row && toRecord(row);
+}
+
+/** Which of these meetings exist. */
+export async function existingMeetingIds(db: Db, meetingIds: readonly number[]): Promise<Set<number>> {
+  if (meetingIds.length === 0) return new Set();
+  const rows: Array<{ id: number }> = await db('meetings').whereIn('id', meetingIds).select('id');
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Only a meeting's status and end time: what a live stream re-reads on every change. */
@@ -307,104 +318,6 @@ export async function listUserMeetingsFor(
     .where({ user_id: userId, platform, native_meeting_id: nativeMeetingId })
     .orderBy('id')
     .forUpdate();
-  return rows.map(toRecord);
-}
-
-/**
- * Claims a meeting's launch for one worker and session: a requested meeting, or a live one whose
- * bot is being relaunched (its session was released). Only one claim can ever succeed, so retries,
- * stalled jobs and several worker replicas never start two bots for one meeting.
- */
-export async function claimLaunch(
-  db: Db,
-  meetingId: number,
-  claim: { sessionId: string; workerId: string },
-): Promise<MeetingRecord | undefined> {
-  const [row] = await db<MeetingRow>('meetings')
-    .where({ id: meetingId })
-    .whereIn('status', NON_TERMINAL_STATUSES)
-    .whereNull('launch_session_id')
-    .update({
-      launch_session_id: claim.sessionId,
-      worker_id: claim.workerId,
-      launched_at: db.fn.now() as unknown as Date,
-      updated_at: db.fn.now() as unknown as Date,
-    })
-    .returning('*');
-  return row && toRecord(row);
-}
-
-/**
- * Takes a live meeting away from the bot session `fromSessionId` so a new launch can claim it, and
- * counts the relaunch. Only one caller can ever release a given session, so a meeting is never
- * relaunched twice at once. Undefined when the meeting ended or was already moved.
- */
-export async function releaseForRelaunch(
-  db: Db,
-  meetingId: number,
-  fromSessionId: string,
-): Promise<MeetingRecord | undefined> {
-  const [row] = await db<MeetingRow>('meetings')
-    .where({ id: meetingId, launch_session_id: fromSessionId })
-    .whereIn('status', NON_TERMINAL_STATUSES)
-    .update({
-      launch_session_id: null,
-      worker_id: null,
-      launched_at: null,
-      bot_container_id: null,
-      relaunch_count: db.raw('relaunch_count + 1') as unknown as number,
-      relaunch_requested_at: db.fn.now() as unknown as Date,
-      updated_at: db.fn.now() as unknown as Date,
-    })
-    .returning('*');
-  return row && toRecord(row);
-}
-
-/** Live meetings waiting for a relaunch that no worker claimed since before `olderThan`. */
-export async function listUnclaimedRelaunchesBefore(db: Db, olderThan: Date): Promise<MeetingRecord[]> {
-  const rows = await db<MeetingRow>('meetings')
-    .whereIn('status', NON_TERMINAL_STATUSES)
-    .whereNull('launch_session_id')
-    .andWhere('relaunch_requested_at', '<', olderThan);
-  return rows.map(toRecord);
-}
-
-/** Records the started container, unless the meeting has already ended (then nothing changes). */
-export async function recordBotContainer(
-  db: Db,
-  meetingId: number,
-  sessionId: string,
-  containerId: string,
-): Promise<MeetingRecord | undefined> {
-  const [row] = await db<MeetingRow>('meetings')
-    .where({ id: meetingId, launch_session_id: sessionId })
-    .whereIn('status', NON_TERMINAL_STATUSES)
-    .update({ bot_container_id: containerId, updated_at: db.fn.now() as unknown as Date })
-    .returning('*');
-  return row && toRecord(row);
-}
-
-/** Meetings still `requested` that no worker claimed since before `olderThan`, oldest first. */
-export async function listUnclaimedRequestedBefore(
-  db: Db,
-  olderThan: Date,
-  limit = 10_000,
-): Promise<MeetingRecord[]> {
-  const rows = await db<MeetingRow>('meetings')
-    .where({ status: 'requested' })
-    .whereNull('launch_session_id')
-    .whereNull('relaunch_requested_at')
-    .andWhere('created_at', '<', olderThan)
-    .orderBy('id')
-    .limit(limit);
-  return rows.map(toRecord);
-}
-
-/** Non-terminal meetings whose bot this worker launched. */
-export async function listLiveMeetingsOfWorker(db: Db, workerId: string): Promise<MeetingRecord[]> {
-  const rows = await db<MeetingRow>('meetings')
-    .where({ worker_id: workerId })
-    .whereIn('status', NON_TERMINAL_STATUSES);
   return rows.map(toRecord);
 }
 

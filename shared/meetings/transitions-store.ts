@@ -1,5 +1,5 @@
+import type { MeetingStatus } from '../contract/meeting-status.js';
 import type { Db } from '../infra/knex.js';
-import type { MeetingStatus } from './status.js';
 
 export interface TransitionRecord {
   id: number;

@@ -1,6 +1,6 @@
+import type { MeetingStatus } from '../contract/meeting-status.js';
 import type { Db } from '../infra/knex.js';
-import { recordStatusChangeEvent } from '../webhooks/record-events.js';
-import type { MeetingStatus } from './status.js';
+import type { MeetingEvents } from './events.js';
 import { type MeetingRecord, moveMeetingStatus } from './store.js';
 import {
   findLatestTransition,
@@ -26,21 +26,22 @@ export interface TransitionResult {
 
 /**
  * Moves a meeting forward (only from an allowed predecessor, so two writers can never race it into
- * an impossible state) and records the change, all in one transaction. Returns undefined when the
- * move is not allowed from the current status.
+ * an impossible state) and records the change, all in one transaction, where `events` hears of it.
+ * Returns undefined when the move is not allowed from the current status.
  */
 export async function transitionMeeting(
   db: Db,
+  events: MeetingEvents,
   meetingId: number,
   request: TransitionRequest,
 ): Promise<TransitionResult | undefined> {
-  if (!db.isTransaction) return db.transaction((trx) => transitionMeeting(trx, meetingId, request));
+  if (!db.isTransaction) return db.transaction((trx) => transitionMeeting(trx, events, meetingId, request));
   const moved = await moveMeetingStatus(db, meetingId, {
     to: request.to,
     botContainerId: request.botContainerId,
   });
   if (!moved) return undefined;
-  await recordStatusChange(db, {
+  await recordStatusChange(db, events, {
     meetingId,
     from: moved.from,
     to: request.to,
@@ -52,12 +53,24 @@ export async function transitionMeeting(
 }
 
 /**
- * Stores a status change with its time, source and reason, and the webhook event that reports it.
- * Call it in the transaction that changed the meeting's status.
+ * Stores a status change with its time, source and reason, and tells `events` of it (the webhook
+ * outbox writes its event). Call it in the transaction that changed the meeting's status.
  */
-export async function recordStatusChange(db: Db, change: NewTransition): Promise<TransitionRecord> {
+export async function recordStatusChange(
+  db: Db,
+  events: MeetingEvents,
+  change: NewTransition,
+): Promise<TransitionRecord> {
   const record = await insertTransition(db, change);
-  await recordStatusChangeEvent(db, record);
+  await events.meetingStatusChanged(db, {
+    meetingId: record.meetingId,
+    from: record.from,
+    to: record.to,
+    source: record.source,
+    reason: record.reason,
+    detail: record.detail,
+    at: record.createdAt,
+  });
   return record;
 }
 
@@ -66,13 +79,18 @@ export async function recordStatusChange(db: Db, change: NewTransition): Promise
  * long the meeting was without a bot. Once per relaunch (only right after its `relaunched` event),
  * so a repeated event records nothing. Returns whether it recorded the event.
  */
-export async function recordRejoin(db: Db, meeting: MeetingRecord, at: Date): Promise<boolean> {
-  if (!db.isTransaction) return db.transaction((trx) => recordRejoin(trx, meeting, at));
+export async function recordRejoin(
+  db: Db,
+  events: MeetingEvents,
+  meeting: MeetingRecord,
+  at: Date,
+): Promise<boolean> {
+  if (!db.isTransaction) return db.transaction((trx) => recordRejoin(trx, events, meeting, at));
   await db('meetings').where({ id: meeting.id }).forUpdate().first('id');
   const latest = await findLatestTransition(db, meeting.id);
   if (latest?.reason !== 'relaunched') return false;
   const seconds = Math.max(0, (at.getTime() - latest.createdAt.getTime()) / 1000);
-  await recordStatusChange(db, {
+  await recordStatusChange(db, events, {
     meetingId: meeting.id,
     from: meeting.status,
     to: meeting.status,

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { MEETING_STATUSES } from '../contract/meeting-status.js';
+import { PLATFORMS } from '../contract/platforms.js';
 import { isoTimestamp } from '../infra/timestamps.js';
-import { recordingSchema } from '../recordings/wire.js';
-import { PLATFORMS } from './platforms.js';
-import { MEETING_STATUSES } from './status.js';
 
 /** Meetings as the API shows them (responses; also the OpenAPI document's schemas). */
 
@@ -37,7 +36,8 @@ export const meetingHeaderShape = {
   end_time: isoTimestamp.nullable(),
 };
 
-const meetingShape = {
+/** A meeting's members (GET /meetings lists them; GET /meetings/{id} adds its recordings, recordings/wire.ts). */
+export const meetingShape = {
   ...meetingHeaderShape,
   bot_container_id: z.string().nullable(),
   data: meetingDataSchema,
@@ -45,18 +45,6 @@ const meetingShape = {
 };
 
 export const meetingSchema = z.object(meetingShape).meta({ id: 'Meeting' });
-
-/** GET /meetings/{id}: the meeting with its recordings. */
-export const meetingDetailSchema = z
-  .object({
-    ...meetingShape,
-    recordings: z
-      .array(recordingSchema)
-      .describe(
-        'The meeting’s audio recordings, oldest first (empty unless the bot was sent with recording_enabled)',
-      ),
-  })
-  .meta({ id: 'MeetingDetail' });
 
 export const meetingListSchema = z.object({ meetings: z.array(meetingSchema) }).meta({ id: 'MeetingList' });
 

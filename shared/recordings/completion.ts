@@ -1,11 +1,12 @@
 import type { Db, Knex } from '../infra/knex.js';
 import { TransientError } from '../infra/store-errors.js';
-import { recordRecordingReadyEvent } from '../webhooks/record-events.js';
+import type { RecordingEvents, RecordingReady } from './events.js';
 import type { RecordingStorage } from './storage.js';
 import {
   findRecording,
   markRecordingFailed,
   markRecordingReady,
+  RECORDING_CONTENT_TYPE,
   type RecordingRecord,
   storedChunks,
 } from './store.js';
@@ -34,12 +35,14 @@ export function hasEveryChunk(
 
 /**
  * Finishes a recording with the chunks stored so far: joins them into its one file and marks it
- * ready with its `recording.ready` webhook event (one transaction), or marks it failed when no
- * audio arrived. Safe to run twice and from two workers at once: only one marks it ready.
+ * ready, telling `events` in the same transaction (the webhook outbox writes `recording.ready`), or
+ * marks it failed when no audio arrived. Safe to run twice and from two workers at once: only one
+ * marks it ready.
  */
 export async function completeRecording(
   db: Knex,
   storage: RecordingStorage,
+  events: RecordingEvents,
   recordingId: number,
 ): Promise<RecordingRecord | null> {
   const recording = await findRecording(db, recordingId);
@@ -53,7 +56,25 @@ export async function completeRecording(
   const assembled = await inStorage('assembling', () => storage.assemble(recording.storageKey, seqs));
   return db.transaction(async (trx: Db) => {
     const ready = await markRecordingReady(trx, recordingId, assembled.sizeBytes);
-    if (ready) await recordRecordingReadyEvent(trx, ready);
+    const event = ready && readyEvent(ready);
+    if (event) await events.recordingReady(trx, event);
     return ready;
   });
+}
+
+/** What the features above hear of a ready recording; nothing for one no longer in a meeting (being deleted). */
+function readyEvent(recording: RecordingRecord): RecordingReady | undefined {
+  if (recording.meetingId === null) return undefined;
+  return {
+    meetingId: recording.meetingId,
+    recording: {
+      id: recording.id,
+      format: recording.format,
+      contentType: RECORDING_CONTENT_TYPE,
+      startSeconds: recording.startSeconds,
+      durationSeconds: recording.durationSeconds,
+      sizeBytes: recording.sizeBytes,
+      completedAt: recording.completedAt,
+    },
+  };
 }

@@ -1,8 +1,14 @@
 import type { z } from 'zod';
 import { isoOrNull } from '../infra/timestamps.js';
+import { meetingJson } from '../meetings/serialize.js';
 import type { MeetingRecord } from '../meetings/store.js';
 import { RECORDING_CONTENT_TYPE, type RecordingRecord } from './store.js';
-import type { recordingDetailSchema, recordingSchema, VisibleRecordingState } from './wire.js';
+import type {
+  meetingDetailSchema,
+  recordingDetailSchema,
+  recordingSchema,
+  VisibleRecordingState,
+} from './wire.js';
 
 /**
  * Where a recording's media is fetched: `<base>/recordings/{id}/media?token=…`. `baseUrl` is the
@@ -49,5 +55,17 @@ export function recordingDetailJson(
     native_meeting_id: meeting.nativeMeetingId,
     content_type: RECORDING_CONTENT_TYPE,
     error: recording.error,
+  };
+}
+
+/** GET /meetings/{id}; `baseUrl` is where the recordings' media URLs point (see recordingMediaUrl). */
+export function meetingDetailJson(
+  meeting: MeetingRecord,
+  recordings: readonly RecordingRecord[],
+  baseUrl: string,
+): z.infer<typeof meetingDetailSchema> {
+  return {
+    ...meetingJson(meeting),
+    recordings: recordings.map((recording) => recordingJson(recording, baseUrl)),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { PLATFORMS } from '../contract/platforms.js';
 import { isoTimestamp } from '../infra/timestamps.js';
-import { PLATFORMS } from '../meetings/platforms.js';
+import { meetingShape } from '../meetings/wire.js';
 
 /** Recordings as the API shows them (responses; also the OpenAPI document's schemas). */
 
@@ -48,3 +49,15 @@ export const recordingDetailSchema = z
 export const deletedRecordingSchema = z
   .object({ message: z.string(), id: z.number().int() })
   .meta({ id: 'DeletedRecording' });
+
+/** GET /meetings/{id}: the meeting with its recordings (here, above both: meetings know nothing of recordings). */
+export const meetingDetailSchema = z
+  .object({
+    ...meetingShape,
+    recordings: z
+      .array(recordingSchema)
+      .describe(
+        'The meeting’s audio recordings, oldest first (empty unless the bot was sent with recording_enabled)',
+      ),
+  })
+  .meta({ id: 'MeetingDetail' });

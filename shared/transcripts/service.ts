@@ -1,7 +1,7 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
+import type { Platform } from '../contract/platforms.js';
 import type { Knex } from '../infra/knex.js';
 import type { ResponseCache } from '../infra/response-cache.js';
-import type { Platform } from '../meetings/platforms.js';
 import { meetingHeaderJson } from '../meetings/serialize.js';
 import { latestMeeting } from '../meetings/service.js';
 import { exportFilename, TEXT_EXPORTS, type TextTranscriptFormat } from './export-formats.js';

@@ -1,10 +1,10 @@
 import type { TranscriptionHealthKind, TranscriptionHealthMessage } from '../contract/events.js';
-import type { Platform } from '../meetings/platforms.js';
-import type { MeetingStatus } from '../meetings/status.js';
-import type { TransitionRecord } from '../meetings/transitions-store.js';
-import { RECORDING_CONTENT_TYPE, type RecordingRecord } from '../recordings/store.js';
+import type { MeetingStatus } from '../contract/meeting-status.js';
+import type { Platform } from '../contract/platforms.js';
+import type { MeetingStatusChanged } from '../meetings/events.js';
+import type { RecordingReady } from '../recordings/events.js';
+import type { TranscriptSegmentsWritten } from '../transcripts/events.js';
 import { type LiveSegmentJson, liveSegmentJson } from '../transcripts/serialize.js';
-import type { SegmentRecord } from '../transcripts/store.js';
 import type { WebhookTarget } from './targets.js';
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -76,15 +76,15 @@ function meetingRef(target: WebhookTarget): WebhookMeetingRef {
   return { id: target.meetingId, platform: target.platform, native_meeting_id: target.nativeMeetingId };
 }
 
-export function statusChangedData(target: WebhookTarget, transition: TransitionRecord): StatusChangedData {
+export function statusChangedData(target: WebhookTarget, change: MeetingStatusChanged): StatusChangedData {
   return {
     meeting: meetingRef(target),
-    status: transition.to,
-    previous_status: transition.from,
-    reason: transition.reason,
-    detail: transition.detail,
-    source: transition.source,
-    changed_at: transition.createdAt.toISOString(),
+    status: change.to,
+    previous_status: change.from,
+    reason: change.reason,
+    detail: change.detail,
+    source: change.source,
+    changed_at: change.at.toISOString(),
   };
 }
 
@@ -102,13 +102,13 @@ export function transcriptionHealthData(
   };
 }
 
-export function recordingReadyData(target: WebhookTarget, recording: RecordingRecord): RecordingReadyData {
+export function recordingReadyData(target: WebhookTarget, { recording }: RecordingReady): RecordingReadyData {
   return {
     meeting: meetingRef(target),
     recording: {
       id: recording.id,
       format: recording.format,
-      content_type: RECORDING_CONTENT_TYPE,
+      content_type: recording.contentType,
       start: recording.startSeconds,
       duration: recording.durationSeconds,
       size: recording.sizeBytes,
@@ -120,7 +120,7 @@ export function recordingReadyData(target: WebhookTarget, recording: RecordingRe
 /** One meeting's segments, in transcript order (then in the order they were written). */
 export function transcriptSegmentsData(
   target: WebhookTarget,
-  segments: readonly SegmentRecord[],
+  segments: TranscriptSegmentsWritten['segments'],
 ): TranscriptSegmentsData {
   const ordered = [...segments].sort((a, b) => a.start - b.start || a.changeSeq - b.changeSeq);
   return { meeting: meetingRef(target), segments: ordered.map(liveSegmentJson) };

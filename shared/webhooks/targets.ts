@@ -1,5 +1,5 @@
+import type { Platform } from '../contract/platforms.js';
 import type { Db } from '../infra/knex.js';
-import type { Platform } from '../meetings/platforms.js';
 
 /** Where a meeting's events go: the bot's own endpoint if it has one, else its user's (null: nowhere). */
 export interface WebhookTarget {

@@ -1,5 +1,5 @@
+import { NON_TERMINAL_STATUSES } from '../contract/meeting-status.js';
 import type { Db } from '../infra/knex.js';
-import { NON_TERMINAL_STATUSES } from '../meetings/status.js';
 
 /** A worker as its last heartbeat described it. */
 export interface WorkerRecord {

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { streamFields } from '../../shared/contract/stream-codec.js';
 import { botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
 import { createLogger } from '../../shared/infra/logger.js';
-import { claimLaunch } from '../../shared/meetings/store.js';
+import { claimLaunch } from '../../shared/meetings/launch-store.js';
 import { Ingester, type IngesterOptions } from '../../worker/ingest/ingester.js';
 import { googleMeetBot, type TestApi, type TestUser } from './api.js';
 import { tempRecordingStorage } from './recording-storage.js';

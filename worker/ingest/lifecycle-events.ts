@@ -5,6 +5,7 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { recordRejoin, transitionMeeting } from '../../shared/meetings/transitions.js';
+import { domainEvents } from '../domain-events.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
@@ -36,13 +37,13 @@ export function lifecycleEventHandler(db: Knex, log: Logger, announce: AnnounceC
         continue;
       }
       if (event.status === 'active' && meeting.status === 'active' && meeting.relaunchCount > 0) {
-        if (await recordRejoin(db, meeting, new Date(event.at))) {
+        if (await recordRejoin(db, domainEvents, meeting, new Date(event.at))) {
           changed.add(meeting.id);
           log.info({ meetingId: meeting.id, relaunch: meeting.relaunchCount }, 'relaunched bot rejoined');
         }
         continue;
       }
-      const moved = await transitionMeeting(db, meeting.id, {
+      const moved = await transitionMeeting(db, domainEvents, meeting.id, {
         to: event.status,
         source: 'bot',
         reason: 'reason' in event ? event.reason : null,

@@ -6,6 +6,7 @@ import { findMeetingById } from '../../shared/meetings/store.js';
 import { completeRecording, hasEveryChunk, inStorage } from '../../shared/recordings/completion.js';
 import type { RecordingStorage } from '../../shared/recordings/storage.js';
 import { findOrCreateRecording, recordChunk, storedChunks } from '../../shared/recordings/store.js';
+import { domainEvents } from '../domain-events.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
@@ -59,7 +60,7 @@ export function recordingChunkHandler(db: Knex, storage: RecordingStorage, log: 
       if (finalSeq === null) continue;
       const { seqs } = await storedChunks(db, recording.id);
       if (!hasEveryChunk({ finalSeq }, seqs)) continue;
-      const ready = await completeRecording(db, storage, recording.id);
+      const ready = await completeRecording(db, storage, domainEvents, recording.id);
       if (ready) {
         log.info(
           {

@@ -5,6 +5,7 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { saveSegments } from '../../shared/transcripts/ingest.js';
 import type { SegmentRecord, SegmentUpsert } from '../../shared/transcripts/store.js';
+import { domainEvents } from '../domain-events.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
@@ -41,12 +42,12 @@ export function transcriptSegmentHandler(
         final: segment.final,
       });
     }
-    const { written, events, unknownMeeting } = await saveSegments(db, rows);
+    const { written, unknownMeeting } = await saveSegments(db, domainEvents, rows);
     for (const row of unknownMeeting) {
       deadLetters.push({ id: row.messageId, reason: `meeting ${row.meetingId} not found` });
     }
     onCommitted(written);
-    log.debug({ received: messages.length, written: written.length, events }, 'segments ingested');
+    log.debug({ received: messages.length, written: written.length }, 'segments ingested');
     await announce(written.map((segment) => segment.meetingId));
     return deadLetters;
   };

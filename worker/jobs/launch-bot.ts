@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LaunchBotPayload } from '../../shared/contract/jobs.js';
-import { isTerminal } from '../../shared/meetings/status.js';
-import { claimLaunch, findMeetingById, recordBotContainer } from '../../shared/meetings/store.js';
+import { isTerminal } from '../../shared/contract/meeting-status.js';
+import { claimLaunch, recordBotContainer } from '../../shared/meetings/launch-store.js';
+import { findMeetingById } from '../../shared/meetings/store.js';
 import { findTranscriptTimeline } from '../../shared/transcripts/store.js';
 import { failMeeting } from '../fail-meeting.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';

@@ -1,9 +1,10 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
+import { isTerminal } from '../../shared/contract/meeting-status.js';
 import { decodeStreamEntry } from '../../shared/contract/stream-codec.js';
 import { botEventsStream } from '../../shared/contract/streams.js';
-import { isTerminal } from '../../shared/meetings/status.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { transitionMeeting } from '../../shared/meetings/transitions.js';
+import { domainEvents } from '../domain-events.js';
 import type { WorkerDeps } from '../worker-deps.js';
 import { Labels } from './bot-runtime.js';
 
@@ -39,7 +40,7 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
       if (info.exitCode === null) return;
       const final = await findFinalEvent(deps, meetingId, sessionId);
       if (final) {
-        await transitionMeeting(deps.db, meetingId, {
+        await transitionMeeting(deps.db, domainEvents, meetingId, {
           to: final.status,
           source: 'bot',
           reason: final.reason,
@@ -53,7 +54,7 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
         const lastLines = (await deps.runtime.logsTail(containerId, LOG_LINES)).trim();
         const cause = info.oomKilled ? 'killed for its memory limit (BOT_MEMORY_MB), ' : '';
         const detail = `${cause}exit code ${info.exitCode ?? 'unknown'}${lastLines ? `; last log lines:\n${lastLines}` : ''}`;
-        await transitionMeeting(deps.db, meetingId, {
+        await transitionMeeting(deps.db, domainEvents, meetingId, {
           to: 'failed',
           source: 'worker',
           reason: info.oomKilled ? 'out_of_memory' : 'container_exited',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BotRequest } from '../../../shared/bots/service.js';
 import type { BotSettingsChange } from '../../../shared/contract/commands.js';
 import { botName, languageCode, transcriptionTask } from '../../../shared/contract/commands.js';
-import { PLATFORMS } from '../../../shared/meetings/platforms.js';
+import { PLATFORMS } from '../../../shared/contract/platforms.js';
 import { webhookPartialSegments, webhookSecret, webhookUrl } from '../user/schema.js';
 
 const task = transcriptionTask;

@@ -1,24 +1,16 @@
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { ResponseCache } from '../../../shared/infra/response-cache.js';
-import {
-  meetingDetailJson,
-  meetingEventJson,
-  updatedMeetingJson,
-} from '../../../shared/meetings/serialize.js';
-import {
-  deleteMeetingData,
-  meetingDetail,
-  meetingHistory,
-  meetingListAnswer,
-  updateMeetingData,
-} from '../../../shared/meetings/service.js';
+import { meetingEventJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
+import { meetingHistory, meetingListAnswer, updateMeetingData } from '../../../shared/meetings/service.js';
 import {
   deletedMeetingsSchema,
-  meetingDetailSchema,
   meetingEventsSchema,
   meetingListSchema,
   updatedMeetingSchema,
 } from '../../../shared/meetings/wire.js';
+import { meetingDetailJson } from '../../../shared/recordings/serialize.js';
+import { deleteMeetingData, meetingDetail } from '../../../shared/recordings/service.js';
+import { meetingDetailSchema } from '../../../shared/recordings/wire.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { requireAuth } from '../../context.js';
 import { commonErrors, error, json } from '../../openapi/responses.js';

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
+import { isTerminal } from '../../../shared/contract/meeting-status.js';
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { MeetingChangeListener } from '../../../shared/meetings/changes.js';
 import { statusEventJson } from '../../../shared/meetings/serialize.js';
 import { latestMeeting } from '../../../shared/meetings/service.js';
-import { isTerminal } from '../../../shared/meetings/status.js';
 import { type LiveCursor, liveChangesSince } from '../../../shared/transcripts/live.js';
 import { liveSegmentJson } from '../../../shared/transcripts/serialize.js';
 import { requireAuth } from '../../context.js';

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import type { z } from 'zod';
+import { redisBotCommands } from '../../../shared/bots/command-channel.js';
 import type { BotConfigInput } from '../../../shared/contract/bot-config.js';
-import { redisBotCommands } from '../../../shared/contract/command-channel.js';
 import type { BotCommand } from '../../../shared/contract/commands.js';
 import {
   type LifecycleEvent,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../../shared/accounts/keys-store.js';
-import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { upsertSegments } from '../../../shared/transcripts/store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { transitionMeeting } from '../../support/meetings.js';
 
 let api: TestApi;
 let alice: TestUser;

@@ -3,7 +3,6 @@ import { botCommand } from '../../../shared/contract/commands.js';
 import { JobNames } from '../../../shared/contract/jobs.js';
 import { decodeStreamEntry } from '../../../shared/contract/stream-codec.js';
 import { botCommandsStream } from '../../../shared/contract/streams.js';
-import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import {
   googleMeetBot,
@@ -13,7 +12,7 @@ import {
   type TestUser,
   teamsBot,
 } from '../../support/api.js';
-import { advanceMeeting } from '../../support/meetings.js';
+import { advanceMeeting, transitionMeeting } from '../../support/meetings.js';
 
 let api: TestApi;
 let user: TestUser;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meetingHeaderJson } from '../../../shared/meetings/serialize.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
-import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { segmentJson } from '../../../shared/transcripts/serialize.js';
 import { listSegments, type SegmentUpsert, upsertSegments } from '../../../shared/transcripts/store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { transitionMeeting } from '../../support/meetings.js';
 
 // GET /transcripts and GET /meetings are built once per version of their data and kept: these
 // tests hold them to the bytes the serializers write, and to every change, in any commit order.

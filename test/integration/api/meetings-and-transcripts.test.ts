@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { type SegmentUpsert, upsertSegments } from '../../../shared/transcripts/store.js';
 import {
   googleMeetBot,
@@ -9,7 +8,7 @@ import {
   type TestUser,
   teamsBot,
 } from '../../support/api.js';
-import { advanceMeeting } from '../../support/meetings.js';
+import { advanceMeeting, transitionMeeting } from '../../support/meetings.js';
 import { segmentRow } from '../../support/segments.js';
 
 let api: TestApi;

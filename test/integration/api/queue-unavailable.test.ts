@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisBotCommands } from '../../../shared/bots/command-channel.js';
 import { bullBotJobs } from '../../../shared/bots/jobs.js';
-import { redisBotCommands } from '../../../shared/contract/command-channel.js';
 import { createBotQueues } from '../../../shared/infra/queues.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';

@@ -1,6 +1,5 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { createRecordingStorage } from '../../../shared/recordings/create-storage.js';
 import {
   findOrCreateRecording,
@@ -19,7 +18,7 @@ import {
   type TestUser,
   teamsBot,
 } from '../../support/api.js';
-import { advanceMeeting } from '../../support/meetings.js';
+import { advanceMeeting, transitionMeeting } from '../../support/meetings.js';
 
 let api: TestApi;
 let user: TestUser;

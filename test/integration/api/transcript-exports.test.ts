@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meetingHeaderJson } from '../../../shared/meetings/serialize.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
-import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { segmentJson } from '../../../shared/transcripts/serialize.js';
 import { listSegments, type SegmentUpsert, upsertSegments } from '../../../shared/transcripts/store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser, teamsBot } from '../../support/api.js';
+import { transitionMeeting } from '../../support/meetings.js';
 import { segmentRow } from '../../support/segments.js';
 
 // GET /transcripts in its text formats (?format= or Accept), through the real app and Postgres.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { WebhookHeaders } from '../../../shared/webhooks/signature.js';
 import type { TestApi, TestUser } from '../../support/api.js';
 import type { FakeBots } from '../../support/fake-bot.js';
+import { transitionMeeting } from '../../support/meetings.js';
 import { hasValidSignature, headerOf, type ReceivedWebhook } from '../../support/webhook-receiver.js';
 import { startWebhookWorld, type WebhookWorld } from '../../support/webhook-service.js';
 

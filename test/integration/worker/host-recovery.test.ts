@@ -8,19 +8,15 @@ import { botAliveKey } from '../../../shared/contract/streams.js';
 import { parseConfig } from '../../../shared/infra/config.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { type BotQueues, createBotQueues } from '../../../shared/infra/queues.js';
-import {
-  claimLaunch,
-  findMeetingById,
-  insertMeeting,
-  moveMeetingStatus,
-} from '../../../shared/meetings/store.js';
-import { recordRejoin } from '../../../shared/meetings/transitions.js';
+import { claimLaunch } from '../../../shared/meetings/launch-store.js';
+import { findMeetingById, insertMeeting, moveMeetingStatus } from '../../../shared/meetings/store.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { upsertSegments } from '../../../shared/transcripts/store.js';
 import { recordHeartbeat, roomierWorkerExists } from '../../../shared/workers/store.js';
 import { type RecoveryDeps, recoverLostHosts } from '../../../worker/host-recovery.js';
 import { requeueLaunches } from '../../../worker/reconciler.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { recordRejoin } from '../../support/meetings.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 
 const log = createLogger('recovery-test', process.env.TEST_LOG_LEVEL ?? 'silent');

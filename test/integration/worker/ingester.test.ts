@@ -11,7 +11,8 @@ import {
 } from '../../../shared/contract/streams.js';
 import { createKnex } from '../../../shared/infra/knex.js';
 import { createLogger } from '../../../shared/infra/logger.js';
-import { claimLaunch, findMeetingById, insertMeeting } from '../../../shared/meetings/store.js';
+import { claimLaunch } from '../../../shared/meetings/launch-store.js';
+import { findMeetingById, insertMeeting } from '../../../shared/meetings/store.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { INGEST_GROUP, Ingester } from '../../../worker/ingest/ingester.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';

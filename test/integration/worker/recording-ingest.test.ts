@@ -11,7 +11,8 @@ import { insertUser } from '../../../shared/accounts/users-store.js';
 import { streamFields } from '../../../shared/contract/stream-codec.js';
 import { botRecordingStream, botSegmentsStream } from '../../../shared/contract/streams.js';
 import { createLogger } from '../../../shared/infra/logger.js';
-import { claimLaunch, insertMeeting } from '../../../shared/meetings/store.js';
+import { claimLaunch } from '../../../shared/meetings/launch-store.js';
+import { insertMeeting } from '../../../shared/meetings/store.js';
 import { LocalRecordingStorage } from '../../../shared/recordings/local-storage.js';
 import {
   findRecording,

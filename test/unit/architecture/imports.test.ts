@@ -1,32 +1,70 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SHARED_ORDER } from './shared-order.js';
 
 /**
  * The layout's rules (README "Code map"), checked on the source: each process imports only itself
- * and shared/, shared/ imports none of them, and no module imports itself back through others.
+ * and shared/, shared/ imports none of them, the folders of shared/ import only the folders below
+ * them in SHARED_ORDER (contract → infra → accounts → meetings → transcripts → recordings → webhooks
+ * → bots → workers; why this order: shared-order.ts), and no module imports itself back through
+ * others.
  */
 const ROOT = resolve(import.meta.dirname, '../../..');
-const SOURCE_FOLDERS = ['api', 'worker', 'bot', 'shared', 'simulator', 'scripts', 'migrations', 'bench'];
+const SOURCE_FOLDERS = [
+  'api',
+  'worker',
+  'bot',
+  'shared',
+  'simulator',
+  'scripts',
+  'migrations',
+  'bench',
+  'docker',
+];
+/** TypeScript and JavaScript modules of every flavour (the simulator's pages and a few tools are plain JS). */
+const MODULE_FILE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.[^'"]+)['"]|\b(?:import|require)\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+/** Build output and installed packages inside a folder (docker/.build's staged bot, node_modules) are not the project's source. */
+const NOT_SOURCE = /(^|\/)(node_modules|\.[^/]+)(\/|$)/;
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.(ts|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
-    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
+    .filter((entry) => entry.isFile() && MODULE_FILE.test(entry.name) && !/\.d\.[mc]?ts$/.test(entry.name))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .filter((file) => !NOT_SOURCE.test(file));
+}
+
+const files = new Set(SOURCE_FOLDERS.flatMap(sourceFiles));
+
+/**
+ * The module an import names: the file itself, or the TypeScript source of a `.js`/`.mjs`/`.cjs`
+ * specifier (NodeNext style); an import of the build (`dist/…`) counts as one of its source.
+ */
+function moduleOf(path: string): string {
+  const source = path.replace(/^dist\//, '');
+  if (files.has(source)) return source;
+  const typescript = source
+    .replace(/\.js$/, '.ts')
+    .replace(/\.mjs$/, '.mts')
+    .replace(/\.cjs$/, '.cts');
+  return files.has(typescript) ? typescript : source;
 }
 
 function importsOf(file: string): string[] {
   const source = readFileSync(join(ROOT, file), 'utf8');
   return [...source.matchAll(IMPORT)].map((match) => {
-    const target = resolve(dirname(join(ROOT, file)), (match[1] ?? match[2])!);
-    return relative(ROOT, target).replace(/\.js$/, '.ts');
+    const target = resolve(dirname(join(ROOT, file)), (match[1] ?? match[2] ?? match[3])!);
+    return moduleOf(relative(ROOT, target));
   });
 }
 
-const graph = new Map(SOURCE_FOLDERS.flatMap(sourceFiles).map((file) => [file, importsOf(file)]));
+const graph = new Map([...files].map((file) => [file, importsOf(file)]));
 const topFolder = (file: string) => file.split('/')[0]!;
+/** The feature folder of a file in shared/ (undefined elsewhere). */
+const sharedFolder = (file: string) => (topFolder(file) === 'shared' ? file.split('/')[1] : undefined);
 
 /** Strongly connected components with more than one module, or a module importing itself (Tarjan). */
 function importCycles(): string[][] {
@@ -66,10 +104,31 @@ function importCycles(): string[][] {
   return cycles;
 }
 
+/** Every import of shared/ that points up SHARED_ORDER (or into a folder the order does not place). */
+function backwardSharedImports(): string[] {
+  return [...graph].flatMap(([file, imports]) => {
+    const from = sharedFolder(file);
+    if (from === undefined) return [];
+    return imports
+      .filter((target) => {
+        const to = sharedFolder(target);
+        if (to === undefined || to === from) return false;
+        const order: readonly string[] = SHARED_ORDER;
+        const [fromRank, toRank] = [order.indexOf(from), order.indexOf(to)];
+        return fromRank < 0 || toRank < 0 || toRank > fromRank;
+      })
+      .map((target) => `${file} → ${target}`);
+  });
+}
+
 describe('module layout', () => {
-  it('reads the whole source tree', () => {
+  it('reads the whole source tree, .mjs and plain .js files included', () => {
     expect(graph.size).toBeGreaterThan(150);
     expect([...graph.values()].flat().length).toBeGreaterThan(500);
+    for (const folder of ['bench', 'scripts'])
+      expect([...graph.keys()].some((file) => topFolder(file) === folder)).toBe(true);
+    expect(graph.get('bench/chromium-floor.mjs')).toContain('shared/contract/bot-config.ts');
+    expect([...graph.keys()].some((file) => file.endsWith('.js'))).toBe(true);
   });
 
   it('has no import cycle', () => {
@@ -98,8 +157,27 @@ describe('module layout', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('imports nothing from bench/ or scripts/ outside them: they are entry points', () => {
+    const entryPoints = new Set(['bench', 'scripts']);
+    const offenders = [...graph].flatMap(([file, imports]) =>
+      imports
+        .filter((target) => entryPoints.has(topFolder(target)) && topFolder(target) !== topFolder(file))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('places every folder of shared/ in the feature order', () => {
+    const folders = new Set([...graph.keys()].map(sharedFolder).filter((folder) => folder !== undefined));
+    expect([...folders].sort()).toEqual([...SHARED_ORDER].sort());
+  });
+
+  it(`keeps one direction inside shared/: ${SHARED_ORDER.join(' → ')}, each importing only those before it`, () => {
+    expect(backwardSharedImports()).toEqual([]);
+  });
+
   it('keeps the bot image small: bot/ reaches only the contract and infrastructure of shared/', () => {
-    const allowed = /^shared\/(contract|infra|meetings\/(platforms|status))\b/;
+    const allowed = /^shared\/(contract|infra)\//;
     const reached = new Set<string>();
     const pending = [...graph.keys()].filter((file) => topFolder(file) === 'bot');
     while (pending.length > 0) {

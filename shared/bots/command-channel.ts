@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
+import type { BotCommand } from '../contract/commands.js';
+import { streamFields } from '../contract/stream-codec.js';
+import { botCommandsStream } from '../contract/streams.js';
 import { withTimeout } from '../infra/async.js';
-import type { BotCommand } from './commands.js';
-import { streamFields } from './stream-codec.js';
-import { botCommandsStream } from './streams.js';
 
 /** A meeting's command stream outlives its bot by this long, then Redis drops it. */
 const COMMAND_STREAM_TTL_SECONDS = 7 * 24 * 3600;

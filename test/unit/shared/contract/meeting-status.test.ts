@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canTransition, MEETING_STATUSES } from '../../../../shared/meetings/status.js';
+import { canTransition, MEETING_STATUSES } from '../../../../shared/contract/meeting-status.js';
 
 describe('meeting state machine', () => {
   it('moves forward along requested → joining → awaiting_admission → active', () => {

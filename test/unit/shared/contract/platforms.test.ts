@@ -3,7 +3,7 @@ import {
   checkMeetingUrl,
   defaultMeetingUrl,
   isValidNativeMeetingId,
-} from '../../../../shared/meetings/platforms.js';
+} from '../../../../shared/contract/platforms.js';
 
 describe('native meeting ids', () => {
   it.each(['abc-defg-hij', 'zzz-zzzz-zzz'])('accepts Google Meet id %s', (id) => {

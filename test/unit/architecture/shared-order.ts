@@ -1,0 +1,37 @@
+/**
+ * The folders of shared/, lowest first: each imports only itself and the folders before it, so every
+ * arrow between them points down this list (imports.test.ts enforces it; `npm run graph` draws it in
+ * docs/shared-imports.md). Why this order:
+ * - contract: what crosses a process, declared once (bot config, commands, events, streams and their
+ *   codec, job names and payloads, platforms, meeting statuses). Pure declarations that the bot
+ *   image carries too, so it imports nothing else of shared/.
+ * - infra: config, Knex, Redis, queues, logging, errors, timeouts. It reads the contract's names and
+ *   defaults (queue names, the embedded recognizer's profiles) and knows no feature.
+ * - accounts: users and API keys. Every user-facing feature above checks a key against it.
+ * - meetings: meeting rows and their status changes, the API's meeting reads and edits, and the
+ *   worker's launch protocol (launch-store.ts). A status change is told to MeetingEvents
+ *   (meetings/events.ts) inside its transaction, never to webhooks directly.
+ * - transcripts: a meeting's segments (TranscriptEvents); the transcript read starts with the
+ *   meeting's header, so it sits above meetings.
+ * - recordings: a meeting's audio (RecordingEvents), plus the reads and deletes that carry
+ *   recordings along with a meeting (GET /meetings/{id}, deleting a meeting's data); meetings know
+ *   nothing of recordings.
+ * - webhooks: the outbox receives the typed events of the three features below it
+ *   (record-events.ts) and delivers them; it reads only their event types and segment JSON.
+ * - bots: sending, stopping and reconfiguring bots. It creates meetings, checks webhook URLs, and
+ *   owns the producers of the launch queue and the command streams.
+ * - workers: the worker registry (heartbeats, free slots, lapsed workers' meetings).
+ * The processes (api/, worker/) are the composition roots: they hand the webhook outbox to the
+ * features as their event receiver (api/app.ts, worker/domain-events.ts).
+ */
+export const SHARED_ORDER = [
+  'contract',
+  'infra',
+  'accounts',
+  'meetings',
+  'transcripts',
+  'recordings',
+  'webhooks',
+  'bots',
+  'workers',
+] as const;
