@@ -50,6 +50,9 @@ export function transcriptsRouter(deps: {
     const params = parseInput(meetingRefParams, ctx.params, 'Path');
     const { format, byAccept } = chosenFormat(ctx.query, ctx.headers.accept);
     const auth = requireAuth(ctx);
+    // A transcript is the meeting's words, written by whoever spoke: a browser must show it as the
+    // type it is sent with (plain text stays text, never sniffed into HTML that runs a <script>).
+    ctx.set('X-Content-Type-Options', 'nosniff');
     if (format === 'json') {
       ctx.type = 'application/json';
       ctx.body = await transcriptAnswer(deps.db, deps.cache, auth, params.platform, params.native_meeting_id);
