@@ -1,4 +1,4 @@
-import { type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /** What Node's own HTTP parser refused, answered in the API's `{ "error": "..." }` form. */
@@ -21,8 +21,39 @@ function answerFor(code: string | undefined): { status: number; message: string 
 }
 
 /**
- * Requests Node rejects before the app sees them (unknown methods, bad Content-Length, oversized
- * headers, malformed request lines) get a JSON error like every other answer, not an empty body.
+ * The methods the API serves somewhere. A CONNECT names a host and port rather than one of our
+ * resources, so its 405 lists what the server as a whole answers.
+ */
+const SERVED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/** A whole JSON error answer written straight to a socket the HTTP server no longer manages. */
+function writeRawError(
+  socket: Duplex,
+  status: number,
+  message: string,
+  options: { headOnly?: boolean; headers?: Record<string, string> } = {},
+): void {
+  const body = JSON.stringify({ error: message });
+  const extra = Object.entries(options.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      extra +
+      'Connection: close\r\n\r\n' +
+      // A HEAD request gets the headers only: a body after them would be read as the next response.
+      (options.headOnly ? '' : body),
+  );
+}
+
+/**
+ * Requests Node rejects or handles before the app sees them get a JSON error like every other
+ * answer, not an empty body or a dropped connection: unknown methods, bad Content-Length, oversized
+ * headers and malformed request lines (the parser's errors); CONNECT, which Node leaves to a proxy
+ * and otherwise closes without a word; and an `Expect` other than `100-continue`, which Node would
+ * answer with a bare 417. `Expect: 100-continue` keeps Node's own handling (100 Continue, then the app).
  */
 export function answerMalformedRequests(server: Server): Server {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -31,17 +62,29 @@ export function answerMalformedRequests(server: Server): Server {
       return;
     }
     const { status, message } = answerFor(error.code);
-    const body = JSON.stringify({ error: message });
-    // A HEAD request gets the headers only: a body after them would be read as the next response.
     const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
-    const isHead = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Connection: close\r\n\r\n' +
-        (isHead ? '' : body),
-    );
+    writeRawError(socket, status, message, {
+      headOnly: rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ',
+    });
+  });
+
+  // The socket is ours alone from here: without a listener its errors would go unhandled.
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    writeRawError(socket, 405, 'Method not allowed: this server is not a proxy (CONNECT)', {
+      headers: { Allow: SERVED_METHODS },
+    });
+  });
+
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify({ error: 'Expectation failed: only "Expect: 100-continue" is supported' });
+    // The client may send the body it meant to hold back anyway: close rather than parse it as a request.
+    response.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    });
+    response.end(body);
   });
   return server;
 }

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { BadRequestError, PayloadTooLargeError } from '../../shared/infra/errors.js';
+import { AppError, BadRequestError, PayloadTooLargeError } from '../../shared/infra/errors.js';
 import type { AppState } from '../context.js';
 
 export interface JsonBodyOptions {
@@ -26,7 +26,16 @@ export function jsonBody(options: JsonBodyOptions): Middleware<AppState> {
     if (Number.isFinite(declaredLength) && declaredLength > options.limitBytes) {
       throw new PayloadTooLargeError(options.limitBytes);
     }
-    const raw = await readBody(ctx.req, options.limitBytes);
+    let raw: string;
+    try {
+      raw = await readBody(ctx.req, options.limitBytes);
+    } catch (error) {
+      if (!isClientAbort(error)) throw error;
+      // The client's doing, not ours: anyone can cause it at will, so it is no error (and no 503, as
+      // the connection reset would otherwise be taken for a lost database connection).
+      ctx.state.log.info({ reason: (error as Error).message }, 'client closed the connection mid-body');
+      throw new ClientClosedRequestError();
+    }
     if (raw.trim().length === 0) {
       if (options.allowEmpty) {
         ctx.state.body = {};
@@ -41,6 +50,28 @@ export function jsonBody(options: JsonBodyOptions): Middleware<AppState> {
     }
     return next();
   };
+}
+
+/**
+ * 499, nginx's "client closed request": nobody receives it, but the access log and the request
+ * metrics then tell a client that went away from a request we refused (400) or failed (5xx).
+ */
+class ClientClosedRequestError extends AppError {
+  constructor() {
+    super(499, 'Client closed the connection before sending its whole body');
+  }
+}
+
+/** What Node's request stream throws when the connection closes before the body is complete. */
+function isClientAbort(error: unknown): boolean {
+  if (error instanceof AppError) return false;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === 'ECONNRESET' ||
+    code === 'ECONNABORTED' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    message === 'aborted'
+  );
 }
 
 async function readBody(stream: AsyncIterable<Buffer | string>, limitBytes: number): Promise<string> {

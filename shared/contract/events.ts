@@ -54,14 +54,26 @@ export const lifecycleEvent = z.discriminatedUnion('status', [
 ]);
 export type LifecycleEvent = z.infer<typeof lifecycleEvent>;
 
+/**
+ * The latest a segment may start or end, in seconds from the start of capture: seven days, well past
+ * the longest meeting a bot stays in (BOT_MAX_DURATION_SECONDS is capped at it). A time beyond it is a
+ * broken or hostile bot, so the message is refused at ingest rather than stored to print nonsense cues.
+ */
+export const SEGMENT_TIME_MAX_SECONDS = 7 * 24 * 3600;
+
+const segmentTime = z
+  .number()
+  .min(0, 'must be at least 0 seconds')
+  .max(SEGMENT_TIME_MAX_SECONDS, `must be at most ${SEGMENT_TIME_MAX_SECONDS} seconds (7 days)`);
+
 export const transcriptSegmentMessage = z.object({
   meetingId: z.number().int().positive(),
   sessionId: z.string().min(1),
   /** Stable per utterance: a mutable segment is re-sent with the same id until `final`. */
   segmentId: z.string().min(1).max(200),
   /** Seconds from the start of the bot's audio capture. */
-  start: z.number().min(0),
-  end: z.number().min(0),
+  start: segmentTime,
+  end: segmentTime,
   text: z.string(),
   /** null: the page gave no speaking evidence for this segment. */
   speaker: z.string().nullable(),

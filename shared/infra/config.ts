@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_EMBEDDED_PROFILE, EMBEDDED_PROFILES } from '../contract/bot-config.js';
+import { SEGMENT_TIME_MAX_SECONDS } from '../contract/events.js';
 
 const commaList = z
   .string()
@@ -104,7 +105,8 @@ export const configSchema = z
     BOT_NOBODY_JOINED_SECONDS: z.coerce.number().positive().optional(),
     BOT_ALONE_SECONDS: z.coerce.number().positive().optional(),
     BOT_SILENCE_SECONDS: z.coerce.number().positive().optional(),
-    BOT_MAX_DURATION_SECONDS: z.coerce.number().positive().optional(),
+    /** No longer than a segment's time may run (later segments are refused at ingest). */
+    BOT_MAX_DURATION_SECONDS: z.coerce.number().positive().max(SEGMENT_TIME_MAX_SECONDS).optional(),
     TRANSCRIPTION_ENGINE: z.enum(['embedded', 'openai', 'whisperlive']).default('embedded'),
     /** The embedded recognizer's accuracy/CPU trade-off (docs/benchmarks.md "Accuracy on real speech"). */
     EMBEDDED_PROFILE: z

@@ -1,10 +1,15 @@
+import { SEGMENT_TIME_MAX_SECONDS } from '../contract/events.js';
+
 /**
  * Segment times (float seconds from the start of the transcript) as whole milliseconds: rounded once
  * here, so a clock never shows 1000 milliseconds and every format agrees on a cue's times.
- * Negative or non-finite times (no segment should have them) become 0.
+ * Negative or non-finite times (no segment should have them) become 0, and times past
+ * SEGMENT_TIME_MAX_SECONDS (refused at ingest, but a row stored before that rule may hold one)
+ * print as that bound, never as an exponent.
  */
 export function toMilliseconds(seconds: number): number {
-  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : 0;
+  if (!Number.isFinite(seconds) || seconds <= 0) return 0;
+  return Math.round(Math.min(seconds, SEGMENT_TIME_MAX_SECONDS) * 1000);
 }
 
 /**

@@ -1,11 +1,18 @@
 import { clockTime } from './clock.js';
 import { type ExportSegment, toCues } from './cues.js';
 
-// SubRip has no escapes, and a line with an arrow in it reads as a cue's timing line.
-const ARROW = /-{2,}>/g;
+/**
+ * SubRip has no escapes, yet players read markup in cue text: HTML-like tags (`<b>`, `<i>`,
+ * `<font color=…>`, and whatever else a player's HTML-ish parser accepts) and ASS override blocks
+ * (`{\an8}`, `{\c&H0000FF&}`) in VLC, mpv and ffmpeg. Entities such as `&lt;` are not decoded by
+ * most of them, so escaping would show the entity instead of the character. What is left is to
+ * write the markup characters as their full-width look-alikes: the words read the same, no player
+ * takes them for markup, and with `>` gone no line can read as a cue's `-->` timing line either.
+ */
+const MARKUP_LOOKALIKES: Record<string, string> = { '<': '＜', '>': '＞', '{': '｛', '}': '｝' };
 
 function cueText(text: string): string {
-  return text.replace(ARROW, '->');
+  return text.replace(/[<>{}]/g, (character) => MARKUP_LOOKALIKES[character]!);
 }
 
 /**

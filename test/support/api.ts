@@ -15,7 +15,7 @@ import { findOrCreateUser, issueApiKey } from '../../shared/accounts/service.js'
 import { type BotCommands, redisBotCommands } from '../../shared/bots/command-channel.js';
 import { type BotJobs, bullBotJobs } from '../../shared/bots/jobs.js';
 import { type Config, parseConfig } from '../../shared/infra/config.js';
-import { createLogger } from '../../shared/infra/logger.js';
+import { createLogger, type Logger } from '../../shared/infra/logger.js';
 import { createMetricsRegistry } from '../../shared/infra/metrics.js';
 import { type BotQueues, createBotQueues } from '../../shared/infra/queues.js';
 import { MeetingChangeListener, meetingAnnouncer } from '../../shared/meetings/changes.js';
@@ -85,6 +85,8 @@ export async function startTestApi(
     postgresUrl?: string;
     /** The recording storage instead of the one the config names (closed with the API). */
     recordingStorage?: (config: Config) => RecordingStorage;
+    /** The API's logger instead of one writing at TEST_LOG_LEVEL (to read what it logs). */
+    logger?: Logger;
   } = {},
 ): Promise<TestApi> {
   const database = options.replicaOf?.database ?? (await createTestDatabase(options.postgresUrl));
@@ -108,7 +110,7 @@ export async function startTestApi(
   // their Redis client is not ready yet, which would split a test's counts in two.
   await redis.ping();
   const queues = createBotQueues(redis, prefix);
-  const logger = createLogger('api-test', config.LOG_LEVEL);
+  const logger = options.logger ?? createLogger('api-test', config.LOG_LEVEL);
   const changes = new MeetingChangeListener(createTestRedis(redisUrl), prefix, logger);
   const app = createApp({
     changes,

@@ -1,10 +1,21 @@
 import { connect } from 'node:net';
 
-/** Sends bytes as they are (no client-side checks) and returns the whole answer as text. */
-export function rawHttp(baseUrl: string, request: string): Promise<string> {
+/**
+ * Sends bytes as they are (no client-side checks) and returns the whole answer as text. The socket's
+ * sending side is closed after the request unless `keepSending` (the server closes it instead, e.g.
+ * with `Connection: close`): Node answers nothing after `100 Continue` to a client that already
+ * closed its side.
+ */
+export function rawHttp(
+  baseUrl: string,
+  request: string,
+  options: { keepSending?: boolean } = {},
+): Promise<string> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(request));
+    const socket = connect(Number(port), hostname, () =>
+      options.keepSending ? socket.write(request) : socket.end(request),
+    );
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);

@@ -98,6 +98,9 @@ export const transcriptRoutes: Route<TranscriptsRouteDeps>[] = [
     async handler(ctx, { params, query }, deps) {
       const { format, byAccept } = chosenFormat(query.format, ctx.headers.accept);
       const auth = requireAuth(ctx);
+      // A transcript is the meeting's words, written by whoever spoke: a browser must show it as the
+      // type it is sent with (plain text stays text, never sniffed into HTML that runs a <script>).
+      ctx.set('X-Content-Type-Options', 'nosniff');
       if (format === 'json') {
         ctx.type = 'application/json';
         ctx.body = await transcriptAnswer(

@@ -53,8 +53,11 @@ export function redisStreamSlots(
       };
       if (open > options.perUser) {
         await release();
+        // Closing a stream frees its place at once; failing that, a stream of a replica that died
+        // stops counting once stale, so that is the longest a retry should need to wait.
         throw new TooManyRequestsError(
           `Too many open live streams for this user (at most ${options.perUser}); close one first`,
+          { 'Retry-After': String(Math.ceil(options.staleMs / 1000)) },
         );
       }
       return {

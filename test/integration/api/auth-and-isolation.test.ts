@@ -1,5 +1,12 @@
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireUser } from '../../../api/middleware/auth.js';
+import { errorBodies } from '../../../api/middleware/errors.js';
+import { noRateLimits } from '../../../api/middleware/rate-limits.js';
 import { revokeApiKey } from '../../../shared/accounts/keys-store.js';
+import { createKnex } from '../../../shared/infra/knex.js';
+import { createLogger } from '../../../shared/infra/logger.js';
 import { upsertSegments } from '../../../shared/transcripts/store.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { transitionMeeting } from '../../support/meetings.js';
@@ -204,5 +211,37 @@ describe("a second user never sees the first user's webhook", () => {
     });
     expect(retry.status).toBe(404);
     expect(retry.body).toEqual({ error: 'Delivery not found' });
+  });
+});
+
+describe('while Postgres is down', () => {
+  it('a wrong key is 503 with Retry-After, as docs/api.md says: keys cannot be checked; no key is still 401', async () => {
+    const unreachable = createKnex('postgres://postgres@127.0.0.1:9/none', 1);
+    const app = new Koa();
+    app.silent = true;
+    app.use(async (ctx, next) => {
+      ctx.state.log = createLogger('auth-test', 'silent');
+      await next();
+    });
+    app.use(errorBodies());
+    app.use(requireUser(unreachable, noRateLimits));
+    app.use((ctx) => {
+      ctx.body = { reached: true };
+    });
+    const server = app.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/meetings`;
+      const wrong = await fetch(url, { headers: { 'X-API-Key': 'not-a-key' } });
+      expect(wrong.status).toBe(503);
+      expect(wrong.headers.get('retry-after')).toBe('5');
+      expect(await wrong.json()).toEqual({ error: 'Database unavailable; try again shortly' });
+      const none = await fetch(url);
+      expect(none.status).toBe(401);
+      expect(await none.json()).toEqual({ error: 'Unauthorized' });
+    } finally {
+      server.close();
+      await unreachable.destroy();
+    }
   });
 });

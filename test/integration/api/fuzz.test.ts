@@ -378,6 +378,13 @@ describe(`fuzzing the API (seed ${SEED}; replay with FUZZ_SEED=${SEED})`, () => 
       'GET /meetings HTTP/1.1\r\nHost: x\r\nX-API-Key: a\u0001b\r\n\r\n',
       'GET  HTTP/1.1\r\n\r\n',
       'POST /bots HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
+      // CONNECT (a tunnel to somewhere) and expectations other than 100-continue, which Node itself answers.
+      'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n',
+      'CONNECT /bots HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}',
+      'GET /meetings HTTP/1.1\r\nHost: x\r\nExpect: 999-bogus\r\n\r\n',
+      'POST /bots HTTP/1.1\r\nHost: x\r\nExpect:\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      'DELETE /meetings/google_meet/abc-defg-hij HTTP/1.1\r\nHost: x\r\nExpect: 100-continuer\r\n\r\n',
+      `PUT /user/webhook HTTP/1.1\r\nHost: x\r\nExpect: ${'e'.repeat(8000)}\r\n\r\n`,
     ];
     let rawCount = 0;
     const rawOne = async () => {

@@ -221,6 +221,43 @@ describe("answers Node's parser gives are JSON too", () => {
     expect(Object.keys(answer.body as object)).toEqual(['error']);
   });
 
+  it.each([
+    ['an authority', 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'],
+    ['a path', 'CONNECT /meetings HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ])('CONNECT to %s is 405 with Allow, not a dropped connection', async (_label, request) => {
+    const answer = parseRawAnswer(await rawHttp(api.baseUrl, request));
+    expect(answer.status).toBe(405);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers.allow).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+    expect(answer.body).toEqual({ error: 'Method not allowed: this server is not a proxy (CONNECT)' });
+  });
+
+  it.each(['999-bogus', '100-continuation', 'gzip', ''])(
+    'Expect: %j is 417 with a JSON error (only 100-continue is supported)',
+    async (expectation) => {
+      const answer = parseRawAnswer(
+        await rawHttp(api.baseUrl, `GET /meetings HTTP/1.1\r\nHost: x\r\nExpect: ${expectation}\r\n\r\n`),
+      );
+      expect(answer.status).toBe(417);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(answer.body).toEqual({ error: 'Expectation failed: only "Expect: 100-continue" is supported' });
+    },
+  );
+
+  it('Expect: 100-continue still gets 100 Continue, then the answer to the body', async () => {
+    const body = JSON.stringify(googleMeetBot('exp-ectc-ont'));
+    const raw = await rawHttp(
+      api.baseUrl,
+      'POST /bots HTTP/1.1\r\nHost: x\r\nConnection: close\r\nExpect: 100-continue\r\n' +
+        `X-API-Key: ${user.key}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      { keepSending: true },
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 Created\r\n/);
+    const answer = parseRawAnswer(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(answer.body).toMatchObject({ platform: 'google_meet', native_meeting_id: 'exp-ectc-ont' });
+  });
+
   it('a HEAD the parser refuses gets the headers only (a body would read as a second response)', async () => {
     const raw = await rawHttp(
       api.baseUrl,

@@ -119,7 +119,11 @@ describe('caps', () => {
         key: user.key,
       });
       expect(third.status).toBe(429);
-      expect(third.body.error).toBe('Too many open live streams for this user (at most 2); close one first');
+      expect(third.body).toEqual({
+        error: 'Too many open live streams for this user (at most 2); close one first',
+      });
+      // The test API counts a stream 45 s after its last heartbeat.
+      expect(third.headers.get('retry-after')).toBe('45');
       // Someone else's streams are counted apart.
       const others = await openSse(url, { 'X-API-Key': other.key });
       open.push(others);

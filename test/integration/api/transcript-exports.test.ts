@@ -40,7 +40,7 @@ const SRT = [
   '',
   '2',
   '00:01:02,000 --> 00:01:04,000',
-  'Bob <B>: Fish & chips -> two lines',
+  'Bob ＜B＞: Fish & chips --＞ two lines',
   '',
   '3',
   '00:01:05,000 --> 00:01:07,000',
@@ -114,7 +114,47 @@ describe('GET /transcripts?format=', () => {
     );
     // Chosen by the URL, so the answer does not vary with Accept.
     expect(response.headers.get('vary')).toBeNull();
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.text).toBe(body);
+  });
+
+  it('a transcript with markup in it is literal text in TXT, inert in SRT and VTT, never sniffed', async () => {
+    // Its own user: alice's concurrent-bot limit is for the tests below.
+    const carol = await api.createUser();
+    const created = await api.request('POST', '/bots', { key: carol.key, json: teamsBot('5550777') });
+    expect(created.status).toBe(201);
+    await upsertSegments(api.database.db, [
+      segmentRow(created.body.id, 'm', 1, 2, '<script>alert(1)</script> <b>loud</b> {\\an8}', '<i>Eve</i>'),
+    ]);
+    const path = '/transcripts/teams/5550777';
+    const txt = await get(`${path}?format=txt`, {}, carol.key);
+    expect(txt.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(txt.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(txt.text).toBe('[00:00:01] <i>Eve</i>: <script>alert(1)</script> <b>loud</b> {\\an8}\n');
+    const srt = await get(`${path}?format=srt`, {}, carol.key);
+    expect(srt.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(srt.text).toBe(
+      '1\n00:00:01,000 --> 00:00:02,000\n＜i＞Eve＜/i＞: ＜script＞alert(1)＜/script＞ ＜b＞loud＜/b＞ ｛\\an8｝\n',
+    );
+    const vtt = await get(`${path}?format=vtt`, {}, carol.key);
+    expect(vtt.text).toContain(
+      '<v &lt;i&gt;Eve&lt;/i&gt;>&lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;loud&lt;/b&gt; {\\an8}</v>',
+    );
+  });
+
+  it('a segment stored with an absurd time (before ingest refused them) prints the 7-day bound', async () => {
+    // Its own user: alice's concurrent-bot limit is for the tests below.
+    const carol = await api.createUser();
+    const created = await api.request('POST', '/bots', { key: carol.key, json: teamsBot('5550778') });
+    expect(created.status).toBe(201);
+    await upsertSegments(api.database.db, [
+      segmentRow(created.body.id, 'x', 1e300, 1e300, 'lost', null, {
+        absoluteStartTime: new Date('2026-11-22T10:00:00Z'),
+        absoluteEndTime: new Date('2026-11-22T10:00:01Z'),
+      }),
+    ]);
+    const srt = await get('/transcripts/teams/5550778?format=srt', {}, carol.key);
+    expect(srt.text).toBe('1\n168:00:00,000 --> 168:00:00,000\nlost\n');
   });
 
   it('format=json is the JSON answer, with the same bytes and headers as no format at all', async () => {
@@ -132,6 +172,7 @@ describe('GET /transcripts?format=', () => {
     };
     expect(headerNames(asked)).toEqual(headerNames(plain));
     expect(plain.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
     expect(plain.headers.get('content-disposition')).toBeNull();
     expect(plain.headers.get('vary')).toBeNull();
   });
@@ -174,6 +215,7 @@ describe('GET /transcripts with Accept', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe(contentType);
     expect(response.headers.get('vary')).toBe('Accept');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.text).toBe(body);
   });
 

@@ -231,13 +231,20 @@ describe('webhook deliveries', () => {
     expect(headerOf(sent!, WebhookHeaders.id)).toBe(ok.body.id);
     expect(hasValidSignature(sent!, settings.body.webhook_secret)).toBe(true);
 
+    // The receiver's answer body ('receiver says no') is never shown: where private addresses are
+    // allowed, it could be an internal service's page the user must not read through us.
     endpoint.respond = () => 503;
     const refused = await api.request('POST', '/user/webhook/test', { key: user.key });
-    expect(refused.body).toMatchObject({
+    expect(refused.body).toMatchObject({ delivered: false, status_code: 503, error: 'HTTP 503' });
+    expect(refused.text).not.toContain('receiver says no');
+    endpoint.respond = () => 302;
+    const redirected = await api.request('POST', '/user/webhook/test', { key: user.key });
+    expect(redirected.body).toMatchObject({
       delivered: false,
-      status_code: 503,
-      error: 'HTTP 503: receiver says no',
+      status_code: 302,
+      error: 'HTTP 302 (redirects are not followed)',
     });
+    expect(redirected.text).not.toContain('receiver says no');
     // Test events are not deliveries: nothing stored, nothing retried.
     const deliveries = await api.request('GET', '/user/webhook/deliveries', { key: user.key });
     expect(deliveries.body.deliveries).toEqual([]);

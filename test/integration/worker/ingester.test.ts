@@ -304,6 +304,25 @@ describe('transcript segments', () => {
     expect(await pendingCount(botSegmentsStream(prefix))).toBe(0);
   });
 
+  it('with a time past seven days are refused: dead-lettered with the reason, never stored', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await publishSegment(
+      segmentMessage(meetingId, sessionId, 'far', 'far future', { start: 1e300, end: 1e300 }),
+    );
+    await publishSegment(segmentMessage(meetingId, sessionId, 'late-end', 'ends late', { end: 604_800.5 }));
+    await publishSegment(
+      segmentMessage(meetingId, sessionId, 'edge', 'at the bound', { start: 604_799, end: 604_800 }),
+    );
+    await newIngester().segments.drain();
+    const rows = await database.db('transcript_segments').where({ meeting_id: meetingId });
+    expect(rows.map((row) => row.segment_id)).toEqual(['edge']);
+    expect((await deadLetters()).map((entry) => entry.reason)).toEqual([
+      'invalid message: start: must be at most 604800 seconds (7 days)',
+      'invalid message: end: must be at most 604800 seconds (7 days)',
+    ]);
+    expect(await pendingCount(botSegmentsStream(prefix))).toBe(0);
+  });
+
   it('left pending by a consumer that died are taken over by another', async () => {
     const { meetingId, sessionId } = await newMeeting();
     const stream = botSegmentsStream(prefix);

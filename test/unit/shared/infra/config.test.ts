@@ -61,6 +61,11 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ DOCKER_HOST_NAME: 'host a' })).toThrow(/DOCKER_HOST_NAME/);
   });
 
+  it('keeps a bot in its meeting no longer than a transcript segment may be timed (7 days)', () => {
+    expect(parseConfig({ BOT_MAX_DURATION_SECONDS: '604800' }).BOT_MAX_DURATION_SECONDS).toBe(604_800);
+    expect(() => parseConfig({ BOT_MAX_DURATION_SECONDS: '604801' })).toThrow(/BOT_MAX_DURATION_SECONDS/);
+  });
+
   it('checks the webhook retry settings against each other', () => {
     expect(() => parseConfig({ WEBHOOK_RETRY_BASE_MS: '5000', WEBHOOK_RETRY_MAX_DELAY_MS: '1000' })).toThrow(
       /WEBHOOK_RETRY_MAX_DELAY_MS: must be at least WEBHOOK_RETRY_BASE_MS/,

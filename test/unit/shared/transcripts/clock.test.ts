@@ -19,6 +19,13 @@ describe('toMilliseconds', () => {
   });
 });
 
+describe('toMilliseconds past the longest time a segment may carry', () => {
+  it.each([604_800.5, 1e9, 1e300, Number.MAX_VALUE])('%d s prints as the bound, 7 days', (seconds) => {
+    expect(toMilliseconds(seconds)).toBe(604_800_000);
+    expect(clockTime(toMilliseconds(seconds), ',')).toBe('168:00:00,000');
+  });
+});
+
 describe('clockTime', () => {
   it('writes hours, minutes, seconds and milliseconds with the separator asked for', () => {
     expect(clockTime(3_723_004, ',')).toBe('01:02:03,004');

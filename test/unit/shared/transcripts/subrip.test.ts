@@ -24,8 +24,24 @@ describe('subRipTranscript', () => {
     const srt = subRipTranscript([
       { start: 1, end: 2, text: 'one\n\ntwo --> three ---> four -> five', speaker: 'A-->B' },
     ]);
-    expect(srt).toBe('1\n00:00:01,000 --> 00:00:02,000\nA->B: one two -> three -> four -> five\n');
+    expect(srt).toBe('1\n00:00:01,000 --> 00:00:02,000\nA--＞B: one two --＞ three ---＞ four -＞ five\n');
     expect(srt.split('\n').filter((line) => line.includes('-->'))).toHaveLength(1);
+  });
+
+  it('writes markup characters as look-alikes, so players render no tags or override blocks', () => {
+    const srt = subRipTranscript([
+      {
+        start: 1,
+        end: 2,
+        text: '<script>alert(1)</script> <b>bold</b> <font color="red">red</font> {\\an8}top',
+        speaker: '<i>Eve</i>',
+      },
+    ]);
+    expect(srt).toBe(
+      '1\n00:00:01,000 --> 00:00:02,000\n' +
+        '＜i＞Eve＜/i＞: ＜script＞alert(1)＜/script＞ ＜b＞bold＜/b＞ ＜font color="red"＞red＜/font＞ ｛\\an8｝top\n',
+    );
+    expect(srt.split('\n')[2]).not.toMatch(/[<>{}]/);
   });
 
   it('skips empty segments, keeps the order given, numbers only what it writes', () => {
