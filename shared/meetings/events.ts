@@ -1,5 +1,5 @@
-import type { MeetingStatus } from '../contract/meeting-status.js';
 import type { Db } from '../infra/knex.js';
+import type { TransitionRecord } from './transitions-store.js';
 
 /**
  * What meetings tell the features above them (the webhook outbox) about their changes. The
@@ -7,17 +7,11 @@ import type { Db } from '../infra/knex.js';
  * back with it; the processes choose it (api/app.ts, worker/domain-events.ts).
  */
 
-/** A status change recorded in a meeting's history (also one that keeps the status, e.g. `rejoined`). */
-export interface MeetingStatusChanged {
-  meetingId: number;
-  from: MeetingStatus | null;
-  to: MeetingStatus;
-  /** Who moved the meeting: api, bot, worker, reconciler. */
-  source: string;
-  reason: string | null;
-  detail: string | null;
-  at: Date;
-}
+/**
+ * A status change recorded in a meeting's history (also one that keeps the status, e.g. `rejoined`):
+ * the history row as written, with the time it was made (`source`: api, bot, worker, reconciler).
+ */
+export type MeetingStatusChanged = Omit<TransitionRecord, 'id' | 'createdAt'> & { at: Date };
 
 export interface MeetingEvents {
   meetingStatusChanged(trx: Db, event: MeetingStatusChanged): Promise<void>;
