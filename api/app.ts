@@ -114,6 +114,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         cache,
         recordingStorage: deps.recordingStorage,
         publicBaseUrl: config.PUBLIC_BASE_URL,
+        mediaLinkTtlSeconds: config.RECORDING_MEDIA_LINK_TTL_SECONDS,
       },
       kit,
     ),
@@ -124,6 +125,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         storage: deps.recordingStorage,
         rateLimits: deps.rateLimits,
         publicBaseUrl: config.PUBLIC_BASE_URL,
+        mediaLinkTtlSeconds: config.RECORDING_MEDIA_LINK_TTL_SECONDS,
       },
       kit,
     ),
@@ -140,7 +142,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ),
     routerOf(
       adminRoutes,
-      { db, defaultMaxConcurrentBots: config.DEFAULT_MAX_CONCURRENT_BOTS, webhookPolicy },
+      {
+        db,
+        defaultMaxConcurrentBots: config.DEFAULT_MAX_CONCURRENT_BOTS,
+        webhookPolicy,
+        recordingStorage: deps.recordingStorage,
+      },
       kit,
     ),
   ];

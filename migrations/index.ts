@@ -7,6 +7,7 @@ import * as meetingRowVersion from './20261123000005_meeting_row_version.js';
 import * as segmentJsonText from './20261123000006_segment_json_text.js';
 import * as workerHeartbeats from './20261123000007_worker_heartbeats.js';
 import * as recordings from './20261124000008_recordings.js';
+import * as mediaLinksAndUserErasure from './20261125000009_media_links_and_user_erasure.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
@@ -21,4 +22,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.M
   ['20261123000006_segment_json_text', segmentJsonText],
   ['20261123000007_worker_heartbeats', workerHeartbeats],
   ['20261124000008_recordings', recordings],
+  ['20261125000009_media_links_and_user_erasure', mediaLinksAndUserErasure],
 ];

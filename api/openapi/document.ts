@@ -19,6 +19,7 @@ import {
   meetingDetailSchema,
   recordingDetailSchema,
   recordingSchema,
+  rotatedMediaLinksSchema,
 } from '../../shared/recordings/wire.js';
 import { segmentSchema, transcriptSchema } from '../../shared/transcripts/wire.js';
 import {
@@ -73,6 +74,7 @@ const documented = [
   transcriptSchema,
   recordingDetailSchema,
   deletedRecordingSchema,
+  rotatedMediaLinksSchema,
   errorSchema,
 ];
 
@@ -158,7 +160,7 @@ export function buildOpenApiDocument(
           in: 'query',
           name: 'token',
           description:
-            'A recording’s own media token (in its `media_url`); opens that recording’s media only',
+            'The signed, expiring token in a recording’s `media_url`; opens that recording’s media only',
         },
       },
       schemas: componentSchemas(),

@@ -2,6 +2,7 @@ import { BadRequestError, NotFoundError } from '../infra/errors.js';
 import type { Db, Knex } from '../infra/knex.js';
 import { generateApiKey } from './api-keys.js';
 import { type ApiKeyRecord, insertApiKey, listApiKeys, revokeApiKey, revokeKeysNamed } from './keys-store.js';
+import { rotateMediaLinkSecret } from './media-link-secrets.js';
 import {
   findUserByEmail,
   findUserById,
@@ -90,10 +91,17 @@ export async function issueUserApiKey(db: Knex, userId: number, name: string | n
   return issueApiKey(db, userId, name);
 }
 
+/**
+ * Revokes a key and rotates its user's media links: a key revoked because it leaked may have fetched
+ * media_urls, and they go with it (the user's other keys fetch new ones).
+ */
 export async function revokeUserApiKey(db: Knex, keyId: number): Promise<ApiKeyRecord> {
-  const key = await revokeApiKey(db, keyId);
-  if (!key) throw new NotFoundError('Token not found');
-  return key;
+  return db.transaction(async (trx) => {
+    const key = await revokeApiKey(trx, keyId);
+    if (!key) throw new NotFoundError('Token not found');
+    await rotateMediaLinkSecret(trx, key.userId);
+    return key;
+  });
 }
 
 /**

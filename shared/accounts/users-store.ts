@@ -98,3 +98,12 @@ export async function lockUserForUpdate(db: Db, id: number): Promise<UserRecord 
   const row = await db<UserRow>('users').where({ id }).forUpdate().first();
   return row && toRecord(row);
 }
+
+/**
+ * Deletes the user's row; their keys, meetings (with transcripts and history) and webhook deliveries
+ * go with it (foreign keys cascade). Their recordings must be marked `deleting` first: those rows
+ * outlive the user until their files are removed. False: no such user.
+ */
+export async function deleteUserRow(db: Db, id: number): Promise<boolean> {
+  return (await db('users').where({ id }).delete()) > 0;
+}

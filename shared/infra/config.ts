@@ -140,6 +140,8 @@ export const configSchema = z
     RECORDING_DIR: z.string().min(1).default('data/recordings'),
     /** Recordings older than this many days are deleted (0: kept until their meeting is deleted). */
     RECORDING_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
+    /** How long a media_url works after the answer that carried it (seconds; 1 minute to 7 days). */
+    RECORDING_MEDIA_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(604_800).default(3600),
     /** RECORDING_STORAGE=s3: the bucket, and the endpoint of a store other than AWS (MinIO, Ceph, R2...). */
     S3_BUCKET: z.string().min(3).max(63).optional(),
     S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),

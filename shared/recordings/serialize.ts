@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { isoOrNull } from '../infra/timestamps.js';
 import { meetingJson } from '../meetings/serialize.js';
 import type { MeetingRecord } from '../meetings/store.js';
+import type { MediaLinks } from './media-links.js';
 import { RECORDING_CONTENT_TYPE, type RecordingRecord } from './store.js';
 import type {
   meetingDetailSchema,
@@ -10,16 +11,10 @@ import type {
   VisibleRecordingState,
 } from './wire.js';
 
-/**
- * Where a recording's media is fetched: `<base>/recordings/{id}/media?token=…`. `baseUrl` is the
- * deployment's PUBLIC_BASE_URL (it may carry a path prefix) or the request's own origin.
- */
-export function recordingMediaUrl(
-  baseUrl: string,
-  recording: Pick<RecordingRecord, 'id' | 'mediaToken'>,
-): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  return `${base}/recordings/${recording.id}/media?token=${encodeURIComponent(recording.mediaToken)}`;
+/** Where a recording's media is fetched: `<base>/recordings/{id}/media?token=…`, a signed, expiring link. */
+export function recordingMediaUrl(links: MediaLinks, recordingId: number): string {
+  const base = links.baseUrl.replace(/\/+$/, '');
+  return `${base}/recordings/${recordingId}/media?token=${encodeURIComponent(links.tokenFor(recordingId))}`;
 }
 
 function visibleState(recording: RecordingRecord): VisibleRecordingState {
@@ -28,7 +23,10 @@ function visibleState(recording: RecordingRecord): VisibleRecordingState {
   return recording.state;
 }
 
-export function recordingJson(recording: RecordingRecord, baseUrl: string): z.infer<typeof recordingSchema> {
+export function recordingJson(
+  recording: RecordingRecord,
+  links: MediaLinks,
+): z.infer<typeof recordingSchema> {
   return {
     id: recording.id,
     format: recording.format,
@@ -38,7 +36,7 @@ export function recordingJson(recording: RecordingRecord, baseUrl: string): z.in
     size: recording.sizeBytes,
     created_at: recording.createdAt.toISOString(),
     completed_at: isoOrNull(recording.completedAt),
-    media_url: recordingMediaUrl(baseUrl, recording),
+    media_url: recordingMediaUrl(links, recording.id),
   };
 }
 
@@ -46,10 +44,10 @@ export function recordingJson(recording: RecordingRecord, baseUrl: string): z.in
 export function recordingDetailJson(
   recording: RecordingRecord,
   meeting: Pick<MeetingRecord, 'id' | 'platform' | 'nativeMeetingId'>,
-  baseUrl: string,
+  links: MediaLinks,
 ): z.infer<typeof recordingDetailSchema> {
   return {
-    ...recordingJson(recording, baseUrl),
+    ...recordingJson(recording, links),
     meeting_id: meeting.id,
     platform: meeting.platform,
     native_meeting_id: meeting.nativeMeetingId,
@@ -58,14 +56,14 @@ export function recordingDetailJson(
   };
 }
 
-/** GET /meetings/{id}; `baseUrl` is where the recordings' media URLs point (see recordingMediaUrl). */
+/** GET /meetings/{id}; `links` signs the recordings' media URLs (see recordingMediaUrl). */
 export function meetingDetailJson(
   meeting: MeetingRecord,
   recordings: readonly RecordingRecord[],
-  baseUrl: string,
+  links: MediaLinks,
 ): z.infer<typeof meetingDetailSchema> {
   return {
     ...meetingJson(meeting),
-    recordings: recordings.map((recording) => recordingJson(recording, baseUrl)),
+    recordings: recordings.map((recording) => recordingJson(recording, links)),
   };
 }

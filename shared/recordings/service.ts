@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
+import { activeMediaLinkSecret, rotateMediaLinkSecret } from '../accounts/media-link-secrets.js';
 import { isTerminal } from '../contract/meeting-status.js';
 import type { Platform } from '../contract/platforms.js';
 import { waitAtMost } from '../infra/async.js';
-import { AppError, ConflictError, NotFoundError, SpecErrors } from '../infra/errors.js';
+import { AppError, ConflictError, NotFoundError, SpecErrors, UnauthorizedError } from '../infra/errors.js';
 import { type Db, type Knex, MAX_DB_INTEGER } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
 import { getMeeting } from '../meetings/service.js';
@@ -14,6 +14,7 @@ import {
   listUserMeetingsFor,
   type MeetingRecord,
 } from '../meetings/store.js';
+import { type MediaLinks, mediaLinksOf, mediaTokenValid } from './media-links.js';
 import {
   type ByteRange,
   RangeNotSatisfiableError,
@@ -75,24 +76,44 @@ export async function getRecording(
 }
 
 /**
- * The recording whose media token is `token` (the `?token=` of its media_url), or null when there is
- * no such recording or the token is not its own. Compared in constant time.
+ * The recording a media link's `?token=` opens, or null: no such recording (or being deleted), a
+ * token not signed for it, expired, or signed before its owner's last rotation, or an owner who has
+ * no live API key left or is gone.
  */
 export async function recordingByMediaToken(
   db: Db,
   recordingId: number,
   token: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<RecordingRecord | null> {
   if (recordingId > MAX_DB_INTEGER) return null;
   const recording = await findRecording(db, recordingId);
-  if (!isVisible(recording)) return null;
-  return sameSecret(token, recording.mediaToken) ? recording : null;
+  if (!isVisible(recording) || recording.userId === null) return null;
+  const secret = await activeMediaLinkSecret(db, recording.userId);
+  if (secret === null) return null;
+  const expected = { recordingId, userId: recording.userId, nowSeconds };
+  return mediaTokenValid(secret, token, expected) ? recording : null;
 }
 
-function sameSecret(presented: string, expected: string): boolean {
-  // Digests have one length whatever was presented, so the comparison's time says nothing about it.
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(presented), digest(expected));
+/**
+ * Signs the media links of one answer to the key's user, good for `ttlSeconds` from now. 401 when
+ * the user lost their last key (or was deleted) while the request ran.
+ */
+export async function mediaLinksFor(
+  db: Db,
+  auth: AuthenticatedKey,
+  baseUrl: string,
+  ttlSeconds: number,
+): Promise<MediaLinks> {
+  const secret = await activeMediaLinkSecret(db, auth.user.id);
+  if (secret === null) throw new UnauthorizedError(SpecErrors.unauthorized);
+  const expiresAt = Math.floor(Date.now() / 1000) + ttlSeconds;
+  return mediaLinksOf(baseUrl, { userId: auth.user.id, secret }, expiresAt);
+}
+
+/** Refuses every media link the key's user was given until now; new answers carry new links. */
+export async function rotateMediaLinks(db: Db, auth: AuthenticatedKey): Promise<void> {
+  if (!(await rotateMediaLinkSecret(db, auth.user.id))) throw new UnauthorizedError(SpecErrors.unauthorized);
 }
 
 /** The user's recordings of these meetings, oldest first. */

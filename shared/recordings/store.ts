@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../infra/knex.js';
 
 export const RECORDING_STATES = ['recording', 'ready', 'failed', 'deleting'] as const;
@@ -11,7 +10,8 @@ export const RECORDING_CONTENT_TYPE = 'audio/ogg; codecs=opus';
 export interface RecordingRecord {
   id: number;
   meetingId: number | null;
-  userId: number;
+  /** Null only once its user was deleted (the row then waits, `deleting`, for its files to go). */
+  userId: number | null;
   sessionId: string;
   format: string;
   state: RecordingState;
@@ -21,7 +21,6 @@ export interface RecordingRecord {
   sizeBytes: number;
   finalSeq: number | null;
   error: string | null;
-  mediaToken: string;
   createdAt: Date;
   lastChunkAt: Date | null;
   completedAt: Date | null;
@@ -30,7 +29,7 @@ export interface RecordingRecord {
 interface RecordingRow {
   id: number;
   meeting_id: number | null;
-  user_id: number;
+  user_id: number | null;
   session_id: string;
   format: string;
   state: RecordingState;
@@ -40,7 +39,6 @@ interface RecordingRow {
   size_bytes: string | number;
   final_seq: number | null;
   error: string | null;
-  media_token: string;
   created_at: Date;
   last_chunk_at: Date | null;
   completed_at: Date | null;
@@ -60,7 +58,6 @@ function toRecord(row: RecordingRow): RecordingRecord {
     sizeBytes: Number(row.size_bytes),
     finalSeq: row.final_seq,
     error: row.error,
-    mediaToken: row.media_token,
     createdAt: row.created_at,
     lastChunkAt: row.last_chunk_at,
     completedAt: row.completed_at,
@@ -89,8 +86,8 @@ export async function findOrCreateRecording(
   );
   const id = Number(next.rows[0]!.id);
   const inserted = await db.raw<{ rows: RecordingRow[] }>(
-    `INSERT INTO recordings (id, meeting_id, user_id, session_id, format, storage_key, start_seconds, media_token)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO recordings (id, meeting_id, user_id, session_id, format, storage_key, start_seconds)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (meeting_id, session_id) DO NOTHING
      RETURNING *`,
     [
@@ -101,7 +98,6 @@ export async function findOrCreateRecording(
       RECORDING_FORMAT,
       recordingStorageKey(input.meetingId, id),
       input.startSeconds,
-      randomBytes(24).toString('base64url'),
     ],
   );
   const row =
@@ -183,11 +179,12 @@ export async function markRecordingFailed(db: Db, recordingId: number, error: st
 /** Detaches recordings from their meetings and queues their files for removal (same transaction as the delete). */
 export async function markRecordingsDeleting(
   db: Db,
-  where: { ids?: number[]; meetingIds?: number[] },
+  where: { ids?: number[]; meetingIds?: number[]; userId?: number },
 ): Promise<number[]> {
   const query = db<RecordingRow>('recordings').whereNot('state', 'deleting');
   if (where.ids) query.whereIn('id', where.ids);
   if (where.meetingIds) query.whereIn('meeting_id', where.meetingIds);
+  if (where.userId !== undefined) query.where('user_id', where.userId);
   const rows = await query.update({ state: 'deleting', meeting_id: null }).returning('id');
   return rows.map((row) => (row as { id: number }).id);
 }

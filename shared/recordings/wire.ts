@@ -29,7 +29,7 @@ const recordingShape = {
   media_url: z
     .string()
     .describe(
-      'GET it for the audio (byte ranges supported). It carries the recording’s own access token, so a browser <audio> element can play it without an API key; treat it as a secret',
+      'GET it for the audio (byte ranges supported). It carries a signed token that opens this recording only, so a browser <audio> element can play it without an API key; treat it as a secret. It works for RECORDING_MEDIA_LINK_TTL_SECONDS (default one hour) after this answer, and stops earlier when the owner rotates their media links (POST /recordings/media-links/rotate), loses their last API key (a revoked key rotates them too) or is deleted; fetch the recording again for a fresh one',
     ),
 };
 
@@ -45,6 +45,8 @@ export const recordingDetailSchema = z
     error: z.string().nullable().describe('Why a failed recording failed'),
   })
   .meta({ id: 'RecordingDetail' });
+
+export const rotatedMediaLinksSchema = z.object({ message: z.string() }).meta({ id: 'RotatedMediaLinks' });
 
 export const deletedRecordingSchema = z
   .object({ message: z.string(), id: z.number().int() })

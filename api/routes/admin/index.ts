@@ -11,6 +11,8 @@ import {
 import { issuedTokenSchema, userDetailSchema, userSchema } from '../../../shared/accounts/wire.js';
 import { NotFoundError } from '../../../shared/infra/errors.js';
 import type { Knex } from '../../../shared/infra/knex.js';
+import type { RecordingStorage } from '../../../shared/recordings/storage.js';
+import { deleteUserAndData } from '../../../shared/recordings/user-erasure.js';
 import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
 import { webhookSettingsJson } from '../../../shared/webhooks/serialize.js';
 import { configureUserWebhook, webhookSettings } from '../../../shared/webhooks/service.js';
@@ -34,6 +36,8 @@ export interface AdminRouteDeps {
   db: Knex;
   defaultMaxConcurrentBots: number;
   webhookPolicy: WebhookAddressPolicy;
+  /** Where recordings are kept: deleting a user removes their files. */
+  recordingStorage: RecordingStorage;
 }
 
 const route = routesOf<AdminRouteDeps>();
@@ -151,6 +155,29 @@ export const adminRoutes = [
         data: body.data,
       });
       ctx.body = userJson(updated);
+    },
+  }),
+
+  route({
+    method: 'delete',
+    path: '/admin/users/:id',
+    auth: adminAuth,
+    params: numericIdParams,
+    summary:
+      'Delete a user and everything they have: API keys, meetings, transcripts, webhook settings and deliveries, recordings with their files',
+    description:
+      'Refused (409) while any of their bots is still in flight: stop those first. The rows go at once, in one transaction; recording files are removed before the answer, or shortly after by the worker when the storage is unreachable.',
+    parameters: [integerIdParameter],
+    responses: {
+      204: { description: 'Deleted' },
+      400: invalidIntegerId,
+      403: badAdminKey,
+      404: userNotFound,
+      409: error('The user still has bots running (their meeting ids are named): stop them first'),
+    },
+    async handler(ctx, { params }, deps) {
+      await deleteUserAndData({ db: deps.db, storage: deps.recordingStorage, log: ctx.state.log }, params.id);
+      ctx.status = 204;
     },
   }),
 

@@ -9,7 +9,7 @@ import {
   updatedMeetingSchema,
 } from '../../../shared/meetings/wire.js';
 import { meetingDetailJson } from '../../../shared/recordings/serialize.js';
-import { deleteMeetingData, meetingDetail } from '../../../shared/recordings/service.js';
+import { deleteMeetingData, mediaLinksFor, meetingDetail } from '../../../shared/recordings/service.js';
 import { meetingDetailSchema } from '../../../shared/recordings/wire.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { requireAuth } from '../../context.js';
@@ -36,6 +36,8 @@ export interface MeetingsRouteDeps {
   recordingStorage: RecordingStorage;
   /** PUBLIC_BASE_URL: where recordings' media URLs point (the request's origin when unset). */
   publicBaseUrl: string | undefined;
+  /** RECORDING_MEDIA_LINK_TTL_SECONDS: how long the media URLs work. */
+  mediaLinkTtlSeconds: number;
 }
 
 const route = routesOf<MeetingsRouteDeps>();
@@ -76,8 +78,11 @@ export const meetingRoutes = [
       404: error('`Meeting not found`'),
     },
     async handler(ctx, { params }, deps) {
-      const { meeting, recordings } = await meetingDetail(deps.db, requireAuth(ctx), params.id);
-      ctx.body = meetingDetailJson(meeting, recordings, publicBaseUrl(ctx, deps.publicBaseUrl));
+      const auth = requireAuth(ctx);
+      const { meeting, recordings } = await meetingDetail(deps.db, auth, params.id);
+      const base = publicBaseUrl(ctx, deps.publicBaseUrl);
+      const links = await mediaLinksFor(deps.db, auth, base, deps.mediaLinkTtlSeconds);
+      ctx.body = meetingDetailJson(meeting, recordings, links);
     },
   }),
 

@@ -6,12 +6,18 @@ import {
   getRecording,
   rangeNotSatisfiable,
   readRecordingMedia,
+  mediaLinksFor,
   recordingByMediaToken,
   recordingMediaSize,
+  rotateMediaLinks,
 } from '../../../shared/recordings/service.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { RECORDING_CONTENT_TYPE, type RecordingRecord } from '../../../shared/recordings/store.js';
-import { deletedRecordingSchema, recordingDetailSchema } from '../../../shared/recordings/wire.js';
+import {
+  deletedRecordingSchema,
+  recordingDetailSchema,
+  rotatedMediaLinksSchema,
+} from '../../../shared/recordings/wire.js';
 import { type AppContext, requireAuth } from '../../context.js';
 import type { RateLimits } from '../../middleware/rate-limits.js';
 import { commonErrors, error, json } from '../../openapi/responses.js';
@@ -28,6 +34,8 @@ export interface RecordingsRouteDeps {
   rateLimits: RateLimits;
   /** PUBLIC_BASE_URL: where media URLs point (the request's origin when unset). */
   publicBaseUrl: string | undefined;
+  /** RECORDING_MEDIA_LINK_TTL_SECONDS: how long the media URLs work. */
+  mediaLinkTtlSeconds: number;
 }
 
 const MAX_TOKEN_LENGTH = 256;
@@ -35,12 +43,18 @@ const MAX_TOKEN_LENGTH = 256;
 /**
  * The media route's authentication: the usual X-API-Key when one is sent (or when there is no
  * `?token=`); otherwise the handler checks the token against the recording, so a browser's <audio>
- * element can play a media_url without headers.
+ * element can play a media_url without headers. Every answer, refusals too, stays out of shared
+ * caches, and a page the media is played from never hands its URL (with the token) on as a Referer.
  */
 const keyOrMediaToken: RouteAuth = {
   security: [{ ApiKey: [] }, { MediaToken: [] }],
-  middleware: (kit) => (ctx, next) =>
-    ctx.get('X-API-Key') === '' && typeof ctx.query.token === 'string' ? next() : kit.requireUser(ctx, next),
+  middleware: (kit) => (ctx, next) => {
+    ctx.set('Cache-Control', 'private');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    return ctx.get('X-API-Key') === '' && typeof ctx.query.token === 'string'
+      ? next()
+      : kit.requireUser(ctx, next);
+  },
 };
 
 /** The recording the request may read: the key's user's, or the one its media token opens. */
@@ -65,6 +79,23 @@ const media = { [RECORDING_CONTENT_TYPE]: { schema: { type: 'string', format: 'b
 
 export const recordingRoutes = [
   route({
+    method: 'post',
+    path: '/recordings/media-links/rotate',
+    auth: userAuth,
+    summary: 'Rotate your media links: every `media_url` you were given until now stops working',
+    description:
+      'For a media_url that leaked. GET /recordings/{id} or GET /meetings/{id} then hands out new links; other users’ links are untouched.',
+    responses: {
+      200: { description: 'Rotated', ...json(rotatedMediaLinksSchema) },
+      ...commonErrors,
+    },
+    async handler(ctx, _input, deps) {
+      await rotateMediaLinks(deps.db, requireAuth(ctx));
+      ctx.body = { message: 'Media links rotated: every media_url issued before now is refused' };
+    },
+  }),
+
+  route({
     method: 'get',
     path: '/recordings/:id',
     auth: userAuth,
@@ -78,8 +109,11 @@ export const recordingRoutes = [
       404: error('`Recording not found` (absent, deleted, or another user’s)'),
     },
     async handler(ctx, { params }, deps) {
-      const { recording, meeting } = await getRecording(deps.db, requireAuth(ctx), params.id);
-      ctx.body = recordingDetailJson(recording, meeting, publicBaseUrl(ctx, deps.publicBaseUrl));
+      const auth = requireAuth(ctx);
+      const { recording, meeting } = await getRecording(deps.db, auth, params.id);
+      const base = publicBaseUrl(ctx, deps.publicBaseUrl);
+      const links = await mediaLinksFor(deps.db, auth, base, deps.mediaLinkTtlSeconds);
+      ctx.body = recordingDetailJson(recording, meeting, links);
     },
   }),
 
@@ -91,7 +125,7 @@ export const recordingRoutes = [
     params: recordingIdParams,
     summary: 'The recording’s audio, whole or one byte range (HEAD: the same headers, no body)',
     description:
-      'Authenticated by `X-API-Key`, or without it by the `token` query parameter that `media_url` carries, so `<audio src="…media_url…">` plays and seeks in a browser. One range per request (`bytes=a-b`, `bytes=a-`, `bytes=-n`): several ranges get the whole file (200). `If-Range` with another ETag gets the whole file.',
+      'Authenticated by `X-API-Key`, or without it by the `token` query parameter that `media_url` carries, so `<audio src="…media_url…">` plays and seeks in a browser; the token is signed, expires (RECORDING_MEDIA_LINK_TTL_SECONDS) and is refused once its owner rotates their media links, has no live API key or is deleted. Answers carry `Cache-Control: private` and `Referrer-Policy: no-referrer`. One range per request (`bytes=a-b`, `bytes=a-`, `bytes=-n`): several ranges get the whole file (200). `If-Range` with another ETag gets the whole file.',
     parameters: [
       integerIdParameter,
       { name: 'Range', in: 'header', required: false, schema: { type: 'string' }, example: 'bytes=0-65535' },
@@ -103,7 +137,9 @@ export const recordingRoutes = [
       },
       206: { description: 'The range asked for, with `Content-Range: bytes a-b/size`', content: media },
       400: invalidIntegerId,
-      401: error('Missing or invalid X-API-Key, or a token that is not this recording’s: `Unauthorized`'),
+      401: error(
+        'Missing or invalid X-API-Key, or a token that is not this recording’s, has expired or was rotated: `Unauthorized`',
+      ),
       404: error('`Recording not found`; or it failed, or its file is gone, and it has no media'),
       409: error('The recording is still being recorded: its media is served once it is ready'),
       416: error('The range starts past the end of the file; `Content-Range: bytes */size`'),

@@ -45,6 +45,7 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['GET', '/recordings/{n}/media'],
   ['HEAD', '/recordings/{n}/media'],
   ['DELETE', '/recordings/{n}'],
+  ['POST', '/recordings/media-links/rotate'],
   ['GET', '/user/webhook'],
   ['PUT', '/user/webhook'],
   ['POST', '/user/webhook/rotate-secret'],
@@ -55,6 +56,8 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['GET', '/admin/users'],
   ['GET', '/admin/users/{n}'],
   ['PATCH', '/admin/users/{n}'],
+  // The run's own user has bots in flight: deleting it is refused (409); decoys may go.
+  ['DELETE', '/admin/users/{n}'],
   ['GET', '/admin/users/email/{email}'],
   ['GET', '/admin/users/{n}/webhook'],
   ['PUT', '/admin/users/{n}/webhook'],

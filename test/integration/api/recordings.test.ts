@@ -1,6 +1,8 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../shared/infra/logger.js';
 import { createRecordingStorage } from '../../../shared/recordings/create-storage.js';
+import { signMediaToken } from '../../../shared/recordings/media-links.js';
 import {
   findOrCreateRecording,
   findRecording,
@@ -10,7 +12,10 @@ import {
   type RecordingRecord,
   recordChunk,
 } from '../../../shared/recordings/store.js';
+import { upsertSegments } from '../../../shared/transcripts/store.js';
+import { RecordingSweeper } from '../../../worker/recording-sweeper.js';
 import {
+  ADMIN_KEY,
   ISO_UTC,
   MEETING_FIELDS,
   startTestApi,
@@ -19,6 +24,7 @@ import {
   teamsBot,
 } from '../../support/api.js';
 import { advanceMeeting, transitionMeeting } from '../../support/meetings.js';
+import { segmentRow } from '../../support/segments.js';
 
 let api: TestApi;
 let user: TestUser;
@@ -104,6 +110,17 @@ async function media(path: string, headers: Record<string, string> = {}, method 
 
 const mediaPath = (id: number) => `/recordings/${id}/media`;
 
+/** A media_url as the API signs them: the recording's path and a token `<expires>.<signature>`. */
+const signedMediaUrl = (base: string, id: number) =>
+  new RegExp(`^${base.replace(/[.]/g, '\\.')}/recordings/${id}/media\\?token=[0-9]+\\.[A-Za-z0-9_-]{43}$`);
+
+/** The `?token=` of the media_url GET /recordings/{id} hands the owner now. */
+async function mediaTokenOf(recordingId: number, owner: TestUser = user, via = api): Promise<string> {
+  const detail = await via.request('GET', `/recordings/${recordingId}`, { key: owner.key });
+  expect(detail.status).toBe(200);
+  return new URL(detail.body.media_url).searchParams.get('token')!;
+}
+
 describe('GET /meetings/{id} and GET /recordings/{id}', () => {
   it('lists the meeting’s recordings beside the spec’s fields, oldest first, without deleted ones', async () => {
     const { id } = await meeting(user);
@@ -134,7 +151,7 @@ describe('GET /meetings/{id} and GET /recordings/{id}', () => {
     expect(ready).toMatchObject({ format: 'ogg_opus', state: 'ready', start: 0, duration: 5, size: 4000 });
     expect(ready.created_at).toMatch(ISO_UTC);
     expect(ready.completed_at).toMatch(ISO_UTC);
-    expect(ready.media_url).toBe(`${api.baseUrl}/recordings/${first.id}/media?token=${first.mediaToken}`);
+    expect(ready.media_url).toMatch(signedMediaUrl(api.baseUrl, first.id));
     expect(live).toMatchObject({ state: 'recording', start: 61.5, size: 0, completed_at: null });
 
     // Another user sees neither the meeting nor its recordings.
@@ -164,7 +181,7 @@ describe('GET /meetings/{id} and GET /recordings/{id}', () => {
       format: 'ogg_opus',
       content_type: RECORDING_CONTENT_TYPE,
       error: 'chunk 3 never arrived',
-      media_url: `${api.baseUrl}/recordings/${failed.id}/media?token=${failed.mediaToken}`,
+      media_url: expect.stringMatching(signedMediaUrl(api.baseUrl, failed.id)),
     });
 
     expect(await api.request('GET', `/recordings/${failed.id}`, { key: other.key })).toMatchObject({
@@ -191,9 +208,7 @@ describe('GET /meetings/{id} and GET /recordings/{id}', () => {
       const { id } = await meeting(user);
       const made = await recording(id, user);
       const response = await publicApi.request('GET', `/recordings/${made.id}`, { key: user.key });
-      expect(response.body.media_url).toBe(
-        `https://meetbot.example.test/api/recordings/${made.id}/media?token=${made.mediaToken}`,
-      );
+      expect(response.body.media_url).toMatch(signedMediaUrl('https://meetbot.example.test/api', made.id));
     } finally {
       await publicApi.close();
     }
@@ -301,22 +316,24 @@ describe('GET /recordings/{id}/media', () => {
   it('refuses a wrong token, another recording’s token, no credentials and another user’s key', async () => {
     const { id } = await meeting(user);
     const sibling = await recording(id, user);
-    const wrong = await media(`${mediaPath(ready.id)}?token=${ready.mediaToken.slice(0, -1)}x`);
+    const readyToken = await mediaTokenOf(ready.id);
+    const siblingToken = await mediaTokenOf(sibling.id);
+    const wrong = await media(`${mediaPath(ready.id)}?token=${readyToken.slice(0, -1)}x`);
     expect(wrong.status).toBe(401);
     expect(JSON.parse(wrong.bytes.toString())).toEqual({ error: 'Unauthorized' });
-    expect((await media(`${mediaPath(ready.id)}?token=${sibling.mediaToken}`)).status).toBe(401);
+    expect((await media(`${mediaPath(ready.id)}?token=${siblingToken}`)).status).toBe(401);
     expect((await media(`${mediaPath(ready.id)}?token=`)).status).toBe(401);
     expect((await media(`${mediaPath(ready.id)}?token=${'a'.repeat(5000)}`)).status).toBe(401);
     expect((await media(mediaPath(ready.id))).status).toBe(401);
     // A token opens its own recording's media and nothing else.
-    expect((await media(`/recordings/${ready.id}?token=${ready.mediaToken}`)).status).toBe(401);
+    expect((await media(`/recordings/${ready.id}?token=${readyToken}`)).status).toBe(401);
     const foreign = await media(mediaPath(ready.id), { 'X-API-Key': other.key });
     expect(foreign.status).toBe(404);
     expect(JSON.parse(foreign.bytes.toString())).toEqual({ error: 'Recording not found' });
     // A bad key is a bad key, whatever token comes with it.
-    expect(
-      (await media(`${mediaPath(ready.id)}?token=${ready.mediaToken}`, { 'X-API-Key': 'nope' })).status,
-    ).toBe(401);
+    expect((await media(`${mediaPath(ready.id)}?token=${readyToken}`, { 'X-API-Key': 'nope' })).status).toBe(
+      401,
+    );
   });
 
   it('counts failed tokens against the client address like failed keys', async () => {
@@ -326,6 +343,7 @@ describe('GET /recordings/{id}/media', () => {
       env: { AUTH_FAILURES_PER_IP_PER_MINUTE: '3' },
     });
     try {
+      const token = await mediaTokenOf(ready.id);
       const statuses: number[] = [];
       for (let attempt = 0; attempt < 5; attempt++) {
         statuses.push(
@@ -335,7 +353,7 @@ describe('GET /recordings/{id}/media', () => {
       expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
       expect(statuses.slice(3)).toEqual([429, 429]);
       // Even the right token waits until the address's window ends.
-      const blocked = await fetch(`${limited.baseUrl}${mediaPath(ready.id)}?token=${ready.mediaToken}`);
+      const blocked = await fetch(`${limited.baseUrl}${mediaPath(ready.id)}?token=${token}`);
       expect(blocked.status).toBe(429);
       expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
     } finally {
@@ -349,7 +367,7 @@ describe('GET /recordings/{id}/media', () => {
     const recordingNow = await media(mediaPath(live.id), { 'X-API-Key': user.key });
     expect(recordingNow.status).toBe(409);
     expect(JSON.parse(recordingNow.bytes.toString()).error).toMatch(/still being recorded/);
-    expect((await media(`${mediaPath(live.id)}?token=${live.mediaToken}`)).status).toBe(409);
+    expect((await media(`${mediaPath(live.id)}?token=${await mediaTokenOf(live.id)}`)).status).toBe(409);
 
     const finished = await meeting(user);
     const failed = await recording(finished.id, user, { state: 'failed' });
@@ -358,6 +376,142 @@ describe('GET /recordings/{id}/media', () => {
     expect(JSON.parse(response.bytes.toString())).toEqual({
       error: 'Recording failed and has no media; GET /recordings/{id} says why',
     });
+  });
+});
+
+describe('media links: signed, time-limited, rotatable, and only while the owner may use the API', () => {
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+  const tokenExpiry = (token: string) => Number(token.split('.')[0]);
+  const withToken = (id: number, token: string) => `${mediaPath(id)}?token=${encodeURIComponent(token)}`;
+
+  async function ownerWithRecording(): Promise<{ owner: TestUser; made: RecordingRecord }> {
+    const owner = await api.createUser({ maxConcurrentBots: 10 });
+    const { id } = await meeting(owner);
+    return { owner, made: await recording(id, owner) };
+  }
+
+  async function mediaLinkSecret(userId: number): Promise<string> {
+    const row = await api.database.db('users').where({ id: userId }).first('media_link_secret');
+    return row.media_link_secret;
+  }
+
+  it('expires RECORDING_MEDIA_LINK_TTL_SECONDS after the answer that carried it', async () => {
+    const shortLived = await startTestApi({
+      replicaOf: api,
+      env: { RECORDING_MEDIA_LINK_TTL_SECONDS: '120' },
+    });
+    try {
+      const { owner, made } = await ownerWithRecording();
+      const before = nowSeconds();
+      const token = await mediaTokenOf(made.id, owner, shortLived);
+      expect(tokenExpiry(token)).toBeGreaterThanOrEqual(before + 120);
+      expect(tokenExpiry(token)).toBeLessThanOrEqual(nowSeconds() + 120);
+      expect((await media(withToken(made.id, token))).status).toBe(200);
+      // The default lifetime is an hour, not forever.
+      const hourLong = tokenExpiry(await mediaTokenOf(made.id, owner));
+      expect(hourLong - nowSeconds()).toBeGreaterThan(3590);
+      expect(hourLong - nowSeconds()).toBeLessThanOrEqual(3600);
+
+      // A link signed as the API signs them, once expired, is refused; the same a minute ahead plays.
+      const secret = await mediaLinkSecret(owner.id);
+      const claims = { recordingId: made.id, userId: owner.id };
+      const expired = signMediaToken(secret, { ...claims, expiresAt: nowSeconds() - 1 });
+      const current = signMediaToken(secret, { ...claims, expiresAt: nowSeconds() + 60 });
+      expect((await media(withToken(made.id, expired))).status).toBe(401);
+      expect((await media(withToken(made.id, current))).status).toBe(200);
+      // Its expiry can't be moved: the signature covers it.
+      const stretched = `${nowSeconds() + 999_999}.${expired.split('.')[1]}`;
+      expect((await media(withToken(made.id, stretched))).status).toBe(401);
+      // Nor can a signature of another owner's secret open it.
+      const foreign = signMediaToken(await mediaLinkSecret(other.id), {
+        ...claims,
+        expiresAt: nowSeconds() + 60,
+      });
+      expect((await media(withToken(made.id, foreign))).status).toBe(401);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  it('rejects a lifetime outside one minute to a week', async () => {
+    for (const value of ['0', '59', '604801', 'forever']) {
+      await expect(
+        startTestApi({ replicaOf: api, env: { RECORDING_MEDIA_LINK_TTL_SECONDS: value } }),
+      ).rejects.toThrow(/RECORDING_MEDIA_LINK_TTL_SECONDS/);
+    }
+  });
+
+  it('plays on another API replica than the one that signed it', async () => {
+    const replica = await startTestApi({ replicaOf: api });
+    try {
+      const { owner, made } = await ownerWithRecording();
+      const token = await mediaTokenOf(made.id, owner);
+      expect((await media(withToken(made.id, token), { Range: 'bytes=0-9' }, 'GET', replica)).status).toBe(
+        206,
+      );
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('POST /recordings/media-links/rotate refuses every link handed out before, and only that user’s', async () => {
+    const { owner, made } = await ownerWithRecording();
+    const bystander = await ownerWithRecording();
+    const old = await mediaTokenOf(made.id, owner);
+    const untouched = await mediaTokenOf(bystander.made.id, bystander.owner);
+    expect((await media(withToken(made.id, old))).status).toBe(200);
+
+    expect((await api.request('POST', '/recordings/media-links/rotate')).status).toBe(401);
+    const rotated = await api.request('POST', '/recordings/media-links/rotate', { key: owner.key });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.message).toMatch(/rotated/);
+
+    expect((await media(withToken(made.id, old))).status).toBe(401);
+    expect((await media(withToken(bystander.made.id, untouched))).status).toBe(200);
+    const fresh = await mediaTokenOf(made.id, owner);
+    expect((await media(withToken(made.id, fresh))).status).toBe(200);
+  });
+
+  it('is refused once its owner has no live API key, and a revoked key takes the links with it', async () => {
+    const { owner, made } = await ownerWithRecording();
+    const second = await api.request('POST', `/admin/users/${owner.id}/tokens`, {
+      adminKey: ADMIN_KEY,
+      json: { name: 'second' },
+    });
+    expect(second.status).toBe(201);
+    const keys = (await api.request('GET', `/admin/users/${owner.id}`, { adminKey: ADMIN_KEY })).body
+      .api_tokens as Array<{ id: number; name: string }>;
+    const first = keys.find((key) => key.name === 'test')!;
+
+    const beforeRevoke = await mediaTokenOf(made.id, owner);
+    expect((await api.request('DELETE', `/admin/tokens/${first.id}`, { adminKey: ADMIN_KEY })).status).toBe(
+      204,
+    );
+    expect((await media(withToken(made.id, beforeRevoke))).status).toBe(401);
+
+    // The second key gets a new link; with every key revoked (here behind the API's back, so
+    // nothing rotates) the owner is shut out and so are their links.
+    const secondKey = { ...owner, key: second.body.token as string };
+    const afterRevoke = await mediaTokenOf(made.id, secondKey);
+    expect((await media(withToken(made.id, afterRevoke))).status).toBe(200);
+    await api.database.db('api_keys').where({ user_id: owner.id }).update({ revoked_at: new Date() });
+    expect((await media(withToken(made.id, afterRevoke))).status).toBe(401);
+  });
+
+  it('marks media answers private and never sent on as a Referer, refusals too', async () => {
+    const { owner, made } = await ownerWithRecording();
+    const token = await mediaTokenOf(made.id, owner);
+    const answers = [
+      await media(withToken(made.id, token)),
+      await media(mediaPath(made.id), { 'X-API-Key': owner.key, Range: 'bytes=0-9' }),
+      await media(mediaPath(made.id), { 'X-API-Key': owner.key }, 'HEAD'),
+      await media(withToken(made.id, `${token.slice(0, -1)}A`)),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 206, 200, 401]);
+    for (const answer of answers) {
+      expect(answer.headers.get('cache-control')).toBe('private');
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+    }
   });
 });
 
@@ -430,13 +584,14 @@ describe('DELETE /recordings/{id} and DELETE /meetings', () => {
     // A chunk still stored beside the assembled file (a redelivery after assembly, say) goes too.
     await api.recordingStorage.putChunk(made.storageKey, 7, audioBytes(10));
     expect(await api.recordingStorage.stat(made.storageKey)).toEqual({ sizeBytes: 3000 });
+    const token = await mediaTokenOf(made.id);
 
     expect((await api.request('DELETE', `/recordings/${made.id}`, { key: other.key })).status).toBe(404);
     const response = await api.request('DELETE', `/recordings/${made.id}`, { key: user.key });
     expect(response).toMatchObject({ status: 200, body: { message: 'Recording deleted', id: made.id } });
     expect(await api.recordingStorage.stat(made.storageKey)).toBeNull();
     expect(await findRecording(api.database.db, made.id)).toBeNull();
-    expect((await media(`${mediaPath(made.id)}?token=${made.mediaToken}`)).status).toBe(401);
+    expect((await media(`${mediaPath(made.id)}?token=${token}`)).status).toBe(401);
     expect((await api.request('DELETE', `/recordings/${made.id}`, { key: user.key })).status).toBe(404);
   });
 
@@ -466,6 +621,134 @@ describe('DELETE /recordings/{id} and DELETE /meetings', () => {
     await expect(api.recordingStorage.assemble(second.storageKey, [0, 1])).rejects.toThrow(/not stored/);
     expect(await api.recordingStorage.stat(kept.storageKey)).toEqual({ sizeBytes: 3000 });
     expect((await media(mediaPath(kept.id), { 'X-API-Key': user.key })).status).toBe(200);
+  });
+});
+
+describe('DELETE /admin/users/{id}', () => {
+  const db = () => api.database.db;
+  /** How many rows of `table` have `column` in `values`. */
+  const count = async (table: string, column: string, values: number[]) =>
+    Number((await db()(table).whereIn(column, values).count({ count: '*' }).first())?.count);
+
+  /** A user with a bit of everything: a webhook, two finished meetings with a transcript, recordings. */
+  async function userWithData() {
+    const owner = await api.createUser({ maxConcurrentBots: 10 });
+    // Written straight in: the address policy refuses loopback, and nothing is ever sent to it here.
+    await db()('users')
+      .where({ id: owner.id })
+      .update({ webhook_url: 'http://127.0.0.1:9/hook', webhook_secret: 'hook-secret' });
+    const first = await meeting(owner);
+    const second = await meeting(owner);
+    await upsertSegments(db(), [segmentRow(first.id, 's1', 0, 2, 'hello there', 'Ann')]);
+    const ready = await recording(first.id, owner);
+    const failed = await recording(second.id, owner, { state: 'failed' });
+    const token = await mediaTokenOf(ready.id, owner);
+    return { owner, meetings: [first.id, second.id], recordings: [ready, failed], token };
+  }
+
+  it('removes the user’s keys, meetings, transcripts, webhook settings and recording files, and nothing of others', async () => {
+    const { owner, meetings, recordings, token } = await userWithData();
+    const kept = await recording((await meeting(other)).id, other);
+
+    expect((await api.request('DELETE', `/admin/users/${owner.id}`)).status).toBe(403);
+    const response = await api.request('DELETE', `/admin/users/${owner.id}`, { adminKey: ADMIN_KEY });
+    expect(response.status).toBe(204);
+
+    expect((await api.request('GET', `/admin/users/${owner.id}`, { adminKey: ADMIN_KEY })).status).toBe(404);
+    expect((await api.request('GET', '/meetings', { key: owner.key })).status).toBe(401);
+    // The webhook settings were the user row's: gone with it, and so are its deliveries.
+    expect(await count('users', 'id', [owner.id])).toBe(0);
+    expect(await count('api_keys', 'user_id', [owner.id])).toBe(0);
+    expect(await count('webhook_deliveries', 'user_id', [owner.id])).toBe(0);
+    expect(await count('meetings', 'id', meetings)).toBe(0);
+    expect(await count('transcript_segments', 'meeting_id', meetings)).toBe(0);
+    for (const gone of recordings) {
+      expect(await findRecording(db(), gone.id)).toBeNull();
+      expect(await api.recordingStorage.stat(gone.storageKey)).toBeNull();
+    }
+    // The failed one's chunks were never joined into one file: they are gone too.
+    await expect(api.recordingStorage.assemble(recordings[1]!.storageKey, [0, 1])).rejects.toThrow(
+      /not stored/,
+    );
+    expect((await media(`${mediaPath(recordings[0]!.id)}?token=${token}`)).status).toBe(401);
+
+    expect(await api.recordingStorage.stat(kept.storageKey)).toEqual({ sizeBytes: 3000 });
+    expect((await media(mediaPath(kept.id), { 'X-API-Key': other.key })).status).toBe(200);
+    expect((await api.request('DELETE', `/admin/users/${owner.id}`, { adminKey: ADMIN_KEY })).status).toBe(
+      404,
+    );
+  });
+
+  it('refuses (409, naming the meetings) while one of the user’s bots is in flight, and deletes nothing', async () => {
+    const { owner, recordings } = await userWithData();
+    const live = await meeting(owner, { finished: false });
+    const response = await api.request('DELETE', `/admin/users/${owner.id}`, { adminKey: ADMIN_KEY });
+    expect(response.status).toBe(409);
+    expect(response.body.error).toContain(`meetings ${live.id}`);
+    expect(await count('users', 'id', [owner.id])).toBe(1);
+    expect(await api.recordingStorage.stat(recordings[0]!.storageKey)).toEqual({ sizeBytes: 3000 });
+    expect((await api.request('GET', '/meetings', { key: owner.key })).status).toBe(200);
+
+    await transitionMeeting(db(), live.id, { to: 'failed', source: 'test' });
+    expect((await api.request('DELETE', `/admin/users/${owner.id}`, { adminKey: ADMIN_KEY })).status).toBe(
+      204,
+    );
+    expect(await api.recordingStorage.stat(recordings[0]!.storageKey)).toBeNull();
+  });
+
+  it('keeps track of files the storage could not remove: the worker’s sweep removes them later', async () => {
+    const port = await closedPort();
+    const down = await startTestApi({
+      replicaOf: api,
+      recordingStorage: (config) =>
+        createRecordingStorage(
+          {
+            ...config,
+            RECORDING_STORAGE: 's3',
+            S3_BUCKET: 'recordings',
+            S3_ENDPOINT: `http://127.0.0.1:${port}`,
+            S3_ACCESS_KEY_ID: 'test',
+            S3_SECRET_ACCESS_KEY: 'test-secret',
+            S3_FORCE_PATH_STYLE: true,
+          },
+          { maxAttempts: 1, connectionTimeoutMs: 2000, socketTimeoutMs: 2000 },
+        ),
+    });
+    try {
+      const { owner, recordings } = await userWithData();
+      expect((await down.request('DELETE', `/admin/users/${owner.id}`, { adminKey: ADMIN_KEY })).status).toBe(
+        204,
+      );
+      expect(await count('users', 'id', [owner.id])).toBe(0);
+      for (const left of recordings) {
+        expect(await findRecording(db(), left.id)).toMatchObject({
+          state: 'deleting',
+          userId: null,
+          meetingId: null,
+        });
+      }
+      expect(await api.recordingStorage.stat(recordings[0]!.storageKey)).toEqual({ sizeBytes: 3000 });
+
+      const sweeper = new RecordingSweeper(
+        { db: db(), storage: api.recordingStorage, log: createLogger('sweep-test', 'silent') },
+        { staleSeconds: 3600, retentionDays: 0, intervalMs: 60_000 },
+      );
+      expect((await sweeper.sweep()).removed).toBeGreaterThanOrEqual(2);
+      for (const gone of recordings) {
+        expect(await findRecording(db(), gone.id)).toBeNull();
+        expect(await api.recordingStorage.stat(gone.storageKey)).toBeNull();
+      }
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('is documented in the OpenAPI document', async () => {
+    const document = (await api.request('GET', '/openapi.json')).body;
+    expect(Object.keys(document.paths['/admin/users/{id}'].delete.responses)).toEqual(
+      expect.arrayContaining(['204', '403', '404', '409']),
+    );
+    expect(document.paths['/recordings/media-links/rotate'].post).toBeDefined();
   });
 });
 
