@@ -98,6 +98,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         // written to the webhook outbox in their own transaction.
         events: webhookOutbox,
         webhookPolicy,
+        transcriptionEngine: config.TRANSCRIPTION_ENGINE,
       },
       kit,
     ),
