@@ -98,6 +98,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         // written to the webhook outbox in their own transaction.
         events: webhookOutbox,
         webhookPolicy,
+        transcriptionEngine: config.TRANSCRIPTION_ENGINE,
       },
       kit,
     ),
@@ -158,7 +159,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(errorBodies());
   app.use(metrics.endpoint(config.METRICS_TOKEN));
   app.use(
-    bullBoard(deps.queues, requireAdmin(config.ADMIN_API_KEY, deps.rateLimits, { browserPrompt: true })),
+    bullBoard(deps.queues, requireAdmin(config.ADMIN_API_KEY, deps.rateLimits, { browserPrompt: true }), {
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+    }),
   );
   for (const router of routers) {
     app.use(router.routes());

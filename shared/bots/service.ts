@@ -2,6 +2,7 @@ import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { lockUserForUpdate } from '../accounts/users-store.js';
 import type { BotSettingsChange } from '../contract/commands.js';
 import type { JobMeetingRef } from '../contract/jobs.js';
+import { type TranscriptionEngine, unsupportedLanguage } from '../contract/languages.js';
 import type { TranscriptionTask } from '../contract/meeting-status.js';
 import {
   checkMeetingUrl,
@@ -51,6 +52,14 @@ export interface BotServiceDeps {
   /** Hears of every status change, inside its transaction (the webhook outbox: api/app.ts). */
   events: MeetingEvents;
   webhookPolicy: WebhookAddressPolicy;
+  /** The engine bots transcribe with (TRANSCRIPTION_ENGINE): a language it can't take is refused here. */
+  transcriptionEngine: TranscriptionEngine;
+}
+
+function assertLanguageSupported(engine: TranscriptionEngine, language: string | undefined): void {
+  if (language === undefined) return;
+  const problem = unsupportedLanguage(engine, language);
+  if (problem) throw new BadRequestError(problem);
 }
 
 /** A request to send a bot (POST /bots), as the API validated it. */
@@ -115,6 +124,7 @@ export async function createBot(
   request: BotRequest,
 ): Promise<MeetingRecord> {
   const resolved = resolveCreateBot(request, deps);
+  assertLanguageSupported(deps.transcriptionEngine, request.language);
   const webhookUrl =
     request.webhook === undefined
       ? undefined
@@ -230,6 +240,7 @@ export async function reconfigureBot(
 ): Promise<MeetingRecord> {
   const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
   if (live?.status !== 'active') throw new NotFoundError(SpecErrors.botNotFound);
+  assertLanguageSupported(deps.transcriptionEngine, change.language);
   const updated = await updateBotSettings(deps.db, live.id, 'active', change);
   if (!updated) throw new NotFoundError(SpecErrors.botNotFound);
   try {

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_EMBEDDED_PROFILE, EMBEDDED_PROFILES } from '../contract/bot-config.js';
 import { SEGMENT_TIME_MAX_SECONDS } from '../contract/events.js';
+import { TRANSCRIPTION_ENGINES } from '../contract/languages.js';
 
 const commaList = z
   .string()
@@ -107,7 +108,7 @@ export const configSchema = z
     BOT_SILENCE_SECONDS: z.coerce.number().positive().optional(),
     /** No longer than a segment's time may run (later segments are refused at ingest). */
     BOT_MAX_DURATION_SECONDS: z.coerce.number().positive().max(SEGMENT_TIME_MAX_SECONDS).optional(),
-    TRANSCRIPTION_ENGINE: z.enum(['embedded', 'openai', 'whisperlive']).default('embedded'),
+    TRANSCRIPTION_ENGINE: z.enum(TRANSCRIPTION_ENGINES).default('embedded'),
     /** The embedded recognizer's accuracy/CPU trade-off (docs/benchmarks.md "Accuracy on real speech"). */
     EMBEDDED_PROFILE: z
       .enum(EMBEDDED_PROFILES, { error: `must be one of ${EMBEDDED_PROFILES.join(', ')}` })

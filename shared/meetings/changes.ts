@@ -6,8 +6,18 @@ import type { Logger } from '../infra/logger.js';
  * every API replica hears it through Redis pub/sub and its streams read what changed from Postgres.
  * A lost announcement only delays an update until the streams' next poll.
  */
-export function meetingChangesChannel(prefix: string): string {
-  return `${prefix}:meeting-changes`;
+export function meetingChangesChannel(prefix: string, db: number): string {
+  return `${prefix}:db${db}:meeting-changes`;
+}
+
+/**
+ * Keys live in one numbered database, but pub/sub channels are shared by the whole Redis server:
+ * two deployments with the same QUEUE_PREFIX on different databases would hear each other's
+ * announcements unless the channel names the database too. The client's own database is used, so
+ * publisher and subscriber agree whatever REDIS_URL spells.
+ */
+function channelOf(redis: Redis, prefix: string): string {
+  return meetingChangesChannel(prefix, redis.options.db ?? 0);
 }
 
 /** Tells every listener these meetings changed; resolves even when Redis is unreachable (it logs instead). */
@@ -31,7 +41,7 @@ export async function announceMeetingChanges(
 ): Promise<void> {
   const ids = [...new Set(meetingIds)];
   if (ids.length === 0) return;
-  await redis.publish(meetingChangesChannel(prefix), JSON.stringify(ids));
+  await redis.publish(channelOf(redis, prefix), JSON.stringify(ids));
 }
 
 /** One subscription per process, dispatching to the streams open in it. */
@@ -50,7 +60,7 @@ export class MeetingChangeListener {
   start(): Promise<void> {
     this.started ??= (async () => {
       this.subscriber.on('message', (_channel: string, message: string) => this.dispatch(message));
-      await this.subscriber.subscribe(meetingChangesChannel(this.prefix));
+      await this.subscriber.subscribe(channelOf(this.subscriber, this.prefix));
     })().catch((error: unknown) => {
       this.started = undefined;
       throw error;

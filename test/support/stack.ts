@@ -137,6 +137,12 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+const ENGINE_SETTINGS = ['TRANSCRIPTION_ENGINE', 'OPENAI_BASE_URL', 'WHISPERLIVE_URL'];
+
+function engineSettingsOf(env: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => ENGINE_SETTINGS.includes(name)));
+}
+
 /** Simulator + API (in process) + worker processes running real bot containers, on a fresh database and key prefix. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await ensureBotImage();
@@ -144,7 +150,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const simulatorOrigin = new URL(sim.url).origin;
   const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   const api = await startTestApi({
-    env: { EXTRA_MEETING_ORIGINS: simulatorOrigin, ...TEST_WEBHOOK_ENV, ...options.apiEnv },
+    env: {
+      EXTRA_MEETING_ORIGINS: simulatorOrigin,
+      ...TEST_WEBHOOK_ENV,
+      // One deployment, one engine: the API checks requested languages against the workers' engine.
+      ...engineSettingsOf(options.workerEnv),
+      ...options.apiEnv,
+    },
     redisUrl,
     ...(options.postgresUrl && { postgresUrl: options.postgresUrl }),
   });

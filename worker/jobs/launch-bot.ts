@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { LaunchBotPayload } from '../../shared/contract/jobs.js';
 import { isTerminal } from '../../shared/contract/meeting-status.js';
 import { claimLaunch, recordBotContainer } from '../../shared/meetings/launch-store.js';
-import { findMeetingById } from '../../shared/meetings/store.js';
 import { findTranscriptTimeline } from '../../shared/transcripts/store.js';
 import { failMeeting } from '../fail-meeting.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
 import type { WorkerDeps } from '../worker-deps.js';
+import { meetingNamedBy } from './job-meeting.js';
 
 export type LaunchOutcome =
   | { launched: true; containerId: string; sessionId: string }
@@ -20,7 +20,7 @@ export type LaunchOutcome =
  */
 export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Promise<LaunchOutcome> {
   const log = deps.log.child({ meetingId: payload.meetingId });
-  const meeting = await findMeetingById(deps.db, payload.meetingId);
+  const meeting = await meetingNamedBy(deps.db, payload);
   if (!meeting) return { launched: false, reason: 'meeting not found' };
   if (isTerminal(meeting.status)) return { launched: false, reason: `meeting is ${meeting.status}` };
   if (meeting.launchSessionId) return { launched: false, reason: 'already launched' };

@@ -1,8 +1,11 @@
+import { UnrecoverableError } from 'bullmq';
 import type { StopBotPayload } from '../../shared/contract/jobs.js';
+import { isTerminal } from '../../shared/contract/meeting-status.js';
 import { sleep } from '../../shared/infra/async.js';
 import { deploymentLabels } from '../runtime/bot-launch-spec.js';
 import { Labels } from '../runtime/bot-runtime.js';
 import type { WorkerDeps } from '../worker-deps.js';
+import { meetingNamedBy } from './job-meeting.js';
 
 /**
  * Tells the bot to leave (through its durable command stream, so it works whichever worker runs
@@ -11,6 +14,14 @@ import type { WorkerDeps } from '../worker-deps.js';
  * left to their own worker's reconciler, which enforces the same grace.
  */
 export async function stopBot(deps: WorkerDeps, payload: StopBotPayload): Promise<void> {
+  // The API ends the meeting before it queues the stop: a stop for a meeting still going was not its.
+  const meeting = await meetingNamedBy(deps.db, payload);
+  if (!meeting) throw new UnrecoverableError(`meeting ${payload.meetingId} not found: stop refused`);
+  if (!isTerminal(meeting.status)) {
+    throw new UnrecoverableError(
+      `meeting ${payload.meetingId} is ${meeting.status}, not stopped: stop refused`,
+    );
+  }
   await deps.commands.send(payload.meetingId, {
     type: 'leave',
     reason: 'stopped',

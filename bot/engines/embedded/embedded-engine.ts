@@ -9,7 +9,7 @@ import {
 } from '../engine.js';
 import type { EmbeddedEngineConfig } from '../engine-configs.js';
 import type { EngineLogger } from '../engine-logger.js';
-import { isEnglish } from '../language.js';
+import { isEnglish } from '../../../shared/contract/languages.js';
 import { SegmentIds } from '../segment-ids.js';
 import { LM_WORDS_DICTIONARY } from './lm-dictionary.js';
 import type { RecognizedUtterance } from './pocketsphinx-output.js';

@@ -7,7 +7,7 @@ import {
 } from '../engine.js';
 import type { OpenAiEngineConfig } from '../engine-configs.js';
 import type { EngineLogger } from '../engine-logger.js';
-import { toLanguageCode } from '../language.js';
+import { toLanguageCode } from '../../../shared/contract/languages.js';
 import { SegmentIds } from '../segment-ids.js';
 import { TranscriptionClient, type VerboseTranscription } from './transcription-client.js';
 import { UtteranceWindower, type WindowEvent } from './utterance-windower.js';

@@ -4,7 +4,7 @@ import type { EngineCallbacks, EngineSegment, EngineSettings, TranscriptionEngin
 import { SAMPLE_RATE } from '../engine.js';
 import type { WhisperLiveEngineConfig } from '../engine-configs.js';
 import type { EngineLogger } from '../engine-logger.js';
-import { toLanguageCode } from '../language.js';
+import { toLanguageCode } from '../../../shared/contract/languages.js';
 import { SegmentIds } from '../segment-ids.js';
 import { SegmentTracker } from './segment-tracker.js';
 import type { ServerMessage } from './whisperlive-protocol.js';

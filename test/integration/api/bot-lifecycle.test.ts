@@ -18,7 +18,10 @@ let api: TestApi;
 let user: TestUser;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  // An engine that transcribes German and French, which these tests switch bots to.
+  api = await startTestApi({
+    env: { TRANSCRIPTION_ENGINE: 'whisperlive', WHISPERLIVE_URL: 'ws://127.0.0.1:9090' },
+  });
   user = await api.createUser({ maxConcurrentBots: 50 });
 });
 afterAll(() => api.close());
@@ -144,6 +147,22 @@ describe('PUT /bots/{platform}/{native_meeting_id}/config', () => {
         },
       },
     ]);
+  });
+
+  it("is 400 naming the engine's languages for one it can't transcribe, and changes nothing", async () => {
+    const meetingId = await createMeet('lan-guag-exx');
+    await advanceMeeting(api.database.db, meetingId, 'active');
+    const response = await api.request('PUT', '/bots/google_meet/lan-guag-exx/config', {
+      key: user.key,
+      json: { language: 'xx', bot_name: 'Renamed' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatch(
+      /^language: the whisperlive engine does not transcribe 'xx'; it transcribes af, am, ar, /,
+    );
+    expect(response.body.error).toMatch(/\bde\b.*\ben\b.*\bfr\b/);
+    const row = await api.database.db('meetings').where({ id: meetingId }).first();
+    expect(row).toMatchObject({ language: null, bot_name: 'Test Bot' });
   });
 
   it('changes only what was given', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobNames } from '../../../shared/contract/jobs.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
+import { advanceMeeting } from '../../support/meetings.js';
 import {
   googleMeetBot,
   ISO_UTC,
@@ -291,5 +292,47 @@ describe('the concurrent-bot limit', () => {
     const response = await api.request('POST', '/bots', { key: none.key, json: googleMeetBot() });
     expect(response.status).toBe(429);
     expect(response.body).toEqual({ error: 'Too many concurrent bots' });
+  });
+});
+
+describe('languages the configured engine transcribes (the default, embedded: English only)', () => {
+  const embeddedOnlyEnglish =
+    'language: the embedded engine transcribes only en; set TRANSCRIPTION_ENGINE to openai or whisperlive for others';
+
+  it('is 400 naming the supported languages for any other, and starts nothing', async () => {
+    for (const language of ['de', 'pt-BR', 'xx']) {
+      const id = nextMeetId();
+      const response = await api.request('POST', '/bots', {
+        key: user.key,
+        json: googleMeetBot(id, { language }),
+      });
+      expect(response.status, language).toBe(400);
+      expect(response.body).toEqual({ error: embeddedOnlyEnglish });
+      expect(await api.database.db('meetings').where({ native_meeting_id: id }).first()).toBeUndefined();
+    }
+  });
+
+  it('takes English in any spelling, no language, and translate (English to English)', async () => {
+    for (const extra of [{ language: 'en' }, { language: 'en-GB' }, {}, { task: 'translate' }]) {
+      const response = await api.request('POST', '/bots', {
+        key: user.key,
+        json: googleMeetBot(nextMeetId(), extra),
+      });
+      expect(response.status, JSON.stringify(extra)).toBe(201);
+    }
+  });
+
+  it('refuses the same on PUT .../config, keeping the running bot as it was', async () => {
+    const id = nextMeetId();
+    const created = await api.request('POST', '/bots', { key: user.key, json: googleMeetBot(id) });
+    await advanceMeeting(api.database.db, created.body.id, 'active');
+    const response = await api.request('PUT', `/bots/google_meet/${id}/config`, {
+      key: user.key,
+      json: { language: 'fr' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: embeddedOnlyEnglish });
+    const row = await api.database.db('meetings').where({ id: created.body.id }).first();
+    expect(row.language).toBeNull();
   });
 });

@@ -76,13 +76,13 @@ describe('when the job queue is unreachable', () => {
     const meetingId = await activeMeeting('rec-onfi-gdd');
     const response = await api.request('PUT', '/bots/google_meet/rec-onfi-gdd/config', {
       key: user.key,
-      json: { language: 'de' },
+      json: { language: 'en' },
     });
     expect(response.status).toBe(503);
     expect(response.body).toEqual({
       error: 'Redis unavailable; the new configuration was saved but not sent to the bot. Try again shortly.',
     });
     const row = await api.database.db('meetings').where({ id: meetingId }).first();
-    expect(row.language).toBe('de');
+    expect(row.language).toBe('en');
   });
 });

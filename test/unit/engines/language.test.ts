@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEnglish, toLanguageCode } from '../../../bot/engines/language.js';
+import { isEnglish, toLanguageCode } from '../../../shared/contract/languages.js';
 
 describe('toLanguageCode', () => {
   it('maps the names Whisper servers report to codes', () => {

@@ -137,3 +137,30 @@ export function toLanguageCode(input: string | null | undefined): string | null 
 export function isEnglish(language: string | null): boolean {
   return language === null || toLanguageCode(language) === 'en';
 }
+
+export const TRANSCRIPTION_ENGINES = ['embedded', 'openai', 'whisperlive'] as const;
+export type TranscriptionEngine = (typeof TRANSCRIPTION_ENGINES)[number];
+
+/** Whisper's languages, which the openai and whisperlive engines take. */
+const WHISPER_LANGUAGES: readonly string[] = [...KNOWN_CODES].sort();
+
+/** What each engine can transcribe (and translate from): the embedded one knows only English. */
+export const ENGINE_LANGUAGES: Readonly<Record<TranscriptionEngine, readonly string[]>> = {
+  embedded: ['en'],
+  openai: WHISPER_LANGUAGES,
+  whisperlive: WHISPER_LANGUAGES,
+};
+
+/**
+ * Why the engine can't take this language (the API answers it as a 400), or undefined when it can.
+ * Checked when a bot is asked for, so the request fails instead of the meeting, later, in its container.
+ */
+export function unsupportedLanguage(engine: TranscriptionEngine, language: string): string | undefined {
+  const code = toLanguageCode(language);
+  const supported = ENGINE_LANGUAGES[engine];
+  if (code !== null && supported.includes(code)) return undefined;
+  if (engine === 'embedded') {
+    return `language: the embedded engine transcribes only ${supported.join(', ')}; set TRANSCRIPTION_ENGINE to openai or whisperlive for others`;
+  }
+  return `language: the ${engine} engine does not transcribe '${language}'; it transcribes ${supported.join(', ')}`;
+}
