@@ -61,18 +61,36 @@ export function botConfigFor(
   };
 }
 
+/**
+ * What tells this deployment's containers from another's on a shared Docker engine: its queue
+ * prefix, and its Redis database when that is not 0. Two deployments may share a prefix on one Redis
+ * in different databases (their keys never meet); their bots' names and labels must not meet either,
+ * or one's reconciler would take the other's containers for its own. Database 0 keeps the bare
+ * prefix, so containers launched before this rule are still found.
+ */
+export function deploymentName(config: Pick<Config, 'QUEUE_PREFIX' | 'REDIS_URL'>): string {
+  const database = redisDatabaseOf(config.REDIS_URL);
+  return database === 0 ? config.QUEUE_PREFIX : `${config.QUEUE_PREFIX}-db${database}`;
+}
+
+/** The database a Redis URL selects (`redis://host:6379/4` → 4), as ioredis reads it. */
+function redisDatabaseOf(url: string): number {
+  const path = new URL(url).pathname.replace(/^\//, '');
+  return /^\d+$/.test(path) ? Number(path) : 0;
+}
+
 /** One name per launch: a relaunched bot may land on the engine that still holds the old one's container. */
 export function containerNameFor(
   config: Config,
   meeting: Pick<MeetingRecord, 'id' | 'relaunchCount'>,
 ): string {
-  const base = `meetbot-${config.QUEUE_PREFIX}-meeting-${meeting.id}`;
+  const base = `meetbot-${deploymentName(config)}-meeting-${meeting.id}`;
   return meeting.relaunchCount > 0 ? `${base}-relaunch-${meeting.relaunchCount}` : base;
 }
 
 /** The labels every bot container of this deployment carries (the reconciler finds them by these). */
 export function deploymentLabels(config: Config): Record<string, string> {
-  return { [Labels.deployment]: config.QUEUE_PREFIX };
+  return { [Labels.deployment]: deploymentName(config) };
 }
 
 export function botContainerSpec(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BOT_CONFIG_ENV, botConfigSchema, transcriptionConfig } from '../../../shared/contract/bot-config.js';
 import { parseConfig } from '../../../shared/infra/config.js';
 import type { MeetingRecord } from '../../../shared/meetings/store.js';
+import { Labels } from '../../../worker/runtime/bot-runtime.js';
 import { botContainerSpec, transcriptionConfigFrom } from '../../../worker/runtime/bot-launch-spec.js';
 
 describe('transcriptionConfigFrom', () => {
@@ -50,5 +51,26 @@ describe('botConfigFor', () => {
     const spec = botContainerSpec(config, { ...meeting, recordingEnabled: enabled }, 'session-1');
     const botConfig = botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!));
     expect(botConfig.recording).toEqual({ enabled });
+  });
+});
+
+describe('one Docker engine, two deployments on one Redis', () => {
+  const meeting = { id: 42, userId: 7, relaunchCount: 0 } as MeetingRecord;
+  const specOn = (redisUrl: string) =>
+    botContainerSpec(parseConfig({ REDIS_URL: redisUrl, QUEUE_PREFIX: 'meetbot' }), meeting, 'session-1');
+
+  it('names and labels the bots of different Redis databases apart, even on the same prefix', () => {
+    const first = specOn('redis://127.0.0.1:6379/1');
+    const second = specOn('redis://127.0.0.1:6379/2');
+    expect(first.name).not.toBe(second.name);
+    expect(first.labels[Labels.deployment]).not.toBe(second.labels[Labels.deployment]);
+  });
+
+  it('keeps the bare prefix on database 0, as containers launched before carry it', () => {
+    for (const url of ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6379/0']) {
+      const spec = specOn(url);
+      expect(spec.name).toBe('meetbot-meetbot-meeting-42');
+      expect(spec.labels[Labels.deployment]).toBe('meetbot');
+    }
   });
 });
