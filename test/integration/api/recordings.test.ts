@@ -524,6 +524,23 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** The real S3 storage pointed at `port`, where nothing answers, giving up at the first refusal. */
+function unreachableS3(port: number) {
+  return (config: Parameters<typeof createRecordingStorage>[0]) =>
+    createRecordingStorage(
+      {
+        ...config,
+        RECORDING_STORAGE: 's3',
+        S3_BUCKET: 'recordings',
+        S3_ENDPOINT: `http://127.0.0.1:${port}`,
+        S3_ACCESS_KEY_ID: 'test',
+        S3_SECRET_ACCESS_KEY: 'test-secret',
+        S3_FORCE_PATH_STYLE: true,
+      },
+      { maxAttempts: 1, connectionTimeoutMs: 2000, socketTimeoutMs: 2000 },
+    );
+}
+
 describe('storage unreachable', () => {
   let down: TestApi;
 
@@ -532,19 +549,7 @@ describe('storage unreachable', () => {
     // The same database, with the real S3 storage pointed at a closed port.
     down = await startTestApi({
       replicaOf: api,
-      recordingStorage: (config) =>
-        createRecordingStorage(
-          {
-            ...config,
-            RECORDING_STORAGE: 's3',
-            S3_BUCKET: 'recordings',
-            S3_ENDPOINT: `http://127.0.0.1:${port}`,
-            S3_ACCESS_KEY_ID: 'test',
-            S3_SECRET_ACCESS_KEY: 'test-secret',
-            S3_FORCE_PATH_STYLE: true,
-          },
-          { maxAttempts: 1, connectionTimeoutMs: 2000, socketTimeoutMs: 2000 },
-        ),
+      recordingStorage: unreachableS3(port),
     });
   });
   afterAll(() => down.close());
@@ -700,19 +705,7 @@ describe('DELETE /admin/users/{id}', () => {
     const port = await closedPort();
     const down = await startTestApi({
       replicaOf: api,
-      recordingStorage: (config) =>
-        createRecordingStorage(
-          {
-            ...config,
-            RECORDING_STORAGE: 's3',
-            S3_BUCKET: 'recordings',
-            S3_ENDPOINT: `http://127.0.0.1:${port}`,
-            S3_ACCESS_KEY_ID: 'test',
-            S3_SECRET_ACCESS_KEY: 'test-secret',
-            S3_FORCE_PATH_STYLE: true,
-          },
-          { maxAttempts: 1, connectionTimeoutMs: 2000, socketTimeoutMs: 2000 },
-        ),
+      recordingStorage: unreachableS3(port),
     });
     try {
       const { owner, recordings } = await userWithData();
