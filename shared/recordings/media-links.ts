@@ -36,8 +36,15 @@ export function mediaTokenValid(
   if (!match) return false;
   const expiresAt = Number(match[1]);
   if (expiresAt <= expected.nowSeconds) return false;
-  const presented = Buffer.from(match[2]!, 'base64url');
-  const wanted = signature(secret, { recordingId: expected.recordingId, userId: expected.userId, expiresAt });
+  // Compared as text: decoding would ignore the last character's two spare bits, so four spellings
+  // of one signature would pass and a link changed in its last character could still play.
+  const presented = Buffer.from(match[2]!, 'latin1');
+  const wanted = Buffer.from(
+    signature(secret, { recordingId: expected.recordingId, userId: expected.userId, expiresAt }).toString(
+      'base64url',
+    ),
+    'latin1',
+  );
   return presented.length === wanted.length && timingSafeEqual(presented, wanted);
 }
 
