@@ -73,10 +73,15 @@ export function deploymentName(config: Pick<Config, 'QUEUE_PREFIX' | 'REDIS_URL'
   return database === 0 ? config.QUEUE_PREFIX : `${config.QUEUE_PREFIX}-db${database}`;
 }
 
-/** The database a Redis URL selects (`redis://host:6379/4` → 4), as ioredis reads it. */
+/**
+ * The database a Redis URL selects, read as ioredis reads it (so it is the number the pub/sub channel
+ * names, from the client): the path (`redis://host:6379/4`), else a `db` query parameter, else 0.
+ */
 function redisDatabaseOf(url: string): number {
-  const path = new URL(url).pathname.replace(/^\//, '');
-  return /^\d+$/.test(path) ? Number(path) : 0;
+  const parsed = new URL(url);
+  const selected =
+    parsed.pathname.length > 1 ? parsed.pathname.slice(1) : (parsed.searchParams.get('db') ?? '0');
+  return /^\d+$/.test(selected) ? Number(selected) : 0;
 }
 
 /** One name per launch: a relaunched bot may land on the engine that still holds the old one's container. */

@@ -64,6 +64,8 @@ describe('one Docker engine, two deployments on one Redis', () => {
     const second = specOn('redis://127.0.0.1:6379/2');
     expect(first.name).not.toBe(second.name);
     expect(first.labels[Labels.deployment]).not.toBe(second.labels[Labels.deployment]);
+    // ioredis also takes the database as a query parameter: the same deployment as the path's.
+    expect(specOn('redis://127.0.0.1:6379?db=2').labels).toEqual(second.labels);
   });
 
   it('keeps the bare prefix on database 0, as containers launched before carry it', () => {
