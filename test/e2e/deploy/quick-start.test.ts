@@ -23,10 +23,12 @@ const REPO_ROOT = new URL('../../../', import.meta.url).pathname;
 const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
 const docker = new Docker();
 
-/** The commands of the README's "Quick start" code block, comments dropped. */
+/** The README's "Quick start" section, up to the next heading. */
+const QUICK_START = README.split(/^## Quick start$/m)[1]?.split(/^## /m)[0] ?? '';
+
+/** The commands of the quick start's code block, comments dropped. */
 function quickStartCommands(): string[] {
-  const section = README.split(/^## Quick start$/m)[1]?.split(/^## /m)[0] ?? '';
-  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  const block = /```sh\n([\s\S]*?)```/.exec(QUICK_START)?.[1] ?? '';
   return block
     .split('\n')
     .map((line) => line.replace(/\s+#.*$/, '').trim())
@@ -35,8 +37,7 @@ function quickStartCommands(): string[] {
 
 /** The commands the quick start's prose names after the code block (`npm run demo`). */
 function namedAfterwards(): string[] {
-  const section = README.split(/^## Quick start$/m)[1]?.split(/^## /m)[0] ?? '';
-  const prose = section.split('```').slice(2).join('```');
+  const prose = QUICK_START.split('```').slice(2).join('```');
   return [...prose.matchAll(/`(npm run [a-z:-]+)`/g)].map((match) => match[1]!);
 }
 
