@@ -4,6 +4,9 @@ import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import type { BotCommands } from '../shared/bots/command-channel.js';
 import type { BotJobs } from '../shared/bots/jobs.js';
+import type { BotServiceDeps } from '../shared/bots/service.js';
+import type { SpeechDeps } from '../shared/bots/speech.js';
+import type { SpeechQueue } from '../shared/bots/speech-queue.js';
 import type { Config } from '../shared/infra/config.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
@@ -13,7 +16,12 @@ import type { RecordingStorage } from '../shared/recordings/storage.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { webhookOutbox } from '../shared/webhooks/record-events.js';
 import { bullBoard } from './bull-board.js';
+import type { McpDeps } from './mcp/deps.js';
+import { toolbox } from './mcp/tool.js';
+import { MCP_TOOLS } from './mcp/tools/index.js';
 import type { AppState } from './context.js';
+import type { OpenFeeds } from './live/open-feeds.js';
+import type { LiveSlots } from './live/slots.js';
 import { apiMetrics } from './metrics.js';
 import { requireAdmin, requireUser } from './middleware/auth.js';
 import { errorBodies } from './middleware/errors.js';
@@ -23,23 +31,30 @@ import { requestContext } from './middleware/request-id.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { botRoutes } from './routes/bots/index.js';
+import { screenRoutes } from './routes/bots/screen.js';
+import { speechRoutes } from './routes/bots/speech.js';
 import { docsRouter } from './routes/docs.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
+import { mcpRoutes } from './routes/mcp/index.js';
 import { meetingRoutes } from './routes/meetings/index.js';
 import { recordingRoutes } from './routes/recordings/index.js';
 import type { RouteKit, RouteLimits } from './routes/route.js';
 import { routerOf } from './routes/router.js';
+import { searchRoutes } from './routes/search/index.js';
 import { transcriptRoutes } from './routes/transcripts/index.js';
 import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from './routes/transcripts/stream.js';
-import type { StreamSlots } from './routes/transcripts/stream-slots.js';
 import { userRoutes } from './routes/user/index.js';
+import { webAppRouter } from './routes/web-app.js';
+import { liveSocketRoutes } from './routes/ws/index.js';
 
 export interface AppDeps {
   config: Config;
   db: Knex;
   jobs: BotJobs;
-  /** Reaches running bots through their command streams (reconfigure). */
+  /** Reaches running bots through their command streams (reconfigure, speak). */
   commands: BotCommands;
+  /** Each running bot's pending speak requests, as the API estimates them (SPEAK_QUEUE_MAX). */
+  speechQueue: SpeechQueue;
   logger: Logger;
   /** Queues shown in Bull Board. */
   queues: readonly Queue[];
@@ -52,7 +67,9 @@ export interface AppDeps {
   /** Per-key request rate and per-address failed authentications (Redis, shared by replicas). */
   rateLimits: RateLimits;
   /** Open live streams per user (LIVE_STREAMS_PER_USER), counted across replicas. */
-  streamSlots: StreamSlots;
+  streamSlots: LiveSlots;
+  /** The live connections (SSE streams, WebSockets) this process has open, ended by its shutdown. */
+  openFeeds: OpenFeeds;
   /** This process's Prometheus registry (GET /metrics). */
   metrics: Registry;
   /** Where recordings are kept (RECORDING_STORAGE): media is read from it, deleted recordings removed. */
@@ -74,31 +91,72 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   };
   const kit: RouteKit = {
     requireUser: requireUser(db, deps.rateLimits),
+    requireUserOrBearer: requireUser(db, deps.rateLimits, { bearer: true }),
     requireAdmin: requireAdmin(config.ADMIN_API_KEY, deps.rateLimits),
     jsonBody: jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES }),
     optionalJsonBody: jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES, allowEmpty: true }),
+    jsonBodyWithin: ({ bytes, hint }) =>
+      jsonBody({ limitBytes: Math.max(bytes, config.REQUEST_BODY_LIMIT_BYTES), tooLargeHint: hint }),
     limits,
+  };
+
+  // The services' settings, once: the REST routes and the MCP tools (api/mcp/) share them.
+  const botDeps: BotServiceDeps = {
+    db,
+    jobs: deps.jobs,
+    commands: deps.commands,
+    log: deps.logger,
+    defaultBotName: config.DEFAULT_BOT_NAME,
+    recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
+    extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
+    announce: deps.announce,
+    // The composition root of the API's domain events: the meetings' status changes it makes are
+    // written to the webhook outbox in their own transaction.
+    events: webhookOutbox,
+    webhookPolicy,
+    transcriptionEngine: config.TRANSCRIPTION_ENGINE,
+    schedule: {
+      horizonDays: config.BOT_SCHEDULE_HORIZON_DAYS,
+      clockSkewSeconds: config.BOT_SCHEDULE_CLOCK_SKEW_SECONDS,
+    },
+  };
+  const speechDeps: SpeechDeps = {
+    db,
+    commands: deps.commands,
+    speechQueue: deps.speechQueue,
+    webhookPolicy,
+    log: deps.logger,
+    speakQueueMax: config.SPEAK_QUEUE_MAX,
+    audioUrlMaxBytes: config.SPEAK_AUDIO_URL_MAX_BYTES,
+    audioUrlTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  };
+  const mcpDeps: McpDeps = {
+    db,
+    bots: botDeps,
+    speech: speechDeps,
+    rateLimits: deps.rateLimits,
+    cache,
+    pageSizes: limits.pageSizes,
+    meetingDataMaxBytes: limits.meetingDataMaxBytes,
+    searchTimeoutMs: config.SEARCH_TIMEOUT_MS,
+    mediaLinkTtlSeconds: config.RECORDING_MEDIA_LINK_TTL_SECONDS,
   };
 
   const routers: Router<AppState>[] = [
     routerOf(healthRoutes, { checks: deps.readiness }, kit),
     docsRouter(() => buildOpenApiDocument(config.PUBLIC_BASE_URL, limits)),
+    webAppRouter({ publicBaseUrl: config.PUBLIC_BASE_URL }),
+    routerOf(botRoutes, { ...botDeps, rateLimits: deps.rateLimits }, kit),
+    routerOf(speechRoutes, { ...speechDeps, rateLimits: deps.rateLimits }, kit),
     routerOf(
-      botRoutes,
+      screenRoutes,
       {
         db,
-        jobs: deps.jobs,
         commands: deps.commands,
-        log: deps.logger,
-        defaultBotName: config.DEFAULT_BOT_NAME,
-        recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
-        extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
-        announce: deps.announce,
-        // The composition root of the API's domain events: the meetings' status changes it makes are
-        // written to the webhook outbox in their own transaction.
-        events: webhookOutbox,
         webhookPolicy,
-        transcriptionEngine: config.TRANSCRIPTION_ENGINE,
+        log: deps.logger,
+        fetchTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        rateLimits: deps.rateLimits,
       },
       kit,
     ),
@@ -119,6 +177,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       },
       kit,
     ),
+    routerOf(searchRoutes, { db, timeoutMs: config.SEARCH_TIMEOUT_MS }, kit),
     routerOf(
       recordingRoutes,
       {
@@ -138,7 +197,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         changes: deps.changes,
         slots: deps.streamSlots,
         options: deps.streamOptions ?? DEFAULT_STREAM_OPTIONS,
+        openFeeds: deps.openFeeds,
       },
+      kit,
+    ),
+    routerOf(liveSocketRoutes, {}, kit),
+    routerOf(
+      mcpRoutes,
+      { mcp: mcpDeps, tools: toolbox(MCP_TOOLS, mcpDeps), publicBaseUrl: config.PUBLIC_BASE_URL },
       kit,
     ),
     routerOf(

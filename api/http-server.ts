@@ -27,7 +27,7 @@ function answerFor(code: string | undefined): { status: number; message: string 
 const SERVED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
 /** A whole JSON error answer written straight to a socket the HTTP server no longer manages. */
-function writeRawError(
+export function writeRawError(
   socket: Duplex,
   status: number,
   message: string,
@@ -87,4 +87,23 @@ export function answerMalformedRequests(server: Server): Server {
     response.end(body);
   });
   return server;
+}
+
+/**
+ * The HTTP server's part of a graceful shutdown: stop taking connections, end the live ones (SSE
+ * streams end, WebSockets close with 1001: their clients would hold the close for hours, and
+ * resume on another replica from their cursors), then wait for the requests in flight. A
+ * connection whose response just ended (an SSE stream) is closed as soon as it is idle rather than
+ * after the keep-alive timeout.
+ */
+export async function stopServing(server: Server, openFeeds: { closeAll(): Promise<void> }): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  await openFeeds.closeAll();
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  server.closeIdleConnections();
+  try {
+    await closed;
+  } finally {
+    clearInterval(sweep);
+  }
 }

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redisBotCommands } from '../shared/bots/command-channel.js';
 import { bullBotJobs } from '../shared/bots/jobs.js';
+import { redisSpeechQueue } from '../shared/bots/speech-queue.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
 import { createLogger } from '../shared/infra/logger.js';
@@ -12,10 +13,12 @@ import { Shutdown } from '../shared/infra/shutdown.js';
 import { MeetingChangeListener, meetingAnnouncer } from '../shared/meetings/changes.js';
 import { createRecordingStorage } from '../shared/recordings/create-storage.js';
 import { createApp } from './app.js';
-import { answerMalformedRequests } from './http-server.js';
+import { answerMalformedRequests, stopServing } from './http-server.js';
+import { OpenFeeds } from './live/open-feeds.js';
+import { liveSocketSlots, liveStreamSlots } from './live/slots.js';
 import { redisRateLimits } from './middleware/rate-limits.js';
 import { DEFAULT_STREAM_OPTIONS } from './routes/transcripts/stream.js';
-import { redisStreamSlots } from './routes/transcripts/stream-slots.js';
+import { attachLiveSockets, liveSocketSettings, socketSlotStaleMs } from './ws/server.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger('api', config.LOG_LEVEL);
@@ -35,6 +38,8 @@ if (!(await waitForRedis(redis, 5000)))
 const subscriber = createWorkerRedis(config.REDIS_URL, logger);
 const changes = new MeetingChangeListener(subscriber, config.QUEUE_PREFIX, logger);
 const recordingStorage = createRecordingStorage(config);
+const openFeeds = new OpenFeeds();
+const rateLimits = redisRateLimits(redis, config.QUEUE_PREFIX, config);
 
 const app = createApp({
   changes,
@@ -43,13 +48,15 @@ const app = createApp({
   db,
   jobs: bullBotJobs(queues),
   commands: redisBotCommands(redis, config.QUEUE_PREFIX),
-  rateLimits: redisRateLimits(redis, config.QUEUE_PREFIX, config),
+  speechQueue: redisSpeechQueue(redis, config.QUEUE_PREFIX),
+  rateLimits,
   metrics: createMetricsRegistry('api'),
-  streamSlots: redisStreamSlots(redis, config.QUEUE_PREFIX, {
+  streamSlots: liveStreamSlots(redis, config.QUEUE_PREFIX, {
     perUser: config.LIVE_STREAMS_PER_USER,
     staleMs: 3 * DEFAULT_STREAM_OPTIONS.heartbeatMs,
     log: logger,
   }),
+  openFeeds,
   logger,
   recordingStorage,
   queues: [queues.launch, queues.control, webhookQueue],
@@ -63,7 +70,25 @@ const app = createApp({
   },
 });
 
-const server = answerMalformedRequests(createServer(app.callback()));
+const handleRequest = app.callback();
+const server = answerMalformedRequests(createServer(handleRequest));
+attachLiveSockets(server, {
+  handleRequest,
+  db,
+  changes,
+  rateLimits,
+  slots: liveSocketSlots(redis, config.QUEUE_PREFIX, {
+    perKey: config.WS_SOCKETS_PER_KEY,
+    staleMs: socketSlotStaleMs(config),
+    log: logger,
+  }),
+  openFeeds,
+  log: logger,
+  settings: liveSocketSettings(config, DEFAULT_STREAM_OPTIONS),
+  messageMaxBytes: config.WS_MESSAGE_MAX_BYTES,
+  trustProxy: config.TRUST_PROXY,
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+});
 server.listen(config.API_PORT, config.API_HOST, () => {
   const { port } = server.address() as AddressInfo;
   logger.info({ host: config.API_HOST, port }, 'api listening');
@@ -71,7 +96,7 @@ server.listen(config.API_PORT, config.API_HOST, () => {
 server.keepAliveTimeout = 65_000;
 
 new Shutdown(logger, config.SHUTDOWN_TIMEOUT_MS)
-  .add('http server', () => new Promise<void>((resolve) => server.close(() => resolve())))
+  .add('http server', () => stopServing(server, openFeeds))
   .add('queues', () => Promise.all([queues.launch.close(), queues.control.close(), webhookQueue.close()]))
   .add('live streams', () => changes.close())
   .add('recording storage', () => recordingStorage.close())

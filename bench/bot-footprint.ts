@@ -8,9 +8,14 @@
  *   npx tsx bench/bot-footprint.ts [--platform google_meet|teams] [--seconds 60] [--warmup 20]
  *     [--chromium headless_shell|full] [--no-floor]   (BOT_IMAGE=… measures another bot image)
  *     [--recording]   (measures the bot twice in the run, without and then with recording_enabled)
+ *     [--sandbox on|off|both] [--rounds 1]   (BOT_CHROMIUM_SANDBOX of the bots; `both` measures a bot
+ *       without and then with Chromium's sandbox, `--rounds` times, alternating, and prints each
+ *       figure's range per setting: join time, CPU, PSS and docker stats)
  *
- * Prints PSS (mean of the samples) and CPU per kind of process, the sums, and memory as
- * `docker stats` shows it (cgroup usage less inactive file). Needs what the e2e tests need, run as
+ * Prints PSS (mean of the samples) and CPU per kind of process, the sums, memory as `docker stats`
+ * shows it (cgroup usage less inactive file), and the bot's join time: from POST /bots to the
+ * meeting's lobby (awaiting_admission: container, Node, Chromium and the page) and to `active` (the
+ * simulator admits it 1 s after it asks). Needs what the e2e tests need, run as
  * root (it reads the containers' processes in /proc), on an otherwise idle machine.
  */
 import { readFileSync } from 'node:fs';
@@ -19,6 +24,7 @@ import { createLogger } from '../shared/infra/logger.js';
 import type { CreateMeetingInput } from '../simulator/client.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
 import { startStack } from '../test/support/stack.js';
+import { botSeccompProfile } from '../worker/runtime/bot-seccomp-profile.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
 import { type ContainerFootprint, measureContainer } from './support/container-processes.js';
 
@@ -32,8 +38,15 @@ const { values } = parseArgs({
     /** BOT_CHROMIUM for the bot: headless_shell (the default) or full. */
     chromium: { type: 'string', default: 'headless_shell' },
     recording: { type: 'boolean', default: false },
+    sandbox: { type: 'string', default: 'on' },
+    rounds: { type: 'string', default: '1' },
   },
 });
+if (!['on', 'off', 'both'].includes(values.sandbox)) throw new Error('--sandbox is on, off or both');
+type SandboxSetting = 'on' | 'off';
+const SANDBOX_SETTINGS: SandboxSetting[] =
+  values.sandbox === 'both' ? ['off', 'on'] : [values.sandbox as SandboxSetting];
+const ROUNDS = Number(values.rounds);
 const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
 const SECONDS = Number(values.seconds);
 const WARMUP = Number(values.warmup);
@@ -76,25 +89,51 @@ async function measure(containerId: string): Promise<{ footprint: ContainerFootp
   }
 }
 
-async function measureBot(recording = false) {
+interface JoinTimes {
+  /** From POST /bots to awaiting_admission (the bot asked to join) and to active, in seconds. */
+  lobbySeconds: number;
+  activeSeconds: number;
+}
+
+interface BotResult {
+  footprint: ContainerFootprint;
+  statsMiB: number;
+  join: JoinTimes;
+}
+
+async function joinTimes(meetingId: number): Promise<JoinTimes> {
+  const transitions = await stack.transitions(meetingId);
+  const at = (status: string) => {
+    const found = transitions.find((transition) => transition.to === status);
+    if (!found) throw new Error(`meeting ${meetingId} has no ${status} transition`);
+    return found.createdAt.getTime();
+  };
+  return {
+    lobbySeconds: (at('awaiting_admission') - at('requested')) / 1000,
+    activeSeconds: (at('active') - at('requested')) / 1000,
+  };
+}
+
+async function measureBot(recording = false): Promise<BotResult> {
   const { meetingId, nativeId } = await stack.createMeetingAndBot(meeting, { recording_enabled: recording });
   const seen = await stack.waitForStatus(meetingId, ['active', 'failed', 'completed'], 180_000);
   if (seen.at(-1) !== 'active') throw new Error(`the bot was not admitted: ${seen.join(' → ')}`);
+  const join = await joinTimes(meetingId);
   const [container] = await stack.containersOf(meetingId);
   await sleep(WARMUP * 1000);
   const result = await measure(container!.Id);
   await stack.api.request('DELETE', `/bots/${PLATFORM}/${nativeId}`, { key: stack.user.key });
   await stack.waitForStatus(meetingId, ['completed', 'failed'], 120_000);
-  return result;
+  return { ...result, join };
 }
 
-async function measureFloor() {
+async function measureFloor(floorSandbox: boolean) {
   const created = await stack.simulator.createMeeting(meeting);
   const floorScript = new URL('./chromium-floor.mjs', import.meta.url).pathname;
   const container = await stack.docker.createContainer({
     Image: BOT_IMAGE,
     Entrypoint: ['node', 'bench/chromium-floor.mjs'],
-    Cmd: [created.url, PLATFORM],
+    Cmd: [created.url, PLATFORM, floorSandbox ? 'sandbox' : 'no-sandbox'],
     Labels: { 'meetbot.bench': 'chromium-floor' },
     HostConfig: {
       NetworkMode: 'host',
@@ -102,7 +141,11 @@ async function measureFloor() {
       ShmSize: 256 * 1024 * 1024,
       Init: true,
       CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges'],
+      // As the worker starts bots (worker/runtime/docker-runtime.ts).
+      SecurityOpt: [
+        'no-new-privileges',
+        ...(floorSandbox ? [`seccomp=${JSON.stringify(botSeccompProfile())}`] : []),
+      ],
     },
   });
   try {
@@ -123,9 +166,12 @@ async function measureFloor() {
   }
 }
 
-function print(label: string, result: { footprint: ContainerFootprint; statsMiB: number }) {
+function print(label: string, result: { footprint: ContainerFootprint; statsMiB: number; join?: JoinTimes }) {
+  const join = result.join
+    ? `, joined: lobby ${result.join.lobbySeconds.toFixed(1)} s, active ${result.join.activeSeconds.toFixed(1)} s after POST /bots`
+    : '';
   console.log(
-    `\n${label}: PSS ${result.footprint.pssMiB.toFixed(0)} MiB, CPU ${result.footprint.cores.toFixed(2)} core, docker stats ${result.statsMiB.toFixed(0)} MiB`,
+    `\n${label}: PSS ${result.footprint.pssMiB.toFixed(0)} MiB, CPU ${result.footprint.cores.toFixed(2)} core, docker stats ${result.statsMiB.toFixed(0)} MiB${join}`,
   );
   const chromium = result.footprint.kinds.filter((kind) => kind.kind.startsWith('chromium'));
   const sum = (pick: (kind: (typeof chromium)[number]) => number) =>
@@ -142,22 +188,80 @@ function print(label: string, result: { footprint: ContainerFootprint; statsMiB:
   }
 }
 
+/** Min–max of one figure over rounds, e.g. "0.41–0.47". */
+function range(numbers: number[], digits: number): string {
+  const low = Math.min(...numbers).toFixed(digits);
+  const high = Math.max(...numbers).toFixed(digits);
+  return low === high ? low : `${low}–${high}`;
+}
+
+function printSandboxComparison(results: Map<SandboxSetting, BotResult[]>) {
+  console.log(`\nChromium's sandbox, ${ROUNDS} round(s) alternating off → on (min–max over rounds):`);
+  console.log(
+    '| BOT_CHROMIUM_SANDBOX | lobby after POST (s) | active after POST (s) | CPU (cores) | PSS (MiB) | docker stats (MiB) | Chromium processes |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [setting, rounds] of results) {
+    const chromiumProcesses = rounds.map((round) =>
+      round.footprint.kinds
+        .filter((kind) => kind.kind.startsWith('chromium'))
+        .reduce((sum, kind) => sum + kind.processes, 0),
+    );
+    console.log(
+      `| ${setting} | ${range(
+        rounds.map((r) => r.join.lobbySeconds),
+        1,
+      )} | ${range(
+        rounds.map((r) => r.join.activeSeconds),
+        1,
+      )} | ${range(
+        rounds.map((r) => r.footprint.cores),
+        2,
+      )} | ${range(
+        rounds.map((r) => r.footprint.pssMiB),
+        0,
+      )} | ${range(
+        rounds.map((r) => r.statsMiB),
+        0,
+      )} | ${range(chromiumProcesses, 0)} |`,
+    );
+  }
+}
+
 try {
   const cores = readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1;
   console.log(
-    `bot footprint: ${PLATFORM}, Chromium ${values.chromium}, 3 speakers talking without pause, ${WARMUP} s warm-up, ${SECONDS} s sampled, ${cores} cores`,
+    `bot footprint: ${PLATFORM}, Chromium ${values.chromium}, sandbox ${values.sandbox}${ROUNDS > 1 ? ` × ${ROUNDS} rounds` : ''}, 3 speakers talking without pause, ${WARMUP} s warm-up, ${SECONDS} s sampled, ${cores} cores`,
   );
-  stack.startWorker('footprint-worker');
-  const bot = await measureBot();
-  print('bot', bot);
-  if (values.recording) {
+  const results = new Map<SandboxSetting, BotResult[]>(SANDBOX_SETTINGS.map((setting) => [setting, []]));
+  let bot: BotResult | undefined;
+  // One worker per setting and round: BOT_CHROMIUM_SANDBOX is a worker's setting.
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    for (const setting of SANDBOX_SETTINGS) {
+      const worker = stack.startWorker(`footprint-${setting}-${round}`, { BOT_CHROMIUM_SANDBOX: setting });
+      bot = await measureBot();
+      await stack.stopWorker(worker);
+      results.get(setting)!.push(bot);
+      print(`bot, sandbox ${setting}, round ${round}`, bot);
+    }
+  }
+  if (SANDBOX_SETTINGS.length > 1 || ROUNDS > 1) printSandboxComparison(results);
+  if (values.recording && bot) {
+    // With the last setting measured.
+    stack.startWorker('footprint-recording', { BOT_CHROMIUM_SANDBOX: SANDBOX_SETTINGS.at(-1)! });
     const recording = await measureBot(true);
     print('bot recording the meeting', recording);
     console.log(
       `\nrecording adds: PSS ${(recording.footprint.pssMiB - bot.footprint.pssMiB).toFixed(0)} MiB, CPU ${(recording.footprint.cores - bot.footprint.cores).toFixed(3)} core, docker stats ${(recording.statsMiB - bot.statsMiB).toFixed(0)} MiB (opusenc alone: ${JSON.stringify(recording.footprint.kinds.find((kind) => kind.kind === 'opusenc') ?? null)})`,
     );
   }
-  if (values.floor) print('floor (bare Chromium, same flags, same kind of page)', await measureFloor());
+  if (values.floor) {
+    const floorSandbox = SANDBOX_SETTINGS.at(-1) === 'on';
+    print(
+      `floor (bare Chromium, same flags, same kind of page, sandbox ${floorSandbox ? 'on' : 'off'})`,
+      await measureFloor(floorSandbox),
+    );
+  }
 } finally {
   await stack.close();
 }

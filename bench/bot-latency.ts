@@ -10,9 +10,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { type TranscriptSegmentMessage, transcriptSegmentMessage } from '../shared/contract/events.js';
 import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
-import { botSegmentsStream } from '../shared/contract/streams.js';
+import { botSessionStream } from '../shared/contract/streams.js';
 import { SimulatorClient } from '../simulator/client.js';
 import { createSimulator } from '../simulator/server.js';
+import { HOST_CHROMIUM } from '../test/support/chromium.js';
 import { wordErrorRate } from '../test/support/wer.js';
 
 const platform = process.argv[2] === 'teams' ? 'teams' : 'google_meet';
@@ -130,8 +131,10 @@ const config = {
   language: 'en',
   redisUrl: REDIS_URL,
   streamPrefix: prefix,
+  streams: 'own' as const,
   extraAllowedOrigins: [simulator.url],
   logLevel: 'warn',
+  browser: HOST_CHROMIUM,
 };
 const bot = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
   env: { ...process.env, BOT_CONFIG: JSON.stringify(config) },
@@ -174,7 +177,7 @@ function decodedSegment(fields: string[]): TranscriptSegmentMessage {
   if (!decoded.ok) throw new Error(decoded.reason);
   return decoded.value;
 }
-const entries = await redis.xrange(botSegmentsStream(prefix), '-', '+');
+const entries = await redis.xrange(botSessionStream(prefix, sessionId, 'segments'), '-', '+');
 const published = entries.map(([id, fields]) => ({
   at: Number(id.split('-')[0]),
   segment: decodedSegment(fields),

@@ -4,7 +4,10 @@
  * audio capture, no recognizer and no bot around it. bench/bot-footprint.ts runs it in a container
  * from the bot image:
  *
- *   node bench/chromium-floor.mjs <meeting url> <google_meet|teams>
+ *   node bench/chromium-floor.mjs <meeting url> <google_meet|teams> [sandbox|no-sandbox]
+ *
+ * `sandbox` (the default) runs Chromium with its own sandbox, as bots do by default: the container
+ * needs the bot seccomp profile then (worker/runtime/bot-seccomp-profile.ts).
  *
  * It prints "in call" once admitted and stays until SIGTERM.
  */
@@ -14,10 +17,10 @@ import { TeamsDriver } from '../dist/bot/platforms/teams.js';
 import { botConfigSchema } from '../dist/shared/contract/bot-config.js';
 import { createLogger } from '../dist/shared/infra/logger.js';
 
-const [url, platform] = process.argv.slice(2);
+const [url, platform, sandboxArg = 'sandbox'] = process.argv.slice(2);
 const log = createLogger('chromium-floor', 'warn');
 const { executablePath, headless } = botConfigSchema.shape.browser.parse(undefined);
-const session = await launchBrowser({ executablePath, headless }, log);
+const session = await launchBrowser({ executablePath, headless, sandbox: sandboxArg === 'sandbox' }, log);
 const driver =
   platform === 'teams' ? new TeamsDriver(session.page, log) : new GoogleMeetDriver(session.page, log);
 process.on('SIGTERM', () => {

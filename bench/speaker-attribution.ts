@@ -28,10 +28,11 @@ import { SPEAKING_SIGNALS, type SpeakingSignal } from '../bot/speakers/signals.j
 import { botConfigSchema } from '../shared/contract/bot-config.js';
 import { type TranscriptSegmentMessage, transcriptSegmentMessage } from '../shared/contract/events.js';
 import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
-import { botSegmentsStream } from '../shared/contract/streams.js';
+import { botSessionStream } from '../shared/contract/streams.js';
 import { SimulatorClient } from '../simulator/client.js';
 import type { MEET_SPEAKING_SIGNALS, TEAMS_SPEAKING_SIGNALS, Voice } from '../simulator/schema.js';
 import { createSimulator } from '../simulator/server.js';
+import { HOST_CHROMIUM } from '../test/support/chromium.js';
 import { finalSegments } from '../test/support/segments.js';
 import { MEETING_SENTENCES } from '../test/support/speech-script.js';
 
@@ -203,7 +204,9 @@ async function runMeeting(platform: 'google_meet' | 'teams') {
       language: 'en',
       redisUrl: REDIS_URL,
       streamPrefix: prefix,
+      streams: 'own' as const,
       extraAllowedOrigins: [simulator.url],
+      browser: HOST_CHROMIUM,
     });
     const log = pino({ level: 'warn' });
     const outbox = new Outbox(redis, config, log);
@@ -237,7 +240,7 @@ async function runMeeting(platform: 'google_meet' | 'teams') {
         start: Date.parse(utterance.speechStartedAt!),
         end: Date.parse(utterance.speechEndedAt!),
       }));
-    const entries = await redis.xrange(botSegmentsStream(prefix), '-', '+');
+    const entries = await redis.xrange(botSessionStream(prefix, config.sessionId, 'segments'), '-', '+');
     const segments = finalSegments(
       entries.flatMap(([, fields]) => {
         const decoded = decodeStreamEntry(transcriptSegmentMessage, fields);

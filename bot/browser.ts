@@ -6,6 +6,8 @@ import type { NavigationPolicy, NavigationVerdict } from './navigation-policy.js
 export interface BrowserOptions {
   executablePath: string;
   headless: boolean;
+  /** Chromium's own sandbox (see chromiumArgs); off only where the container can't allow it. */
+  sandbox: boolean;
 }
 
 /**
@@ -13,15 +15,18 @@ export interface BrowserOptions {
  * WebRTC anyway), media without prompts or real devices, and audio that plays without a gesture.
  *
  * And as few processes as a one-page meeting allows (each costs tens of MiB): the GPU and network
- * services run inside the browser process, the page's frames share one renderer, and there is no
- * zygote. The audio service keeps its own process: inside the browser process, three bots on two
- * cores fell behind by a median 6 s in the second half of a meeting, against 1 s with it apart
- * (docs/benchmarks.md). Chromium's own sandbox can't run in a bot container (Docker's default seccomp
- * profile denies the user namespaces it needs), so it was already off, as Playwright turns it off
- * unless asked; the container (unprivileged user, no capabilities, no-new-privileges) confines the
- * page instead, and the zygote exists only to serve that sandbox.
+ * services run inside the browser process, the page's frames share one renderer. The audio service
+ * keeps its own process: inside the browser process, three bots on two cores fell behind by a median
+ * 6 s in the second half of a meeting, against 1 s with it apart (docs/benchmarks.md).
+ *
+ * Chromium's sandbox is on in a bot container: the renderer that runs the meeting page (code
+ * nobody here controls) lives in its own user, PID and network namespaces, without the file system,
+ * under Chromium's seccomp filter. The container's seccomp profile (worker/runtime/bot-seccomp-profile.ts)
+ * allows the namespaces it needs. The sandbox forks renderers from a zygote, so `--no-zygote` goes
+ * with it. Off (`{ sandbox: false }`: BOT_CHROMIUM_SANDBOX=off, and tests that run Chromium as
+ * root on the host) leaves the page confined by the container alone, without a zygote.
  */
-export function chromiumArgs(): string[] {
+export function chromiumArgs({ sandbox }: { sandbox: boolean }): string[] {
   return [
     '--disable-gpu',
     '--disable-background-networking',
@@ -32,8 +37,7 @@ export function chromiumArgs(): string[] {
     '--autoplay-policy=no-user-gesture-required',
     '--use-fake-ui-for-media-stream',
     '--use-fake-device-for-media-stream',
-    '--no-sandbox',
-    '--no-zygote',
+    ...(sandbox ? [] : ['--no-sandbox', '--no-zygote']),
     '--in-process-gpu',
     '--renderer-process-limit=1',
     '--disable-site-isolation-trials',
@@ -49,17 +53,41 @@ export interface BrowserSession {
 }
 
 export async function launchBrowser(options: BrowserOptions, log: Logger): Promise<BrowserSession> {
-  const browser = await chromium.launch({
-    executablePath: await featureMergingLauncher(options.executablePath),
-    headless: options.headless,
-    args: chromiumArgs(),
-    // The bot handles signals itself: it must leave the call before the browser goes.
-    handleSIGTERM: false,
-    handleSIGINT: false,
-    handleSIGHUP: false,
-  });
+  if (!options.sandbox)
+    log.warn('chromium runs without its sandbox: the container alone confines the meeting page');
+  const browser = await chromium
+    .launch({
+      executablePath: await featureMergingLauncher(options.executablePath),
+      headless: options.headless,
+      // Playwright adds --no-sandbox unless told the sandbox is wanted.
+      chromiumSandbox: options.sandbox,
+      args: chromiumArgs(options),
+      // The bot handles signals itself: it must leave the call before the browser goes.
+      handleSIGTERM: false,
+      handleSIGINT: false,
+      handleSIGHUP: false,
+    })
+    .catch((error: unknown) => {
+      throw options.sandbox ? explainSandboxFailure(error) : error;
+    });
   log.info({ version: browser.version() }, 'chromium started');
   return openBrowserSession(browser, log, { ownsBrowser: true });
+}
+
+/**
+ * Playwright's advice when the sandbox can't start names its own option; an operator needs the
+ * setting and the reason (the failure reaches the meeting's `failed` event as its detail).
+ */
+export function explainSandboxFailure(error: unknown): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/sandbox/i.test(message)) return error;
+  return new Error(
+    "Chromium's sandbox could not start in this container: the host must allow unprivileged user " +
+      'namespaces and the container must run under the bot seccomp profile the worker applies ' +
+      '(docs/how-a-bot-runs.md, "Chromium\'s sandbox"); where it can\'t, set BOT_CHROMIUM_SANDBOX=off on ' +
+      `the workers. Chromium said: ${message}`,
+    { cause: error },
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { BOT_CONFIG_ENV, type BotConfig, parseBotConfig } from '../shared/contract/bot-config.js';
-import { botCommandsStream } from '../shared/contract/streams.js';
+import { BOT_STREAM_LAYOUTS, botCommandsStream } from '../shared/contract/streams.js';
 import { waitAtMost } from '../shared/infra/async.js';
 import { createLogger, type Logger } from '../shared/infra/logger.js';
 import { CommandReader } from './commands.js';
@@ -20,6 +20,7 @@ const reportableConfig = z.object({
   sessionId: z.string().min(1),
   redisUrl: z.url({ protocol: /^rediss?$/ }),
   streamPrefix: z.string().min(1),
+  streams: z.enum(BOT_STREAM_LAYOUTS).default('shared'),
 });
 
 function connect(url: string, log: Logger): Redis {
@@ -78,7 +79,7 @@ async function runBot(config: BotConfig): Promise<number> {
     end.end({ status: 'failed', reason: 'crashed', detail: String(error).slice(0, 2000) });
   });
   try {
-    const running = new BotSession({ config, outbox, log, createEngine, end });
+    const running = new BotSession({ config, outbox, chatSink: outbox, log, createEngine, end });
     session = running;
     reader = new CommandReader(
       connect(config.redisUrl, log),

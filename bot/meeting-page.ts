@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { BotConfig } from '../shared/contract/bot-config.js';
 import type { Logger } from '../shared/infra/logger.js';
+import { type PageMedia, pageMedia } from './actions/page-media.js';
+import { MEDIA_INIT_SCRIPT } from './actions/media-page-script.js';
 import { AudioCapture, type AudioSink } from './audio/capture.js';
 import type { CaptureTimeline } from './audio/capture-timeline.js';
 import { type BrowserSession, guardNavigation, launchBrowser } from './browser.js';
@@ -21,6 +23,8 @@ export interface MeetingPage {
   timeline: CaptureTimeline;
   /** Milliseconds since the page last delivered audio (0 before the first). */
   silenceOfDelivery(): number;
+  /** The bot's own microphone and camera tracks, which speak and screen requests feed. */
+  media: PageMedia;
   close(): Promise<void>;
 }
 
@@ -66,6 +70,8 @@ export async function openMeetingPageIn(
       config.platform === 'google_meet'
         ? new GoogleMeetDriver(browser.page, log)
         : new TeamsDriver(browser.page, log);
+    // Before the capture script, which wraps this getUserMedia and so counts its tracks as the bot's own.
+    await browser.context.addInitScript({ content: MEDIA_INIT_SCRIPT });
     const capture = new AudioCapture(log);
     await capture.install(browser.context);
     await browser.page.exposeBinding(SPEAKING_BINDING, (_source, json: unknown) => {
@@ -88,6 +94,7 @@ export async function openMeetingPageIn(
       },
       timeline: capture.timeline,
       silenceOfDelivery: () => capture.silenceOfDelivery(),
+      media: pageMedia(browser.page),
       close: async () => {
         browser.browser.off('disconnected', disconnected);
         capture.stop();

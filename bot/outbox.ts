@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import {
+  type ChatMessageEvent,
+  chatMessageEvent,
   type CompletedReason,
   type FailedReason,
   type LifecycleEvent,
@@ -13,12 +15,21 @@ import {
 } from '../shared/contract/events.js';
 import { streamFields } from '../shared/contract/stream-codec.js';
 import {
-  botEventsStream,
-  botHealthStream,
-  botRecordingStream,
-  botSegmentsStream,
+  type BotStreamKind,
+  type BotStreamLayout,
+  botSessionStream,
+  sharedBotStream,
 } from '../shared/contract/streams.js';
+import { sleep } from '../shared/infra/async.js';
 import type { Logger } from '../shared/infra/logger.js';
+
+/** How long an append waits for a credential Redis lost (a restart without an ACL file): 3 minutes. */
+const CREDENTIAL_RETRY_MS = 1000;
+const CREDENTIAL_RETRIES = 180;
+
+function isCredentialMissing(error: unknown): boolean {
+  return /WRONGPASS|NOAUTH/.test(String((error as Error)?.message));
+}
 
 export type LifecycleStep =
   | { status: 'joining' | 'awaiting_admission' | 'active' }
@@ -29,16 +40,22 @@ export interface OutboxIdentity {
   meetingId: number;
   sessionId: string;
   streamPrefix: string;
+  /** `own` unless the worker that launched the bot only reads the shared streams (bot-config.ts). */
+  streams?: BotStreamLayout;
 }
 
 /** What the session needs from the outbox (tests pass a recording fake). */
 export type EventSink = Pick<Outbox, 'event' | 'segment' | 'health' | 'recordingChunk' | 'drain'>;
 
+/** Where the chat messages the bot reads go. */
+export type ChatSink = Pick<Outbox, 'chat'>;
+
 export type HealthReport = Omit<TranscriptionHealthMessage, 'meetingId' | 'sessionId' | 'at'>;
 
 /**
  * Everything the bot tells the workers goes through here, in order: lifecycle events (numbered
- * per session), transcript segments, transcription health and recording chunks. Appends are chained so a slow XADD never reorders them.
+ * per session), transcript segments, transcription health and recording chunks, each kind on the
+ * bot's own stream. Appends are chained so a slow XADD never reorders them.
  */
 export class Outbox {
   private seq = 0;
@@ -60,7 +77,7 @@ export class Outbox {
       seq: this.seq++,
     });
     this.log.info({ event: event.status, reason: 'reason' in event ? event.reason : undefined }, 'lifecycle');
-    return this.append(botEventsStream(this.identity.streamPrefix), event);
+    return this.append('events', event);
   }
 
   segment(message: Omit<TranscriptSegmentMessage, 'meetingId' | 'sessionId'>): Promise<void> {
@@ -69,7 +86,7 @@ export class Outbox {
       meetingId: this.identity.meetingId,
       sessionId: this.identity.sessionId,
     });
-    return this.append(botSegmentsStream(this.identity.streamPrefix), segment);
+    return this.append('segments', segment);
   }
 
   health(report: HealthReport, at = new Date()): Promise<void> {
@@ -79,7 +96,7 @@ export class Outbox {
       sessionId: this.identity.sessionId,
       at: at.toISOString(),
     });
-    return this.append(botHealthStream(this.identity.streamPrefix), message);
+    return this.append('health', message);
   }
 
   recordingChunk(message: Omit<RecordingChunkMessage, 'meetingId' | 'sessionId'>): Promise<void> {
@@ -88,7 +105,17 @@ export class Outbox {
       meetingId: this.identity.meetingId,
       sessionId: this.identity.sessionId,
     });
-    return this.append(botRecordingStream(this.identity.streamPrefix), chunk);
+    return this.append('recording', chunk);
+  }
+
+  /** A chat message the bot read, on its own chat stream. */
+  chat(message: Omit<ChatMessageEvent, 'meetingId' | 'sessionId'>): Promise<void> {
+    const event = chatMessageEvent.parse({
+      ...message,
+      meetingId: this.identity.meetingId,
+      sessionId: this.identity.sessionId,
+    });
+    return this.append('chat', event);
   }
 
   /** Resolves once every append so far has been attempted. */
@@ -101,14 +128,32 @@ export class Outbox {
     return this.failures;
   }
 
-  private append(stream: string, payload: unknown): Promise<void> {
+  /** Appends to the bot's own stream of that kind (the only streams its credential reaches). */
+  private append(kind: BotStreamKind, payload: unknown): Promise<void> {
+    const { streamPrefix, sessionId, streams = 'own' } = this.identity;
+    const stream =
+      streams === 'own'
+        ? botSessionStream(streamPrefix, sessionId, kind)
+        : sharedBotStream(streamPrefix, kind);
     const fields = streamFields(payload);
     const next = this.tail.then(async () => {
-      try {
-        await this.redis.xadd(stream, '*', ...fields);
-      } catch (error) {
-        this.failures += 1;
-        this.log.error({ err: error, stream }, 'could not append to stream');
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await this.redis.xadd(stream, '*', ...fields);
+          return;
+        } catch (error) {
+          // Redis restarted without the bot's user: ioredis fails what it queued meanwhile when its
+          // login is refused. The worker creates the user again as soon as Redis is back
+          // (worker/bot-sessions.ts); wait for it rather than lose the message.
+          if (isCredentialMissing(error) && attempt < CREDENTIAL_RETRIES) {
+            if (attempt === 1) this.log.warn({ err: error, stream }, 'credential refused; retrying');
+            await sleep(CREDENTIAL_RETRY_MS);
+            continue;
+          }
+          this.failures += 1;
+          this.log.error({ err: error, stream }, 'could not append to stream');
+          return;
+        }
       }
     });
     this.tail = next;

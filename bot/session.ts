@@ -1,6 +1,10 @@
 import type { BotConfig, TranscriptionConfig } from '../shared/contract/bot-config.js';
-import type { BotCommand } from '../shared/contract/commands.js';
+import type { BotCommand, ChatSendCommand, SpeakCommand } from '../shared/contract/commands.js';
 import type { Logger } from '../shared/infra/logger.js';
+import { MeetingChat } from './actions/chat.js';
+import { ScreenShare } from './actions/screen.js';
+import { lockedToggles, ToggleLock } from './actions/toggle-lock.js';
+import { Speaker } from './actions/speaker.js';
 import { AdmissionTracker } from './admission.js';
 import { CAPTURE_SAMPLE_RATE } from './audio/capture-page-script.js';
 import { isSpeech } from './audio-utils/pcm.js';
@@ -9,13 +13,15 @@ import type { EngineCallbacks, EngineSettings, TranscriptionEngine } from './eng
 import { LeaveTimers } from './leave-timers.js';
 import { type MeetingPage, type MeetingPageFactory, openChromiumMeetingPage } from './meeting-page.js';
 import { createNavigationPolicy } from './navigation-policy.js';
-import type { EventSink } from './outbox.js';
+import type { ChatSink, EventSink } from './outbox.js';
 import type { Observation, PlatformDriver, Screen } from './platforms/driver.js';
 import { MeetingRecorder, type RecordingChunk } from './recording/meeting-recorder.js';
 import { SpeakerAttribution } from './speakers/attribution.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
 import { LagMonitor, type LagThresholds, transcriptionLagSeconds } from './transcription-lag.js';
 import { unreachablePageDetail } from './unreachable-page.js';
+import { createSpeechSynthesizer } from './voices/index.js';
+import type { SpeechSynthesizer } from './voices/voice.js';
 
 export type EngineFactory = (
   config: TranscriptionConfig,
@@ -37,6 +43,10 @@ export interface SessionDeps {
   pacing?: Partial<Pacing>;
   /** When falling behind is reported (DEFAULT_LAG_THRESHOLDS otherwise). */
   lagThresholds?: LagThresholds;
+  /** Where the chat messages the bot reads go; without it the bot neither reads nor writes the chat. */
+  chatSink?: ChatSink;
+  /** The config's speech engine by default; tests pass their own. */
+  synthesizer?: SpeechSynthesizer;
 }
 
 export interface Pacing {
@@ -50,6 +60,11 @@ const DEFAULT_PACING: Pacing = { prejoinMs: 600, lobbyMs: 500, callMs: 1000 };
 /** How long the pre-join form may take before the page is judged unusable. */
 const PREJOIN_LIMIT_MS = 90_000;
 const LEAVE_LIMIT_MS = 10_000;
+/**
+ * The command stream is read from its start, so a relaunched bot sees the speech its predecessor
+ * was asked for: a request issued this long before this bot started is old news and not spoken.
+ */
+const STALE_SPEECH_MS = 5000;
 const FLUSH_LIMIT_MS = 20_000;
 
 function round(seconds: number): number {
@@ -97,6 +112,18 @@ export class BotSession {
   private captureStarted = false;
   private recorder: MeetingRecorder | null = null;
   private readonly lag: LagMonitor;
+  private chat: MeetingChat | null = null;
+  /** Chat commands that came before the driver existed. */
+  private readonly earlyChat: ChatSendCommand[] = [];
+  private readonly startedAt = Date.now();
+  private speaker: Speaker | null = null;
+  /** Speak requests that came before the page was open. */
+  private readonly pendingSpeech: SpeakCommand[] = [];
+  private screen: ScreenShare | null = null;
+  /** The last screen request that came before the page was open. */
+  private pendingScreen: (BotCommand & { type: 'screen.show' }) | null = null;
+  /** The microphone and camera toggles, one user at a time (toggle-lock.ts). */
+  private readonly toggles = new ToggleLock();
 
   constructor(private readonly deps: SessionDeps) {
     this.config = deps.config;
@@ -118,10 +145,23 @@ export class BotSession {
     );
   }
 
-  /** Leave command and reconfigure, from the command stream. */
+  /** Leave, reconfigure, speak and speak.stop, from the command stream. */
   handleCommand(command: BotCommand): void {
     if (command.type === 'leave') {
       this.deps.end.end({ status: 'completed', reason: 'stopped', detail: 'leave command' });
+      return;
+    }
+    if (command.type === 'chat.send') {
+      if (this.chat) this.chat.enqueue(command);
+      else this.earlyChat.push(command);
+      return;
+    }
+    if (command.type === 'speak' || command.type === 'speak.stop') {
+      this.handleSpeech(command);
+      return;
+    }
+    if (command.type === 'screen.show' || command.type === 'screen.stop') {
+      this.handleScreen(command);
       return;
     }
     const update: Partial<EngineSettings> = {};
@@ -138,6 +178,41 @@ export class BotSession {
       this.botName = command.botName;
     }
     this.log.info({ settings: this.settings, botName: this.botName }, 'reconfigured');
+  }
+
+  private handleSpeech(command: BotCommand & { type: 'speak' | 'speak.stop' }): void {
+    if (Date.parse(command.issuedAt) < this.startedAt - STALE_SPEECH_MS) {
+      this.log.info(
+        { command: command.type, issuedAt: command.issuedAt },
+        'ignoring speech asked of an earlier bot',
+      );
+      return;
+    }
+    if (command.type === 'speak.stop') {
+      this.pendingSpeech.length = 0;
+      void this.speaker?.stop();
+      return;
+    }
+    if (this.speaker) this.speaker.enqueue(command);
+    else this.pendingSpeech.push(command);
+  }
+
+  private handleScreen(command: BotCommand & { type: 'screen.show' | 'screen.stop' }): void {
+    if (Date.parse(command.issuedAt) < this.startedAt - STALE_SPEECH_MS) {
+      this.log.info({ command: command.type }, 'ignoring an image asked of an earlier bot');
+      return;
+    }
+    if (!this.screen) {
+      this.pendingScreen = command.type === 'screen.show' ? command : null;
+      return;
+    }
+    if (command.type === 'screen.show') this.screen.show(Buffer.from(command.image.base64, 'base64'));
+    else this.screen.stop();
+  }
+
+  /** Whether the bot is speaking (or about to): its microphone is on on purpose. */
+  get speaking(): boolean {
+    return this.speaker?.busy ?? false;
   }
 
   async run(): Promise<Outcome> {
@@ -169,6 +244,21 @@ export class BotSession {
     );
     this.page = page;
     this.driver = page.driver;
+    this.chat = this.createChat(page.driver);
+    this.speaker = new Speaker(
+      page.media,
+      lockedToggles(page.driver, this.toggles),
+      this.deps.synthesizer ?? createSpeechSynthesizer(this.config.speech),
+      this.log.child({ component: 'speaker' }),
+    );
+    for (const command of this.pendingSpeech.splice(0)) this.speaker.enqueue(command);
+    this.screen = new ScreenShare(
+      page.media,
+      lockedToggles(page.driver, this.toggles),
+      this.log.child({ component: 'screen' }),
+    );
+    if (this.pendingScreen) this.handleScreen(this.pendingScreen);
+    this.pendingScreen = null;
     try {
       await this.driver.open(this.config.meetingUrl);
     } catch (error) {
@@ -188,6 +278,20 @@ export class BotSession {
     if (admitted) return admitted;
     await this.deps.outbox.event({ status: 'active' });
     return await this.stayInCall(this.driver);
+  }
+
+  private createChat(driver: PlatformDriver): MeetingChat | null {
+    const { chatSink } = this.deps;
+    if (!driver.chat || !chatSink) return null;
+    const chat = new MeetingChat({
+      chat: driver.chat,
+      publish: (message) => chatSink.chat(message),
+      botName: () => this.botName,
+      transcriptSeconds: (wall) => this.publisher.transcriptSeconds(wall),
+      log: this.log.child({ component: 'chat' }),
+    });
+    for (const command of this.earlyChat.splice(0)) chat.enqueue(command);
+    return chat;
   }
 
   private async startEngine(): Promise<Outcome | null> {
@@ -290,8 +394,10 @@ export class BotSession {
     const admittedAt = Date.now();
     const timers = new LeaveTimers(this.config.automaticLeave, admittedAt);
     this.timers = timers;
-    await driver.ensureMuted().catch(() => {});
+    await this.toggles.run(() => driver.ensureMuted()).catch(() => {});
     await this.startCapture();
+    this.speaker?.admitted();
+    this.screen?.admitted();
     let checks = 0;
     while (!end.outcome) {
       try {
@@ -303,8 +409,14 @@ export class BotSession {
         }
         if (observation.screen.kind === 'dialog') await driver.answerDialog();
         timers.observeOthers(observation.others, Date.now());
+        await this.chat?.tick();
         // Meet may switch the microphone back on around admission.
-        if (checks < 5) await driver.ensureMuted();
+        // Under the toggles' lock, deciding there: a request that came meanwhile is not undone.
+        if (checks < 5) {
+          await this.toggles.run(async () => {
+            if (!this.speaking && !this.screen?.busy) await driver.ensureMuted();
+          });
+        }
       } catch (error) {
         this.log.debug({ err: error }, 'call observation interrupted');
       }
@@ -319,6 +431,8 @@ export class BotSession {
       this.checkLag();
       await end.sleep(this.pacing.callMs);
     }
+    const unsent = this.chat?.unsent() ?? 0;
+    if (unsent > 0) this.log.warn({ unsent }, 'left with chat messages not sent');
     await this.leave(driver);
     return end.outcome ?? { status: 'completed', reason: 'stopped' };
   }
@@ -329,6 +443,7 @@ export class BotSession {
   }
 
   private checkLag(): void {
+    this.engine?.settleDroppedAudio?.();
     const lagSeconds = transcriptionLagSeconds({
       heardUntil: this.page?.timeline.endWall() ?? null,
       engineBacklogSeconds: this.engine?.backlogSeconds?.() ?? 0,
@@ -394,6 +509,7 @@ export class BotSession {
   private async leave(driver: PlatformDriver): Promise<void> {
     if (!this.inLobbyOrCall) return;
     this.inLobbyOrCall = false;
+    await this.page?.media.stop().catch(() => {});
     await withLimit(driver.leave(), LEAVE_LIMIT_MS, 'leaving the call', this.log).catch((error: unknown) =>
       this.log.warn({ err: error }, 'leaving through the page failed'),
     );

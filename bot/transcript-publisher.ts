@@ -48,6 +48,15 @@ export class TranscriptPublisher {
     return captureStart === null ? 0 : this.secondsSinceOrigin(captureStart, captureStart);
   }
 
+  /**
+   * Where a wall-clock instant falls on the transcript's time line (seconds, as segments' `start`);
+   * before any audio was captured, counted from the transcript origin or 0.
+   */
+  transcriptSeconds(wall: number): number {
+    const captureStart = this.clock.startWall() ?? this.transcriptOriginMs ?? wall;
+    return this.secondsSinceOrigin(wall, captureStart);
+  }
+
   publish(segment: EngineSegment): void {
     const start = Math.max(0, segment.start);
     const end = Math.max(start, segment.end);

@@ -12,7 +12,7 @@ TAG="${1:?usage: bot-base.sh IMAGE_TAG}"
 MIRROR="${MIRROR:?set MIRROR to a Debian mirror URL}"
 SECURITY_MIRROR="${SECURITY_MIRROR:-}"
 SUITE=trixie
-PACKAGES=(chromium chromium-headless-shell nodejs pocketsphinx pocketsphinx-en-us opus-tools ca-certificates)
+PACKAGES=(chromium chromium-headless-shell nodejs pocketsphinx pocketsphinx-en-us opus-tools flite ca-certificates)
 
 [ "$(id -u)" -eq 0 ] || { echo "bot-base.sh must run as root (debootstrap, chroot)" >&2; exit 1; }
 
@@ -88,6 +88,7 @@ chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONT
     node --version
     chromium --version
     command -v pocketsphinx_continuous
+    command -v flite
   "
 
 for m in dev/pts dev proc sys; do umount -l "$ROOTFS/$m"; done

@@ -1,5 +1,5 @@
 # The bot container: Node.js, Debian's Chromium, full and headless-only (driven by playwright-core), pocketsphinx with its
-# English model and opus-tools (the recorder's encoder), running `node dist/bot/main.js` as an unprivileged user.
+# English model, opus-tools (the recorder's encoder) and flite (the bot's voice for speak requests), running `node dist/bot/main.js` as an unprivileged user.
 #
 # Build it with scripts/build-bot-image.sh: it stages the compiled bot with only the packages it
 # imports (docker/stage-bot.mjs → docker/.build/bot/app) and picks the base:
@@ -13,7 +13,7 @@ USER root
 # Install only what the base lacks, and clean up in the same layer.
 RUN set -eu; \
     missing=""; \
-    for pkg in chromium chromium-headless-shell pocketsphinx pocketsphinx-en-us opus-tools ca-certificates; do \
+    for pkg in chromium chromium-headless-shell pocketsphinx pocketsphinx-en-us opus-tools flite ca-certificates; do \
       dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q ' installed$' || missing="$missing $pkg"; \
     done; \
     command -v node >/dev/null 2>&1 || missing="$missing nodejs"; \
@@ -31,6 +31,7 @@ RUN set -eu; \
     /usr/lib/chromium/chromium-headless-shell --version; \
     command -v pocketsphinx_continuous; \
     command -v opusenc; \
+    command -v flite; \
     test -d /usr/share/pocketsphinx/model/en-us; \
     groupadd --gid 10001 bot; \
     useradd --no-log-init --uid 10001 --gid bot --home-dir /home/bot --create-home --shell /usr/sbin/nologin bot

@@ -2,7 +2,7 @@
 # one image for every service (the command picks which): see docker/compose.yml.
 #
 # Built by scripts/compose-up.sh (ensure_service_image in scripts/lib/docker.sh) from a staged
-# context, docker/.build/service/app: dist/{api,worker,shared,scripts,migrations}, package.json and
+# context, docker/.build/service/app: dist/{api,worker,shared,scripts,migrations,web}, package.json and
 # `npm install --omit=dev` node_modules made on the build machine, so nothing is fetched during the build.
 #   - default BASE_IMAGE: a public Node 20 image, for machines with a registry;
 #   - BASE_IMAGE=meetbot/bot-base:trixie: the local offline base the bot image uses (it has Node 20).

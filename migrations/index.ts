@@ -8,6 +8,9 @@ import * as segmentJsonText from './20261123000006_segment_json_text.js';
 import * as workerHeartbeats from './20261123000007_worker_heartbeats.js';
 import * as recordings from './20261124000008_recordings.js';
 import * as mediaLinksAndUserErasure from './20261125000009_media_links_and_user_erasure.js';
+import * as chatMessages from './20261126000010_chat_messages.js';
+import * as search from './20261127000011_search.js';
+import * as scheduledBots from './20261127000012_scheduled_bots.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
@@ -23,4 +26,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.M
   ['20261123000007_worker_heartbeats', workerHeartbeats],
   ['20261124000008_recordings', recordings],
   ['20261125000009_media_links_and_user_erasure', mediaLinksAndUserErasure],
+  ['20261126000010_chat_messages', chatMessages],
+  ['20261127000011_search', search],
+  ['20261127000012_scheduled_bots', scheduledBots],
 ];

@@ -13,7 +13,7 @@
 # the local base, the public postgres:15 and redis:7 otherwise.
 #
 # Settings (environment or .env): COMPOSE_PROJECT_NAME (meetbot), WORKERS (1), API_PORT_1 / API_PORT_2
-# (8056 / 8057), POSTGRES_PORT, REDIS_PORT, POSTGRES_PASSWORD (generated into .env), ADMIN_API_KEY
+# (8056 / 8057), POSTGRES_PORT, REDIS_PORT, POSTGRES_PASSWORD and REDIS_PASSWORD (generated into .env), ADMIN_API_KEY
 # (generated into .env), SERVICE_IMAGE, BOT_IMAGE, QUEUE_PREFIX, EXTRA_MEETING_ORIGINS,
 # MEETBOT_USER_EMAIL, and every setting docker/compose.yml passes on.
 set -euo pipefail
@@ -34,6 +34,10 @@ if [ -z "${POSTGRES_PASSWORD:-}" ]; then
   set_env_value POSTGRES_PASSWORD "$(node -e 'console.log(require("crypto").randomBytes(18).toString("hex"))')"
   log "generated a password for the stack's Postgres (POSTGRES_PASSWORD in .env)"
 fi
+if [ -z "${REDIS_PASSWORD:-}" ]; then
+  set_env_value REDIS_PASSWORD "$(node -e 'console.log(require("crypto").randomBytes(18).toString("hex"))')"
+  log "generated a password for the stack's Redis (REDIS_PASSWORD in .env)"
+fi
 
 log "building"
 npm run -s build
@@ -45,7 +49,7 @@ if [ "${POSTGRES_IMAGE:-}" = "$STORES_LOCAL_IMAGE" ] || [ "${REDIS_IMAGE:-}" = "
   ensure_stores_image
 fi
 
-export SERVICE_IMAGE BOT_IMAGE ADMIN_API_KEY POSTGRES_PASSWORD
+export SERVICE_IMAGE BOT_IMAGE ADMIN_API_KEY POSTGRES_PASSWORD REDIS_PASSWORD
 [ -z "${POSTGRES_IMAGE:-}" ] || export POSTGRES_IMAGE
 [ -z "${REDIS_IMAGE:-}" ] || export REDIS_IMAGE
 export API_PORT_1="${API_PORT_1:-8056}" API_PORT_2="${API_PORT_2:-8057}"
@@ -92,6 +96,7 @@ cat <<INFO
 
   Base URL:  $BASE_URL  (second replica: http://$api_host:${API_PORT_2})
   API key:   $API_KEY  (earlier "compose" keys are revoked)
+  Web app:   $BASE_URL/app/  (sign in with the API key above)
   More keys: COMPOSE_PROJECT_NAME=$COMPOSE_PROJECT_NAME ${keys[*]} create --email ann@example.com
   Queues:    $BASE_URL/admin/queues  (user: admin, password: ADMIN_API_KEY in .env)
   Status:    COMPOSE_PROJECT_NAME=$COMPOSE_PROJECT_NAME docker-compose ${compose_args[*]} ps

@@ -19,41 +19,65 @@ npm run -s typecheck
 npm run -s lint
 npm run -s format:check >/dev/null
 
-# Two lanes at once (vitest.config.ts says why): the ten-minute time-base meeting in a Vitest of its
-# own, and everything else in order in another. Arguments (a file, --project …) run one Vitest instead.
-MAIN_RESULTS="$RUN_DIR/test-results.json"
-LANE_RESULTS="$RUN_DIR/test-results-time-base.json"
-LANE_LOG="$RUN_DIR/test-time-base.log"
-rm -f "$MAIN_RESULTS" "$LANE_RESULTS"
-vitest_json() { # RESULTS ARGS...: a Vitest run with the default and the JSON reporters
-  local results="$1"
+# Without arguments, the projects of vitest.config.ts in two lanes at once, then one file group alone:
+#   the bot image: compiled and built in the background from the start (e2e files wait for it);
+#   main lane:  unit + integration, then the e2e project;
+#   side lane:  the ten-minute time-base meeting (no image needed), then the e2e-side project;
+#   then alone: e2e-cpu-timing, once both lanes are done.
+# Each Vitest writes its own JSON report; the summary reads them all. Arguments (a file, --project …)
+# run one Vitest instead.
+REPORTS=()
+rm -f "$RUN_DIR"/test-results*.json
+vitest_json() { # NAME ARGS...: a Vitest run with the default reporter and a JSON report named NAME
+  local results="$RUN_DIR/test-results-$1.json"
   shift
+  rm -f "$results"
+  REPORTS+=("$results")
   npx vitest run --reporter=default --reporter=json --outputFile.json="$results" "$@"
 }
+IMAGE_LOG="$RUN_DIR/test-bot-image.log"
+IMAGE_STATUS="$RUN_DIR/test-bot-image.status"
+wait_for_bot_image() { # succeeds once the background build has, prints its log when it failed
+  while [ ! -s "$IMAGE_STATUS" ]; do sleep 2; done
+  [ "$(cat "$IMAGE_STATUS")" = 0 ] && return 0
+  log "building the bot image failed (scripts/build-bot-image.sh --compile):"
+  cat "$IMAGE_LOG" >&2
+  return 1
+}
+status=0
 set +e
-lane_pid=""
 if [ "$#" -eq 0 ]; then
-  log "running the tests: the time-base lane in the background (log: $LANE_LOG), the rest here"
-  vitest_json "$LANE_RESULTS" --project e2e-time-base >"$LANE_LOG" 2>&1 &
-  lane_pid=$!
-  vitest_json "$MAIN_RESULTS" --project unit --project integration --project e2e --project e2e-cpu-timing
-  status=$?
+  SIDE_LOG="$RUN_DIR/test-side-lane.log"
+  rm -f "$IMAGE_STATUS"
+  log "building the bot image in the background (log: $IMAGE_LOG)"
+  (bash scripts/build-bot-image.sh --compile >"$IMAGE_LOG" 2>&1; echo $? >"$IMAGE_STATUS") &
+  # The e2e global setup skips the build this run does once.
+  export MEETBOT_TEST_BOT_IMAGE_READY=1
+  log "running the tests: the side lane in the background (log: $SIDE_LOG), the main lane here"
+  (
+    lane=0
+    vitest_json time-base --project e2e-time-base || lane=1
+    if wait_for_bot_image; then vitest_json e2e-side --project e2e-side || lane=1; else lane=1; fi
+    exit "$lane"
+  ) >"$SIDE_LOG" 2>&1 &
+  side_pid=$!
+  vitest_json unit-integration --project unit --project integration || status=1
+  if wait_for_bot_image; then vitest_json e2e --project e2e || status=1; else status=1; fi
+  wait "$side_pid" || status=1
+  log "the side lane:"
+  cat "$SIDE_LOG"
+  # The side lane's reports (its subshell's REPORTS is its own).
+  REPORTS+=("$RUN_DIR/test-results-time-base.json" "$RUN_DIR/test-results-e2e-side.json")
+  log "the files with CPU deadlines, alone"
+  vitest_json e2e-cpu-timing --project e2e-cpu-timing || status=1
 else
   log "running the tests"
-  vitest_json "$MAIN_RESULTS" "$@"
-  status=$?
-fi
-if [ -n "$lane_pid" ]; then
-  wait "$lane_pid"
-  lane_status=$?
-  log "the time-base lane (exit $lane_status):"
-  cat "$LANE_LOG"
-  [ "$lane_status" -eq 0 ] || status=$lane_status
+  vitest_json main "$@" || status=1
 fi
 set -e
 
 # The closing lines: the slowest files, the wall time, and "N passed, N failed" alone on the last
-# line (what CI reads), over both lanes. A lane without a report counts as one failure.
+# line (what CI reads), over every Vitest run. A run without a report counts as one failure.
 node -e '
   const fs = require("fs");
   const path = require("path");
@@ -79,9 +103,25 @@ node -e '
     const started = Math.min(...reports.map((r) => r.startTime));
     console.log(`wall time of the test run: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
+  // The failures by name, last, so a log cut to its tail still says what failed.
+  for (const f of results.filter((r) => r.status === "failed")) {
+    const file = path.relative(process.cwd(), f.name);
+    const tests = (f.assertionResults ?? []).filter((a) => a.status === "failed");
+    if (!tests.length) console.log(`FAILED ${file}: ${(f.message ?? "").split("\n")[0]}`);
+    for (const test of tests) {
+      console.log(`FAILED ${file} > ${test.fullName}`);
+      // The assertion that failed, short: a cut log otherwise says only which test.
+      const lines = (test.failureMessages ?? []).join("\n").split("\n").filter((l) => l.trim());
+      const message = lines.filter((l) => !/^\s*at /.test(l)).slice(0, 3);
+      const where = lines.find((l) => /^\s*at /.test(l) && !l.includes("node_modules"));
+      for (const line of [...message, ...(where ? [where.trim()] : [])]) {
+        console.log(`    ${line.replace(/\x1b\[[0-9;]*m/g, "").slice(0, 300)}`);
+      }
+    }
+  }
   if (missing) console.log(`${missing} Vitest run(s) wrote no report`);
   if (skipped) console.log(`${skipped} skipped or todo`);
   console.log(`${sum("numPassedTests")} passed, ${failed} failed`);
-' "$([ -n "$lane_pid" ] && echo 2 || echo 1)" "$MAIN_RESULTS" "$LANE_RESULTS"
-[ -f "$MAIN_RESULTS" ] || [ "$status" -ne 0 ] || status=1
+' "${#REPORTS[@]}" "${REPORTS[@]}"
+for report in "${REPORTS[@]}"; do [ -f "$report" ] || status=1; done
 exit "$status"

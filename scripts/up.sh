@@ -47,6 +47,7 @@ cat <<INFO
 
   Base URL:  $BASE_URL
   API key:   $API_KEY  (earlier "quickstart" keys are revoked)
+  Web app:   $BASE_URL/app/  (sign in with the API key above)
   Docs:      $BASE_URL/docs
   Queues:    $BASE_URL/admin/queues  (user: admin, password: ADMIN_API_KEY in .env)
   Metrics:   $BASE_URL/metrics and http://${WORKER_METRICS_HOST:-127.0.0.1}:${WORKER_METRICS_PORT:-9464}/metrics (Prometheus)

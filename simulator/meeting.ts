@@ -7,12 +7,15 @@ import {
   type LeaveReason,
 } from './bot-state.js';
 import { conflict } from './errors.js';
+import { BotHearing, type Recognize } from './hearing.js';
 import type { SimPlatform } from './ids.js';
-import type { PageAction, PageEvent, PageMeetingView } from './page-protocol.js';
+import type { PageAction, PageChatMessage, PageEvent, PageMeetingView } from './page-protocol.js';
 import type { CreateMeeting } from './schema.js';
 import type {
   AudioTransport,
   BotSnapshot,
+  ChatMessageSnapshot,
+  BotVideoSnapshot,
   MeetingSnapshot,
   ParticipantSnapshot,
   UtteranceSnapshot,
@@ -20,6 +23,7 @@ import type {
 } from './snapshot.js';
 import {
   buildTimeline,
+  type PlannedChatMessage,
   type PlannedParticipant,
   type PlannedUtterance,
   type TimelineEvent,
@@ -43,6 +47,10 @@ interface Session {
   leftAt: Date | null;
   leaveReason: LeaveReason | null;
   transport: AudioTransport | null;
+  /** What the meeting heard of this session's microphone. */
+  hearing: BotHearing;
+  /** What the meeting sees of this session's camera. */
+  video: BotVideoSnapshot;
   history: { state: BotState; at: Date }[];
   connections: Set<PageConnection>;
   admissionTimer: NodeJS.Timeout | undefined;
@@ -74,9 +82,24 @@ export interface MeetingSetup {
   script: CreateMeeting;
   participants: PlannedParticipant[];
   utterances: PlannedUtterance[];
+  /** What the scripted people write in the chat; none when absent. */
+  chat?: PlannedChatMessage[];
   audioUrlOf: (utteranceId: string) => string;
   /** How long a page may be gone (e.g. reloading) before the bot counts as having left. */
   pageGoneGraceMs?: number;
+  /** What recognizes the bot's speech (pocketsphinx by default). */
+  recognize?: Recognize;
+}
+
+/** A message in the meeting's chat: a scripted participant's, or one a page sent. */
+interface ChatEntry {
+  id: string;
+  sender: string;
+  text: string;
+  at: Date;
+  participantId: string | null;
+  /** The session that sent it (a page), or null for a scripted participant. */
+  sessionId: string | null;
 }
 
 const DEFAULT_PAGE_GONE_GRACE_MS = 3000;
@@ -101,6 +124,8 @@ export class Meeting {
   private timelineTimers: NodeJS.Timeout[] = [];
   private everyoneLeft = false;
   private readonly pageGoneGraceMs: number;
+  private readonly chatLog: ChatEntry[] = [];
+  private sentChatCount = 0;
 
   constructor(private readonly setup: MeetingSetup) {
     this.id = setup.id;
@@ -155,6 +180,8 @@ export class Meeting {
         leftAt: null,
         leaveReason: null,
         transport: null,
+        hearing: new BotHearing(this.setup.recognize),
+        video: noVideo(),
         history: [{ state: 'prejoin', at: now }],
         connections: new Set(),
         admissionTimer: undefined,
@@ -168,7 +195,13 @@ export class Meeting {
     session.connections.add(connection);
     connection.send({
       event: 'hello',
-      data: { found: true, meeting: this.pageView(), state: session.state, name: session.name },
+      data: {
+        found: true,
+        meeting: this.pageView(),
+        state: session.state,
+        name: session.name,
+        chat: this.chatLog.map((entry) => this.chatViewFor(entry, sessionId)),
+      },
     });
     connection.send({ event: 'participants', data: { present: this.presentIds() } });
   }
@@ -178,6 +211,9 @@ export class Meeting {
     if (!session) return;
     session.connections.delete(connection);
     if (session.connections.size > 0) return;
+    // The microphone and camera went with the page.
+    session.hearing.close(new Date());
+    session.video = { ...session.video, showing: false };
     // Whatever the page was playing died with it, even if it comes back after a reload.
     if (session.id === this.botSessionId) this.cutInFlight();
     // A reload reconnects within the grace period; anything longer means the page went away.
@@ -211,11 +247,46 @@ export class Meeting {
       case 'transport':
         session.transport = action.transport;
         return;
+      case 'mic-audio': {
+        const bytes = Buffer.from(action.pcm, 'base64');
+        const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2));
+        session.hearing.audio(pcm.slice(), new Date(action.at));
+        return;
+      }
+      case 'camera-frame':
+        session.video = {
+          showing: true,
+          averageColor: action.color,
+          width: action.width,
+          height: action.height,
+          sampledAt: action.at,
+          frames: session.video.frames + 1,
+        };
+        return;
+      case 'camera-closed':
+        session.video = { ...session.video, showing: false };
+        return;
+      case 'mic-closed':
+        session.hearing.close(new Date(action.at));
+        return;
       case 'utterance-started':
         this.recordStart(session, action);
         return;
       case 'utterance-ended':
         this.recordEnd(session, action);
+        return;
+      case 'chat-send':
+        if (session.state !== 'in_call')
+          throw conflict(`cannot write in the chat from state ${session.state}`);
+        this.sentChatCount += 1;
+        this.postChat({
+          id: `s${this.sentChatCount}`,
+          sender: session.name ?? '',
+          text: action.text,
+          at: new Date(),
+          participantId: null,
+          sessionId: session.id,
+        });
         return;
     }
   }
@@ -279,10 +350,12 @@ export class Meeting {
       audio: { mode: this.audioMode(), trackDelaySeconds: script.audio.trackDelaySeconds },
       traps: script.traps,
       speaking: script.speaking,
+      load: script.load,
       endAt: script.endAt ?? null,
       bot: this.botSnapshot(),
       participants: this.setup.participants.map((p) => this.participantSnapshot(p)),
       utterances: this.setup.utterances.map((u) => this.utteranceSnapshot(u)),
+      chat: this.chatLog.map((entry) => this.chatSnapshot(entry)),
     };
   }
 
@@ -341,7 +414,12 @@ export class Meeting {
     if (this.timelineStartedAt) return;
     // The script runs once per meeting, from the first time media flows to the bot.
     this.timelineStartedAt = session.mediaStartedAt;
-    const events = buildTimeline(this.setup.participants, this.setup.utterances, this.setup.script.endAt);
+    const events = buildTimeline(
+      this.setup.participants,
+      this.setup.utterances,
+      this.setup.script.endAt,
+      this.setup.chat ?? [],
+    );
     this.timelineTimers = events.map((event) => setTimeout(() => this.fire(event), event.at * 1000));
   }
 
@@ -360,7 +438,54 @@ export class Meeting {
       case 'speak':
         this.speak(event.utteranceId);
         return;
+      case 'chat':
+        this.writeScriptedChat(event.chatId);
+        return;
     }
+  }
+
+  private writeScriptedChat(chatId: string): void {
+    const message = this.setup.chat?.find((m) => m.id === chatId);
+    if (!message || this.everyoneLeft || !this.presence.get(message.participantId)?.present) return;
+    const writer = this.setup.participants.find((p) => p.id === message.participantId)!;
+    this.postChat({
+      id: message.id,
+      sender: writer.name,
+      text: message.text,
+      at: new Date(),
+      participantId: writer.id,
+      sessionId: null,
+    });
+  }
+
+  /** Everyone's page gets the message; each page sees its own messages as its own. */
+  private postChat(entry: ChatEntry): void {
+    this.chatLog.push(entry);
+    for (const session of this.sessions.values()) {
+      this.sendTo(session, { event: 'chat', data: this.chatViewFor(entry, session.id) });
+    }
+  }
+
+  private chatViewFor(entry: ChatEntry, sessionId: string): PageChatMessage {
+    return {
+      id: entry.id,
+      sender: entry.sender,
+      text: entry.text,
+      at: entry.at.toISOString(),
+      mine: entry.sessionId === sessionId,
+    };
+  }
+
+  private chatSnapshot(entry: ChatEntry): ChatMessageSnapshot {
+    const fromBot = entry.sessionId !== null && entry.sessionId === this.botSessionId;
+    return {
+      id: entry.id,
+      sender: entry.sender,
+      text: entry.text,
+      at: entry.at.toISOString(),
+      from: fromBot ? 'bot' : entry.sessionId === null ? 'participant' : 'page',
+      participantId: entry.participantId,
+    };
   }
 
   private speak(utteranceId: string): void {
@@ -501,6 +626,7 @@ export class Meeting {
       audio: { mode: this.audioMode(), trackDelaySeconds: script.audio.trackDelaySeconds },
       traps: script.traps,
       speaking: script.speaking,
+      load: script.load,
       participants: this.setup.participants.map((p, index) => ({
         id: p.id,
         name: p.name,
@@ -536,6 +662,8 @@ export class Meeting {
         leaveReason: null,
         pageConnected: false,
         audioTransport: null,
+        heard: [],
+        video: noVideo(),
         history: [],
       };
     }
@@ -553,6 +681,8 @@ export class Meeting {
       leaveReason: bot.leaveReason,
       pageConnected: bot.connections.size > 0,
       audioTransport: bot.transport,
+      heard: bot.hearing.snapshot(),
+      video: bot.video,
       history: bot.history.map((h) => ({ state: h.state, at: h.at.toISOString() })),
     };
   }
@@ -593,6 +723,10 @@ export class Meeting {
       beforeTracks: playback.beforeTracks,
     };
   }
+}
+
+function noVideo(): BotVideoSnapshot {
+  return { showing: false, averageColor: null, width: null, height: null, sampledAt: null, frames: 0 };
 }
 
 function iso(date: Date | null): string | null {

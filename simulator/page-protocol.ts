@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BotState } from './bot-state.js';
 import type { SimPlatform } from './ids.js';
-import type { AdmissionPolicy, AudioMode, Speaking, Traps } from './schema.js';
+import type { AdmissionPolicy, AudioMode, Load, Speaking, Traps } from './schema.js';
 
 /** What the meeting pages report to the simulator (POST /_sim/sessions/:sid/actions). */
 export const pageAction = z.discriminatedUnion('type', [
@@ -17,6 +17,28 @@ export const pageAction = z.discriminatedUnion('type', [
     type: z.literal('leave'),
     via: z.enum(['leave_button', 'dialog_leave', 'return_home', 'lobby_cancel']),
   }),
+  /** The bot's microphone as the page sends it on (unmuted): 16 kHz s16le, base64; `at` is its last sample's time. */
+  z.object({
+    type: z.literal('mic-audio'),
+    pcm: z.base64().max(64_000),
+    at: z.iso.datetime(),
+  }),
+  /** The average colour of a frame of the bot's camera, as the page shows it (about once a second). */
+  z.object({
+    type: z.literal('camera-frame'),
+    color: z.tuple([
+      z.number().int().min(0).max(255),
+      z.number().int().min(0).max(255),
+      z.number().int().min(0).max(255),
+    ]),
+    width: z.number().int().min(0).max(10_000),
+    height: z.number().int().min(0).max(10_000),
+    at: z.iso.datetime(),
+  }),
+  /** The page stopped showing the bot's camera (turned off, left the call). */
+  z.object({ type: z.literal('camera-closed'), at: z.iso.datetime() }),
+  /** The page stopped sending the bot's microphone (muted, left the call). */
+  z.object({ type: z.literal('mic-closed'), at: z.iso.datetime() }),
   z.object({ type: z.literal('transport'), transport: z.enum(['rtc-loopback', 'webaudio']) }),
   z.object({
     type: z.literal('utterance-started'),
@@ -34,6 +56,8 @@ export const pageAction = z.discriminatedUnion('type', [
     /** `at` less the clip's trailing silence; null when the clip was cut short. */
     speechEndedAt: z.iso.datetime().nullable().optional(),
   }),
+  /** The page sends a chat message (the bot typing in the panel's input and sending). */
+  z.object({ type: z.literal('chat-send'), text: z.string().trim().min(1).max(2000) }),
 ]);
 export type PageAction = z.infer<typeof pageAction>;
 
@@ -54,6 +78,8 @@ export interface PageMeetingView {
   traps: Traps;
   /** Which speaking signals the page hides, and Meet's speaking class. */
   speaking: Speaking;
+  /** The video and page weight the page carries besides audio. */
+  load: Load;
   participants: { id: string; name: string; deviceId: string }[];
   utterances: {
     id: string;
@@ -66,12 +92,32 @@ export interface PageMeetingView {
   selfDeviceId: string;
 }
 
+/** A chat message as a page shows it; `mine` when this page's session wrote it. */
+export interface PageChatMessage {
+  id: string;
+  sender: string;
+  text: string;
+  at: string;
+  mine: boolean;
+}
+
 export type NotFoundReason = 'unknown' | 'ended' | 'bad_passcode';
 
 /** Server-sent events to a page; `event` is the SSE event name. */
 export type PageEvent =
   | { event: 'hello'; data: { found: false; reason: NotFoundReason } }
-  | { event: 'hello'; data: { found: true; meeting: PageMeetingView; state: BotState; name: string | null } }
+  | {
+      event: 'hello';
+      data: {
+        found: true;
+        meeting: PageMeetingView;
+        state: BotState;
+        name: string | null;
+        /** The chat so far, which the page shows when its panel opens. */
+        chat: PageChatMessage[];
+      };
+    }
+  | { event: 'chat'; data: PageChatMessage }
   | { event: 'state'; data: { state: BotState } }
   | { event: 'participants'; data: { present: string[] } }
   | { event: 'play'; data: { utteranceId: string } }

@@ -11,7 +11,7 @@ import {
 import { Meeting } from './meeting.js';
 import { RecordingCatalog } from './recordings.js';
 import type { CreateMeeting, Voice } from './schema.js';
-import { findTimelineProblems, planParticipants, planUtterances } from './timeline.js';
+import { findTimelineProblems, planChat, planParticipants, planUtterances } from './timeline.js';
 import { type SpeechClip, SpeechSynthesizer } from './voices.js';
 import { parseWav } from './wav.js';
 
@@ -87,7 +87,8 @@ export class MeetingRegistry {
           : recorded.get(u.clip)!.clip.durationSeconds,
       (u) => (u.clip === undefined ? u.text! : recorded.get(u.clip)!.text),
     );
-    const problems = findTimelineProblems(participants, utterances);
+    const chat = planChat(script.participants, participants);
+    const problems = findTimelineProblems(participants, utterances, chat);
     if (problems.length > 0) throw new SimulatorError(422, 'the script cannot play out', problems);
     // Checked again: another create with the same id may have finished while we synthesized.
     if (this.meetings.has(id)) throw conflict(`meeting ${id} already exists`);
@@ -107,6 +108,7 @@ export class MeetingRegistry {
       script,
       participants,
       utterances,
+      chat,
       audioUrlOf: (utteranceId) => `/_sim/audio/${audioIds.get(utteranceId)}.wav`,
     });
     this.meetings.set(id, meeting);

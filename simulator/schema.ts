@@ -33,6 +33,13 @@ export const utteranceInput = z
   });
 export type UtteranceScript = z.output<typeof utteranceInput>;
 
+export const chatMessageInput = z.object({
+  /** Seconds after the bot's media starts, as for utterances. */
+  at: seconds,
+  text: z.string().trim().min(1).max(2000),
+});
+export type ChatMessageScript = z.output<typeof chatMessageInput>;
+
 export const participantInput = z.object({
   name: z.string().trim().min(1).max(80),
   /** A distinct voice is assigned when absent. */
@@ -41,6 +48,8 @@ export const participantInput = z.object({
   joinAt: seconds.default(0),
   leaveAt: seconds.optional(),
   utterances: z.array(utteranceInput).max(200).default([]),
+  /** Messages the participant writes in the meeting chat (while present). */
+  chat: z.array(chatMessageInput).max(200).default([]),
 });
 
 export const admissionInput = z.discriminatedUnion('policy', [
@@ -97,6 +106,33 @@ export const audioInput = z.object({
   trackDelaySeconds: seconds.default(0),
 });
 
+export const SCREEN_SHARE_MODES = ['off', 'on', 'half'] as const;
+export type ScreenShareMode = (typeof SCREEN_SHARE_MODES)[number];
+
+/**
+ * The load a real meeting puts on a page besides audio (docs/benchmarks.md, "Realistic load"), off
+ * by default. Video goes through the page's own loopback RTCPeerConnection pair, as the audio does,
+ * so the page receives, decodes and shows real remote WebRTC video tracks.
+ */
+export const loadInput = z.object({
+  /**
+   * Each present participant's camera as a remote video track (Chromium's default codec, VP8): the
+   * first 1280×720 at 30 fps (the large tile), the rest 640×360 at 15 fps (the grid); at most 9.
+   */
+  cameras: z.boolean().default(false),
+  /** A 1920×1080 screen share at 5 fps: never, always, or on for 30 s and off for 30 s from the start. */
+  screenShare: z.enum(SCREEN_SHARE_MODES).default('off'),
+  /**
+   * The weight of the real client's application: a script heap, a DOM and timers sized to the
+   * published figures (docs/platform-landmarks.md, "Page weight"); Meet and Teams differ.
+   */
+  pageWeight: z.boolean().default(false),
+});
+export type Load = z.output<typeof loadInput>;
+export type LoadInput = z.input<typeof loadInput>;
+/** The benchmarks' realistic scenario, with 6 participants in the script: cameras on, a screen share half the time. */
+export const REALISTIC_LOAD: Load = { cameras: true, screenShare: 'half', pageWeight: true };
+
 export const trapsInput = z.object({
   /** Lobby shows the call's toolbar (Leave call, mic/camera) and a self preview with data-participant-id. */
   sharedControls: z.boolean().default(false),
@@ -142,6 +178,16 @@ export const trapsInput = z.object({
   peoplePanelOpen: z.boolean().default(false),
   /** Teams: `toggle-mute` / `toggle-video` are transparent checkbox inputs whose state is `checked`. */
   toggleInputs: z.boolean().default(false),
+  /**
+   * Teams: the call bar's camera toggle is labelled "Turn on video" / "Turn off video" instead of
+   * "Turn camera on" / "Turn camera off" (builds differ; public bots list both orders, camera and video).
+   */
+  videoToggleLabels: z.boolean().default(false),
+  /**
+   * Teams: the chat's compose box is labelled "Type a new message" and has no `data-tid="ckeditor"`
+   * (other builds; public bots look for both labels).
+   */
+  chatNewMessageInput: z.boolean().default(false),
   /** Teams: the launcher's buttons carry a title and a description line, named by their aria-labels. */
   launcherAriaLabels: z.boolean().default(false),
   /** Teams: the lobby shows a Cancel button (`data-tid="prejoin-cancel-button"`) that leaves the lobby. */
@@ -228,6 +274,8 @@ export const createMeetingInput = z
       signInScreen: false,
       peoplePanelOpen: false,
       toggleInputs: false,
+      videoToggleLabels: false,
+      chatNewMessageInput: false,
       launcherAriaLabels: false,
       lobbyCancel: false,
       fullExperienceReload: false,
@@ -235,6 +283,7 @@ export const createMeetingInput = z
       ignoreLanguageHints: false,
     }),
     speaking: speakingInput.default({ hidden: [], tileClass: 'generated' }),
+    load: loadInput.default({ cameras: false, screenShare: 'off', pageWeight: false }),
     participants: z.array(participantInput).max(20).default([]),
     /** The host ends the meeting this many seconds after the bot's media starts. */
     endAt: seconds.optional(),
@@ -269,6 +318,8 @@ export const createMeetingInput = z
       ['signInScreen', 'google_meet'],
       ['peoplePanelOpen', 'google_meet'],
       ['toggleInputs', 'teams'],
+      ['videoToggleLabels', 'teams'],
+      ['chatNewMessageInput', 'teams'],
       ['launcherAriaLabels', 'teams'],
       ['lobbyCancel', 'teams'],
       ['fullExperienceReload', 'teams'],

@@ -1,6 +1,7 @@
 import type { BotState, LeaveReason } from './bot-state.js';
+import type { HeardSnapshot } from './hearing.js';
 import type { SimPlatform } from './ids.js';
-import type { AdmissionPolicy, AudioMode, Speaking, Traps, Voice } from './schema.js';
+import type { AdmissionPolicy, AudioMode, Load, Speaking, Traps, Voice } from './schema.js';
 
 /** How the page got its remote audio: a real loopback RTCPeerConnection, or WebAudio when ICE can't connect. */
 export type AudioTransport = 'rtc-loopback' | 'webaudio';
@@ -23,7 +24,23 @@ export interface BotSnapshot {
   /** Whether the page is connected to the simulator right now. */
   pageConnected: boolean;
   audioTransport: AudioTransport | null;
+  /** What the meeting's participants see of the bot's camera. */
+  video: BotVideoSnapshot;
+  /** What the meeting's participants heard from the bot's microphone, one entry per unmuted span. */
+  heard: HeardSnapshot[];
   history: { state: BotState; at: string }[];
+}
+
+export interface BotVideoSnapshot {
+  /** Whether the page is showing the bot's camera now. */
+  showing: boolean;
+  /** The average colour of the last frame sampled, [r, g, b]; null before the first. */
+  averageColor: [number, number, number] | null;
+  width: number | null;
+  height: number | null;
+  sampledAt: string | null;
+  /** Frames sampled since the simulator first saw the camera. */
+  frames: number;
 }
 
 export interface ParticipantSnapshot {
@@ -68,6 +85,19 @@ export interface UtteranceSnapshot {
   beforeTracks: boolean | null;
 }
 
+export interface ChatMessageSnapshot {
+  /** `c<n>` for a scripted participant's message, `s<n>` for one a page sent. */
+  id: string;
+  /** The writer's name: the participant's, or the name the bot's page joined with. */
+  sender: string;
+  text: string;
+  /** When the simulator received it (ISO). */
+  at: string;
+  /** A scripted participant, the bot's page, or another page of the meeting. */
+  from: 'participant' | 'bot' | 'page';
+  participantId: string | null;
+}
+
 export interface MeetingSnapshot {
   id: string;
   platform: SimPlatform;
@@ -82,8 +112,12 @@ export interface MeetingSnapshot {
   traps: Traps;
   /** Which speaking signals the page hides, and Meet's speaking class. */
   speaking: Speaking;
+  /** The video and page weight the page carries besides audio. */
+  load: Load;
   endAt: number | null;
   bot: BotSnapshot;
   participants: ParticipantSnapshot[];
   utterances: UtteranceSnapshot[];
+  /** The meeting chat in the order it was written. */
+  chat: ChatMessageSnapshot[];
 }

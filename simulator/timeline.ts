@@ -21,8 +21,17 @@ export interface PlannedUtterance {
   durationSeconds: number;
 }
 
+/** A message a participant writes in the meeting chat. */
+export interface PlannedChatMessage {
+  id: string;
+  participantId: string;
+  text: string;
+  at: number;
+}
+
 export type TimelineEvent =
   | { at: number; kind: 'join'; participantId: string }
+  | { at: number; kind: 'chat'; chatId: string }
   | { at: number; kind: 'leave'; participantId: string }
   | { at: number; kind: 'speak'; utteranceId: string }
   | { at: number; kind: 'end' };
@@ -74,6 +83,22 @@ export function planUtterances(
   return planned.map((utterance, index) => ({ id: `u${index + 1}`, ...utterance }));
 }
 
+/** Chat messages in the order they are written, with ids stable for a given script. */
+export function planChat(
+  scripts: readonly Pick<ParticipantScript, 'chat'>[],
+  participants: readonly PlannedParticipant[],
+): PlannedChatMessage[] {
+  const planned = scripts.flatMap((script, pIndex) =>
+    script.chat.map((message) => ({
+      participantId: participants[pIndex]!.id,
+      text: message.text,
+      at: message.at,
+    })),
+  );
+  planned.sort((a, b) => a.at - b.at || a.participantId.localeCompare(b.participantId));
+  return planned.map((message, index) => ({ id: `c${index + 1}`, ...message }));
+}
+
 /**
  * Problems a script can't play out: someone speaking while absent, or talking over themselves.
  * Durations come from the synthesized audio, so this runs after synthesis.
@@ -81,9 +106,16 @@ export function planUtterances(
 export function findTimelineProblems(
   participants: readonly PlannedParticipant[],
   utterances: readonly PlannedUtterance[],
+  chat: readonly PlannedChatMessage[] = [],
 ): string[] {
   const problems: string[] = [];
   for (const participant of participants) {
+    for (const message of chat.filter((m) => m.participantId === participant.id)) {
+      const gone = participant.leaveAt !== undefined && message.at >= participant.leaveAt;
+      if (message.at < participant.joinAt || gone) {
+        problems.push(`${participant.name}: writes in chat at ${message.at}s while not in the call`);
+      }
+    }
     if (participant.leaveAt !== undefined && participant.leaveAt <= participant.joinAt) {
       problems.push(`${participant.name}: leaveAt must be after joinAt`);
     }
@@ -115,6 +147,7 @@ export function buildTimeline(
   participants: readonly PlannedParticipant[],
   utterances: readonly PlannedUtterance[],
   endAt: number | undefined,
+  chat: readonly PlannedChatMessage[] = [],
 ): TimelineEvent[] {
   const events: TimelineEvent[] = [];
   for (const participant of participants) {
@@ -126,8 +159,9 @@ export function buildTimeline(
   }
   for (const utterance of utterances)
     events.push({ at: utterance.at, kind: 'speak', utteranceId: utterance.id });
+  for (const message of chat) events.push({ at: message.at, kind: 'chat', chatId: message.id });
   if (endAt !== undefined) events.push({ at: endAt, kind: 'end' });
   // At equal times joins come first and leaves/end last, so a join+speak at t=5 works.
-  const rank: Record<TimelineEvent['kind'], number> = { join: 0, speak: 1, leave: 2, end: 3 };
+  const rank: Record<TimelineEvent['kind'], number> = { join: 0, speak: 1, chat: 1, leave: 2, end: 3 };
   return events.sort((a, b) => a.at - b.at || rank[a.kind] - rank[b.kind]);
 }

@@ -1,3 +1,4 @@
+import type { ChatEvents } from '../shared/chat/events.js';
 import type { MeetingEvents } from '../shared/meetings/events.js';
 import type { RecordingEvents } from '../shared/recordings/events.js';
 import type { TranscriptEvents } from '../shared/transcripts/events.js';
@@ -5,8 +6,8 @@ import { webhookOutbox } from '../shared/webhooks/record-events.js';
 
 /**
  * The composition root of the worker's domain events: every change the worker writes (a meeting's
- * status, transcript segments, a finished recording) is told to the webhook outbox inside the
+ * status, transcript segments, a finished recording, chat messages) is told to the webhook outbox inside the
  * transaction that makes it, so its webhook event commits with it or not at all. The features
  * declare their events (shared/<feature>/events.ts) and never import webhooks themselves.
  */
-export const domainEvents: MeetingEvents & TranscriptEvents & RecordingEvents = webhookOutbox;
+export const domainEvents: MeetingEvents & TranscriptEvents & RecordingEvents & ChatEvents = webhookOutbox;

@@ -13,6 +13,7 @@ import { meetingAnnouncer } from '../shared/meetings/changes.js';
 import { createRecordingStorage } from '../shared/recordings/create-storage.js';
 import { BotFleet } from './bot-fleet.js';
 import { BotLagWatch } from './bot-lag-watch.js';
+import { restoreLostCredentials } from './bot-sessions.js';
 import { defaultBotSlots, type EngineMachine } from './bot-slots.js';
 import { WorkerHeartbeat } from './heartbeat.js';
 import { recoverLostHosts } from './host-recovery.js';
@@ -22,6 +23,7 @@ import { LaunchPlacement } from './placement.js';
 import { createControlWorker, createLaunchWorker } from './queue-workers.js';
 import { reconcile } from './reconciler.js';
 import { RecordingSweeper } from './recording-sweeper.js';
+import { checkAclAllowed, createBotCredentials, defaultUserOpen } from './runtime/bot-credentials.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { Labels } from './runtime/bot-runtime.js';
 import { DockerRuntime } from './runtime/docker-runtime.js';
@@ -63,11 +65,30 @@ const metrics = new WorkerMetrics(
     lagWatch,
   },
 );
+const credentials = createBotCredentials(redis, config);
+if (credentials.perBot) {
+  try {
+    await checkAclAllowed(redis, config);
+    if (await defaultUserOpen(redis)) {
+      log.warn(
+        "Redis's default user needs no password: a bot can connect without its own credential and reach everything; give the default user a password (requirepass) and put it in REDIS_URL (docs/how-a-bot-runs.md#what-a-bot-may-reach)",
+      );
+    }
+  } catch (error) {
+    log.fatal({ err: error }, 'cannot give bots credentials of their own');
+    process.exit(1);
+  }
+} else {
+  log.warn(
+    'BOT_REDIS_ACL=off: every bot gets the deployment Redis URL with full rights (any bot can reach every key, queue and channel); see docs/settings.md',
+  );
+}
 const deps: WorkerDeps = {
   config,
   db,
   redis,
   runtime,
+  credentials,
   fleet,
   log,
   announce,
@@ -82,6 +103,21 @@ const heartbeat = new WorkerHeartbeat({
   workerId: config.WORKER_ID,
   dockerHost,
   intervalSeconds: config.WORKER_HEARTBEAT_SECONDS,
+});
+
+// Redis restarted: the bots' users may be gone with it (unless it has an ACL file); their bots
+// retry until they are back, so put them back at once rather than at the next reconcile.
+let redisReadyBefore = redis.status === 'ready';
+redis.on('ready', () => {
+  if (!redisReadyBefore) {
+    redisReadyBefore = true;
+    return;
+  }
+  restoreLostCredentials(deps).then(
+    (restored) => restored > 0 && log.warn({ restored }, 'restored bot credentials after Redis came back'),
+    (error: unknown) =>
+      log.warn({ err: error }, 'could not restore bot credentials yet; the reconciler will'),
+  );
 });
 
 const onExit = (containerId: string) => {
@@ -102,10 +138,15 @@ log.info(
       ? 'BOT_SLOTS'
       : `the engine's ${engine.cpus} CPUs and ${Math.round(engine.memoryBytes / 2 ** 30)} GiB`,
     image: config.BOT_IMAGE,
+    chromiumSandbox: config.BOT_CHROMIUM_SANDBOX,
     dockerHost,
   },
   'worker reconciled at start-up',
 );
+if (config.BOT_CHROMIUM_SANDBOX === 'off')
+  log.warn(
+    "BOT_CHROMIUM_SANDBOX=off: bots run Chromium without its sandbox, under the engine's default seccomp profile; only the container confines a meeting page (docs/how-a-bot-runs.md)",
+  );
 const stopWatchingExits = await runtime.onExit(
   { ...deploymentLabels(config), [Labels.workerId]: config.WORKER_ID },
   onExit,

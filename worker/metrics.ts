@@ -27,6 +27,8 @@ export class WorkerMetrics implements IngestMetrics {
   readonly ingestLag: Histogram;
   readonly webhookDeliveries: Counter;
   readonly relaunches: Counter;
+  /** From a scheduled bot's `join_at` to its claim (how late it launched). */
+  readonly scheduledLaunchDelay: Histogram;
   /** The last CPU sample of each bot container, for a rate between two scrapes. */
   private readonly lastCpu = new Map<string, { cpu: number; system: number }>();
 
@@ -70,6 +72,30 @@ export class WorkerMetrics implements IngestMetrics {
       help: 'Meetings of lost hosts this worker relaunched elsewhere, or gave up on, by outcome',
       labelNames: ['outcome'],
       registers,
+    });
+    this.scheduledLaunchDelay = new Histogram({
+      name: `${METRIC_PREFIX}scheduled_launch_delay_seconds`,
+      help: "From a scheduled bot's join_at to this worker taking its launch (how late it launched)",
+      buckets: [0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+      registers,
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}scheduled_bots_waiting`,
+      help: 'Scheduled bots (all users) waiting for their join_at, not yet launched',
+      registers,
+      async collect() {
+        const rows = (await deps
+          .db('meetings')
+          .where('status', 'requested')
+          .whereNotNull('join_at')
+          .whereNull('launch_session_id')
+          .count({ count: '*' })
+          .catch((error: unknown) => {
+            deps.log.warn({ err: error }, 'could not count scheduled bots for metrics');
+            return [];
+          })) as Array<{ count: number | string }>;
+        this.set(Number(rows[0]?.count ?? 0));
+      },
     });
     new Gauge({
       name: `${METRIC_PREFIX}bot_slots`,

@@ -1,14 +1,12 @@
 import { isTerminal } from '../shared/contract/meeting-status.js';
 import { listLiveMeetingsOfWorker, listUnclaimedRequestedBefore } from '../shared/meetings/launch-store.js';
 import { findMeetingById } from '../shared/meetings/store.js';
+import { LAUNCH_IN_PROGRESS_MS, sweepBotSessions } from './bot-sessions.js';
 import { failMeeting } from './fail-meeting.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
 import { handleBotExit } from './runtime/exit-handler.js';
 import type { WorkerDeps } from './worker-deps.js';
-
-/** A launch claimed this recently may still be creating its container: not yet "missing". */
-const LAUNCH_IN_PROGRESS_MS = 120_000;
 
 export interface ReconcileReport {
   adopted: number;
@@ -18,6 +16,11 @@ export interface ReconcileReport {
   removedForEndedMeetings: number;
   failedMissingContainers: number;
   failedUnclaimed: number;
+  /** Bot credentials revoked because their bot is gone (or restored after Redis lost them). */
+  credentialsRevoked: number;
+  credentialsRestored: number;
+  /** Ended bots whose streams were all ingested, removed with their streams. */
+  sessionsDropped: number;
 }
 
 /**
@@ -29,7 +32,9 @@ export interface ReconcileReport {
  *   while) is removed: the meeting has a new bot;
  * - a live meeting this worker launched whose container is gone is failed;
  * - a meeting no worker took within REQUESTED_TIMEOUT_SECONDS is failed, saying so;
- * - a launch unclaimed for half a minute is queued again (a no-op unless it was never queued).
+ * - a launch unclaimed for half a minute is queued again (a no-op unless it was never queued);
+ * - a bot credential whose bot is gone (this host's container gone, or a lost host's bot no longer
+ *   alive) is revoked (worker/bot-sessions.ts).
  */
 export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
   const report: ReconcileReport = {
@@ -39,6 +44,9 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
     removedForEndedMeetings: 0,
     failedMissingContainers: 0,
     failedUnclaimed: 0,
+    credentialsRevoked: 0,
+    credentialsRestored: 0,
+    sessionsDropped: 0,
   };
   const containers = await deps.runtime.list(deploymentLabels(deps.config));
   for (const container of containers) await reconcileContainer(deps, container, report);
@@ -60,6 +68,10 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
     if (await failMeeting(deps, meeting.id, 'no_worker_available', detail)) report.failedUnclaimed += 1;
   }
   await requeueLaunches(deps);
+  // Listed again: the exits handled above removed containers and revoked their credentials.
+  const remaining = await deps.runtime.list(deploymentLabels(deps.config));
+  const sessions = new Set(remaining.map((container) => container.labels[Labels.sessionId] ?? ''));
+  Object.assign(report, await sweepBotSessions(deps, sessions));
   return report;
 }
 
@@ -85,6 +97,7 @@ export async function requeueLaunches(deps: Pick<WorkerDeps, 'db' | 'jobs' | 'lo
         userId: meeting.userId,
         platform: meeting.platform,
         nativeMeetingId: meeting.nativeMeetingId,
+        ...(meeting.joinAt ? { joinAt: meeting.joinAt.getTime() } : {}),
       })
       .catch((error: unknown) =>
         deps.log.warn({ err: error, meetingId: meeting.id }, 'could not requeue a launch'),

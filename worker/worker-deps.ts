@@ -7,6 +7,7 @@ import type { Logger } from '../shared/infra/logger.js';
 import type { AnnounceChanges } from '../shared/meetings/changes.js';
 import type { BotFleet } from './bot-fleet.js';
 import type { WorkerMetrics } from './metrics.js';
+import type { BotCredentials } from './runtime/bot-credentials.js';
 import type { BotRuntime } from './runtime/bot-runtime.js';
 
 /** What the job processors, the exit handler and the reconciler share. */
@@ -16,10 +17,13 @@ export interface WorkerDeps {
   /** A non-blocking connection for commands and reads. */
   redis: Redis;
   runtime: BotRuntime;
+  /** Each bot's own Redis credential, issued at launch and revoked when the bot is gone. */
+  credentials: BotCredentials;
   fleet: BotFleet;
   log: Logger;
   /** Launch durations and the rest of this worker's metrics. */
-  metrics: Pick<WorkerMetrics, 'launchDuration' | 'relaunches'>;
+  metrics: Pick<WorkerMetrics, 'launchDuration' | 'relaunches'> &
+    Partial<Pick<WorkerMetrics, 'scheduledLaunchDelay'>>;
   /** Queues launches (a lost host's meetings are relaunched through the same queue). */
   jobs: BotJobs;
   /** Reaches running bots through their command streams. */

@@ -2,41 +2,71 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { hashApiKey } from '../../shared/accounts/api-keys.js';
 import {
+  type AuthenticatedKey,
   findActiveKeyByHash,
   KEY_USE_RECORD_INTERVAL_MS,
   touchApiKey,
 } from '../../shared/accounts/keys-store.js';
 import { AppError, SpecErrors, UnauthorizedError } from '../../shared/infra/errors.js';
 import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
 import type { AppState } from '../context.js';
 import type { RateLimits } from './rate-limits.js';
 
 const MAX_KEY_LENGTH = 256;
 
+export interface UserAuthOptions {
+  /**
+   * Also take the key as `Authorization: Bearer <key>` when there is no X-API-Key (the MCP endpoint:
+   * MCP clients configure a bearer token more readily than a custom header).
+   */
+  bearer?: boolean;
+}
+
 /**
- * X-API-Key → the key's user, or 401 `Unauthorized`. Runs before anything reads the request body.
- * A client address past its failed-authentication limit gets 429 without its key being looked up;
- * a key past its request rate gets 429 (both with Retry-After).
+ * The user of a presented API key, with the same checks on every way in (REST, the WebSocket feed):
+ * an address past its failed-authentication limit gets 429 before the key is looked up; a missing or
+ * unknown key is 401 `Unauthorized` and counts as a failure of the address; a key past its request
+ * rate gets 429 (all with Retry-After). While Postgres is down the lookup throws its error (503).
  */
-export function requireUser(db: Knex, limits: RateLimits): Middleware<AppState> {
+export async function authenticateApiKey(
+  db: Knex,
+  limits: RateLimits,
+  address: string,
+  presented: string | undefined,
+  log: Logger,
+): Promise<AuthenticatedKey> {
+  await limits.assertMayAuthenticate(address);
+  const auth =
+    presented && presented.length <= MAX_KEY_LENGTH
+      ? await findActiveKeyByHash(db, hashApiKey(presented))
+      : undefined;
+  if (!auth) {
+    await limits.authenticationFailed(address);
+    throw new UnauthorizedError(SpecErrors.unauthorized);
+  }
+  await limits.request(auth.keyId);
+  if (!auth.lastUsedAt || Date.now() - auth.lastUsedAt.getTime() >= KEY_USE_RECORD_INTERVAL_MS) {
+    touchApiKey(db, auth.keyId).catch((error: unknown) =>
+      log.warn({ err: error }, 'could not record key use'),
+    );
+  }
+  return auth;
+}
+
+/**
+ * X-API-Key (or, with `bearer`, `Authorization: Bearer`) → the key's user (authenticateApiKey), or
+ * 401 `Unauthorized`. Runs before anything reads the request body.
+ */
+export function requireUser(
+  db: Knex,
+  limits: RateLimits,
+  options: UserAuthOptions = {},
+): Middleware<AppState> {
   return async (ctx, next) => {
-    await limits.assertMayAuthenticate(ctx.ip);
-    const presented = ctx.get('X-API-Key');
-    const auth =
-      presented && presented.length <= MAX_KEY_LENGTH
-        ? await findActiveKeyByHash(db, hashApiKey(presented))
-        : undefined;
-    if (!auth) {
-      await limits.authenticationFailed(ctx.ip);
-      throw new UnauthorizedError(SpecErrors.unauthorized);
-    }
-    await limits.request(auth.keyId);
-    ctx.state.auth = auth;
-    if (!auth.lastUsedAt || Date.now() - auth.lastUsedAt.getTime() >= KEY_USE_RECORD_INTERVAL_MS) {
-      touchApiKey(db, auth.keyId).catch((error: unknown) =>
-        ctx.state.log.warn({ err: error }, 'could not record key use'),
-      );
-    }
+    const presented =
+      ctx.get('X-API-Key') || (options.bearer ? bearerToken(ctx.get('Authorization')) : undefined);
+    ctx.state.auth = await authenticateApiKey(db, limits, ctx.ip, presented, ctx.state.log);
     return next();
   };
 }
@@ -61,6 +91,11 @@ export function requireAdmin(
       : {};
     throw new AppError(options.browserPrompt ? 401 : 403, 'Invalid or missing admin API key', challenge);
   };
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(header: string): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 }
 
 function basicAuthPassword(header: string): string | undefined {

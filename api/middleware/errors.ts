@@ -41,7 +41,7 @@ export function errorBodies(): Middleware<AppState> {
         ctx.status = status;
       }
     } catch (caught) {
-      const { status, message, headers } = describe(caught);
+      const { status, message, headers } = errorAnswer(caught);
       if (status >= 500) {
         ctx.state.log?.error({ err: caught }, 'request failed');
       }
@@ -52,7 +52,15 @@ export function errorBodies(): Middleware<AppState> {
   };
 }
 
-function describe(caught: unknown): { status: number; message: string; headers: Record<string, string> } {
+/**
+ * What a failure answers: its status, the `error` text and headers. Also what an MCP tool's error
+ * result says (api/mcp/), so a tool and its REST route fail with the same words.
+ */
+export function errorAnswer(caught: unknown): {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+} {
   if (caught instanceof AppError)
     return { status: caught.status, message: caught.message, headers: caught.headers };
   if (isTransientStoreError(caught))

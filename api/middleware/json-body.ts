@@ -6,6 +6,8 @@ export interface JsonBodyOptions {
   limitBytes: number;
   /** When true, an empty body (no bytes at all) is accepted and read as `{}`. */
   allowEmpty?: boolean;
+  /** Added to the 413 answer: what to send instead. */
+  tooLargeHint?: string;
 }
 
 /**
@@ -24,11 +26,11 @@ export function jsonBody(options: JsonBodyOptions): Middleware<AppState> {
       throw new BadRequestError('Content-Type must be application/json');
     }
     if (Number.isFinite(declaredLength) && declaredLength > options.limitBytes) {
-      throw new PayloadTooLargeError(options.limitBytes);
+      throw new PayloadTooLargeError(options.limitBytes, options.tooLargeHint);
     }
     let raw: string;
     try {
-      raw = await readBody(ctx.req, options.limitBytes);
+      raw = await readBody(ctx.req, options.limitBytes, options.tooLargeHint);
     } catch (error) {
       if (!isClientAbort(error)) throw error;
       // The client's doing, not ours: anyone can cause it at will, so it is no error (and no 503, as
@@ -74,13 +76,17 @@ function isClientAbort(error: unknown): boolean {
   );
 }
 
-async function readBody(stream: AsyncIterable<Buffer | string>, limitBytes: number): Promise<string> {
+async function readBody(
+  stream: AsyncIterable<Buffer | string>,
+  limitBytes: number,
+  tooLargeHint: string | undefined,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     total += buffer.length;
-    if (total > limitBytes) throw new PayloadTooLargeError(limitBytes);
+    if (total > limitBytes) throw new PayloadTooLargeError(limitBytes, tooLargeHint);
     chunks.push(buffer);
   }
   const bytes = Buffer.concat(chunks);

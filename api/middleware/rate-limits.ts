@@ -16,11 +16,14 @@ export interface RateLimits {
   assertMayAuthenticate(address: string): Promise<void>;
   /** Counts a failed authentication of a client address; throws 429 once it is over the limit. */
   authenticationFailed(address: string): Promise<void>;
+  /** Counts one bot action (a chat message, speak or stop speaking, show or stop an image) of an API key; throws 429 past BOT_ACTIONS_PER_KEY_PER_MINUTE. */
+  botAction(keyId: number): Promise<void>;
 }
 
 export interface RateLimitSettings {
   RATE_LIMIT_PER_KEY_PER_MINUTE: number;
   AUTH_FAILURES_PER_IP_PER_MINUTE: number;
+  BOT_ACTIONS_PER_KEY_PER_MINUTE: number;
 }
 
 function limiter(redis: Redis, keyPrefix: string, points: number): RateLimiterRedis {
@@ -44,6 +47,8 @@ export function redisRateLimits(redis: Redis, prefix: string, settings: RateLimi
   const perAddress = settings.AUTH_FAILURES_PER_IP_PER_MINUTE;
   const requests = perKey > 0 ? limiter(redis, `${prefix}:rate:key`, perKey) : undefined;
   const failures = perAddress > 0 ? limiter(redis, `${prefix}:rate:auth-failures`, perAddress) : undefined;
+  const perKeyActions = settings.BOT_ACTIONS_PER_KEY_PER_MINUTE;
+  const actions = perKeyActions > 0 ? limiter(redis, `${prefix}:rate:bot-actions`, perKeyActions) : undefined;
   /**
    * Addresses this process saw go over their failure limit, until their window ends: checked
    * before every authentication without a Redis round trip. Another replica learns of an address
@@ -60,6 +65,18 @@ export function redisRateLimits(redis: Redis, prefix: string, settings: RateLimi
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         throw tooMany(
           `Rate limit exceeded: at most ${perKey} requests per minute per API key`,
+          rejection.msBeforeNext,
+        );
+      }
+    },
+    async botAction(keyId) {
+      if (!actions) return;
+      try {
+        await actions.consume(String(keyId));
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        throw tooMany(
+          `Rate limit exceeded: at most ${perKeyActions} bot actions per minute per API key`,
           rejection.msBeforeNext,
         );
       }
@@ -93,4 +110,5 @@ export const noRateLimits: RateLimits = {
   request: async () => undefined,
   assertMayAuthenticate: async () => undefined,
   authenticationFailed: async () => undefined,
+  botAction: async () => undefined,
 };

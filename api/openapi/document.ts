@@ -5,7 +5,9 @@ import {
   userDetailSchema,
   userSchema,
 } from '../../shared/accounts/wire.js';
+import { speakAcceptedSchema, speakStoppedSchema } from '../../shared/bots/speech-wire.js';
 import { botConfigAcceptedSchema, botStatusSchema, runningBotSchema } from '../../shared/bots/wire.js';
+import { chatMessageSchema, chatMessagesSchema, chatSendAcceptedSchema } from '../../shared/chat/wire.js';
 import {
   deletedMeetingsSchema,
   meetingEventSchema,
@@ -21,6 +23,7 @@ import {
   recordingSchema,
   rotatedMediaLinksSchema,
 } from '../../shared/recordings/wire.js';
+import { searchHitSchema, searchResultsSchema } from '../../shared/search/wire.js';
 import { segmentSchema, transcriptSchema } from '../../shared/transcripts/wire.js';
 import {
   deliveryListSchema,
@@ -29,7 +32,15 @@ import {
   webhookTestResultSchema,
 } from '../../shared/webhooks/wire.js';
 import { createTokenRequest, createUserRequest, updateUserRequest } from '../routes/admin/schema.js';
-import { createBotRequest, updateBotConfigRequest } from '../routes/bots/schema.js';
+import {
+  createBotRequest,
+  moveBotRequest,
+  sendChatRequest,
+  updateBotConfigRequest,
+} from '../routes/bots/schema.js';
+import { screenAcceptedSchema, screenRequest } from '../routes/bots/screen.js';
+import { speakRequest } from '../routes/bots/speech-schema.js';
+import { mcpRequest } from '../routes/mcp/schema.js';
 import { updateMeetingDataRequest } from '../routes/meetings/schema.js';
 import {
   documentedPath,
@@ -58,9 +69,15 @@ const documented = [
   deliveryListSchema,
   createBotRequest,
   updateBotConfigRequest,
+  moveBotRequest,
   botConfigAcceptedSchema,
   runningBotSchema,
   botStatusSchema,
+  speakRequest,
+  speakAcceptedSchema,
+  speakStoppedSchema,
+  screenRequest,
+  screenAcceptedSchema,
   meetingSchema,
   meetingListSchema,
   recordingSchema,
@@ -72,9 +89,16 @@ const documented = [
   meetingEventsSchema,
   segmentSchema,
   transcriptSchema,
+  searchHitSchema,
+  searchResultsSchema,
   recordingDetailSchema,
   deletedRecordingSchema,
   rotatedMediaLinksSchema,
+  sendChatRequest,
+  chatSendAcceptedSchema,
+  chatMessageSchema,
+  chatMessagesSchema,
+  mcpRequest,
   errorSchema,
 ];
 
@@ -154,6 +178,11 @@ export function buildOpenApiDocument(
     components: {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        BearerApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The same user API key as `Authorization: Bearer <key>` (accepted by /mcp only)',
+        },
         AdminApiKey: { type: 'apiKey', in: 'header', name: 'X-Admin-API-Key' },
         MediaToken: {
           type: 'apiKey',

@@ -1,11 +1,16 @@
 import { adminRoutes } from '../routes/admin/index.js';
 import { botRoutes } from '../routes/bots/index.js';
+import { screenRoutes } from '../routes/bots/screen.js';
+import { speechRoutes } from '../routes/bots/speech.js';
 import { healthRoutes } from '../routes/health.js';
+import { mcpRoutes } from '../routes/mcp/index.js';
 import { meetingRoutes } from '../routes/meetings/index.js';
 import { recordingRoutes } from '../routes/recordings/index.js';
 import type { Route } from '../routes/route.js';
+import { searchRoutes } from '../routes/search/index.js';
 import { transcriptRoutes } from '../routes/transcripts/index.js';
 import { userRoutes } from '../routes/user/index.js';
+import { liveSocketRoutes } from '../routes/ws/index.js';
 
 /**
  * Every route folder the document describes, in the document's order. app.ts mounts the same
@@ -13,10 +18,15 @@ import { userRoutes } from '../routes/user/index.js';
  */
 export const documentedRoutes: readonly Route<never>[] = [
   ...botRoutes,
+  ...speechRoutes,
+  ...screenRoutes,
   ...meetingRoutes,
   ...transcriptRoutes,
+  ...searchRoutes,
+  ...liveSocketRoutes,
   ...recordingRoutes,
   ...userRoutes,
+  ...mcpRoutes,
   ...adminRoutes,
   ...healthRoutes,
 ];

@@ -16,11 +16,24 @@ export interface RouteLimits {
 /** The middleware every route folder's router is built with: one instance of each per app. */
 export interface RouteKit {
   requireUser: Middleware<AppState>;
+  /** requireUser that also takes the key as `Authorization: Bearer <key>` (the MCP endpoint). */
+  requireUserOrBearer: Middleware<AppState>;
   requireAdmin: Middleware<AppState>;
   jsonBody: Middleware<AppState>;
   /** jsonBody that reads an empty body as `{}`. */
   optionalJsonBody: Middleware<AppState>;
+  /** jsonBody with a route's own larger cap (RouteDefinition.bodyLimit). */
+  jsonBodyWithin(limit: BodyLimit): Middleware<AppState>;
   limits: RouteLimits;
+}
+
+/**
+ * A route's own cap on its JSON body, for bodies that carry media inline: the larger of this and
+ * REQUEST_BODY_LIMIT_BYTES applies, and a body over it is 413 with `hint` added.
+ */
+export interface BodyLimit {
+  bytes: number;
+  hint: string;
 }
 
 /** An OpenAPI object (parameter, response, …), written as the document shows it. */
@@ -35,6 +48,11 @@ export interface RouteAuth {
 }
 
 export const userAuth: RouteAuth = { middleware: (kit) => kit.requireUser };
+/** A user's key as X-API-Key or as `Authorization: Bearer <key>`. */
+export const userOrBearerAuth: RouteAuth = {
+  security: [{ ApiKey: [] }, { BearerApiKey: [] }],
+  middleware: (kit) => kit.requireUserOrBearer,
+};
 export const adminAuth: RouteAuth = {
   security: [{ AdminApiKey: [] }],
   middleware: (kit) => kit.requireAdmin,
@@ -72,6 +90,8 @@ export interface RouteDefinition<
   body?: Body;
   /** An empty body reads as `{}` (and the document marks the body optional). */
   bodyMayBeEmpty?: boolean;
+  /** A larger body cap than REQUEST_BODY_LIMIT_BYTES (media inline). */
+  bodyLimit?: BodyLimit;
   query?: WithLimits<Query>;
   summary: string;
   description?: string;

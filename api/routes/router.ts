@@ -15,7 +15,15 @@ export function routerOf<Deps>(routes: readonly Route<Deps>[], deps: Deps, kit: 
     const before: Middleware<AppState>[] = [];
     const auth = route.auth.middleware(kit);
     if (auth) before.push(auth);
-    if (route.body) before.push(route.bodyMayBeEmpty ? kit.optionalJsonBody : kit.jsonBody);
+    if (route.body) {
+      before.push(
+        route.bodyLimit
+          ? kit.jsonBodyWithin(route.bodyLimit)
+          : route.bodyMayBeEmpty
+            ? kit.optionalJsonBody
+            : kit.jsonBody,
+      );
+    }
     router[route.method](route.path, ...before, async (ctx) => {
       const input = {
         params: route.params && parseInput(route.params, ctx.params, 'Path'),

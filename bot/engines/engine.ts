@@ -39,6 +39,12 @@ export interface TranscriptionEngine {
    * behind builds a backlog); engines that can't leave it out.
    */
   backlogSeconds?(): number;
+  /**
+   * Reports a stretch of dropped audio that is over (the engine has worked its backlog off and
+   * would take audio again) now, instead of at the next write, so the report comes before the
+   * bot says it caught up.
+   */
+  settleDroppedAudio?(): void;
 }
 
 export interface EngineCallbacks {

@@ -31,7 +31,32 @@ export interface Observation {
   others: number | null;
 }
 
+/** A chat message as the panel shows it now. */
+export interface PanelChatMessage {
+  /** The page's own id of the message (stable across looks). */
+  key: string;
+  /** The sender's name; null when the page shows none (Teams: the bot's own, or a grouped follow-up). */
+  sender: string | null;
+  /** True when the page says it is the bot's own (Meet heads those "You"). */
+  own: boolean;
+  text: string;
+  /** When it was written (epoch ms) if the page says to the second (Teams' `time[datetime]`), else null. */
+  sentAt: number | null;
+}
+
+/** The meeting chat through the page's own panel (bot/platforms/<platform>-chat.ts). */
+export interface PlatformChat {
+  /** Opens the chat panel if it is closed; true when its input is there. */
+  open(): Promise<boolean>;
+  /** Every message the open panel shows, oldest first. */
+  read(): Promise<PanelChatMessage[]>;
+  /** Types the text into the panel's input and sends it. */
+  send(text: string): Promise<void>;
+}
+
 export interface PlatformDriver {
+  /** The meeting chat; absent for a driver without one (tests' scripted pages). */
+  readonly chat?: PlatformChat;
   readonly platform: Platform;
   /** Installed before the page's scripts: reports speaking changes through SPEAKING_BINDING. */
   readonly speakingScript: string;
@@ -46,6 +71,13 @@ export interface PlatformDriver {
   answerDialog(): Promise<string | null>;
   /** Keeps the bot's microphone and camera off (Meet turns them back on at admission). */
   ensureMuted(): Promise<void>;
+  /**
+   * Turns the microphone on or off in the call through the page's own toggle (speaking); true when
+   * it is now as asked.
+   */
+  setMicrophone(on: boolean): Promise<boolean>;
+  /** The same for the camera (showing an image). */
+  setCamera(on: boolean): Promise<boolean>;
   /** Leaves the lobby or the call through the page's own controls. */
   leave(): Promise<void>;
 }

@@ -47,7 +47,9 @@ export const MEET_INTERSTITIAL_BUTTONS = [
 /** The name field's label (aria-label), normalised. */
 export const MEET_NAME_LABELS = ['your name', 'ihr name'] as const;
 export const MEET_MIC_OFF = ['turn off microphone', 'mikrofon deaktivieren'] as const;
+export const MEET_MIC_ON = ['turn on microphone', 'mikrofon aktivieren'] as const;
 export const MEET_CAMERA_OFF = ['turn off camera', 'kamera deaktivieren'] as const;
+export const MEET_CAMERA_ON = ['turn on camera', 'kamera aktivieren'] as const;
 export const MEET_LEAVE_CALL = ['leave call', 'anruf verlassen'] as const;
 /** Ways out of the lobby (the lobby has no Leave call). */
 export const MEET_LEAVE_LOBBY = [

@@ -2,10 +2,12 @@ import type { Page } from 'playwright-core';
 import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
+import { GoogleMeetChat } from './google-meet-chat.js';
 import { findControl } from './evidence.js';
 import {
   isMeetNameField,
   MEET_CAMERA_OFF,
+  MEET_CAMERA_ON,
   MEET_DIALOG_ANSWERS,
   MEET_INTERSTITIAL_BUTTONS,
   MEET_JOIN_BUTTONS,
@@ -13,6 +15,7 @@ import {
   MEET_LEAVE_CONFIRM,
   MEET_LEAVE_LOBBY,
   MEET_MIC_OFF,
+  MEET_MIC_ON,
   MEET_NAME_LABELS,
   type MeetJoinProgress,
   observeMeet,
@@ -38,10 +41,14 @@ export class GoogleMeetDriver implements PlatformDriver {
   private readonly progress: MeetJoinProgress = { asked: false, inCall: false, leaving: false };
   private botName = '';
 
+  readonly chat: GoogleMeetChat;
+
   constructor(
     private readonly page: Page,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.chat = new GoogleMeetChat(page, log.child({ component: 'chat' }));
+  }
 
   /** Opens the meeting asking for the English UI (`hl=en`); the drivers' German texts are the fallback. */
   async open(url: string): Promise<void> {
@@ -106,6 +113,25 @@ export class GoogleMeetDriver implements PlatformDriver {
     await wakeToolbar(this.page);
     if (await clickButton(this.page, MEET_MIC_OFF)) this.log.info('microphone was on; turned it off');
     if (await clickButton(this.page, MEET_CAMERA_OFF)) this.log.info('camera was on; turned it off');
+  }
+
+  setMicrophone(on: boolean): Promise<boolean> {
+    return this.toggle(on ? [MEET_MIC_ON, MEET_MIC_OFF] : [MEET_MIC_OFF, MEET_MIC_ON]);
+  }
+
+  setCamera(on: boolean): Promise<boolean> {
+    return this.toggle(on ? [MEET_CAMERA_ON, MEET_CAMERA_OFF] : [MEET_CAMERA_OFF, MEET_CAMERA_ON]);
+  }
+
+  private async toggle([press, shownWhenDone]: readonly [
+    readonly string[],
+    readonly string[],
+  ]): Promise<boolean> {
+    await wakeToolbar(this.page);
+    if (await clickButton(this.page, press)) return true;
+    // Already as asked: the toggle offers the opposite.
+    const done = this.page.getByRole('button', { name: accessibleName(shownWhenDone) });
+    return (await done.count()) > 0;
   }
 
   async leave(): Promise<void> {

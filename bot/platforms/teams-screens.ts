@@ -41,6 +41,27 @@ export const TEAMS_HANGUP_TIDS = ['hangup-main-btn', 'call-hangup'];
 export const TEAMS_HANGUP_IDS = ['hangup-button'];
 
 export const TEAMS_CANCEL_TID = 'prejoin-cancel-button';
+/** The call toolbar's microphone toggle (`#microphone-button`), named by what pressing it does. */
+export const TEAMS_MIC_ON = ['unmute mic', 'unmute', 'stummschaltung des mikrofons aufheben'] as const;
+export const TEAMS_MIC_OFF = ['mute mic', 'mute', 'mikrofon stummschalten'] as const;
+/**
+ * The call toolbar's camera toggle (`#video-button`): builds word it either way round, and some say
+ * video (public bots list all four).
+ */
+export const TEAMS_CAMERA_ON = [
+  'turn camera on',
+  'turn on camera',
+  'turn video on',
+  'turn on video',
+  'kamera einschalten',
+] as const;
+export const TEAMS_CAMERA_OFF = [
+  'turn camera off',
+  'turn off camera',
+  'turn video off',
+  'turn off video',
+  'kamera ausschalten',
+] as const;
 export const TEAMS_TOGGLE_TIDS = { microphone: 'toggle-mute', camera: 'toggle-video' } as const;
 
 /** The sign-in family: each one means an anonymous guest can't join this meeting. */

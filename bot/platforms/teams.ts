@@ -2,8 +2,16 @@ import type { Page } from 'playwright-core';
 import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
+import { TeamsChat } from './teams-chat.js';
 import { findControl } from './evidence.js';
-import { buttonsByText, clickButton, clickFirstVisible, readEvidence, waitUntilOut } from './page-actions.js';
+import {
+  accessibleName,
+  buttonsByText,
+  clickButton,
+  clickFirstVisible,
+  readEvidence,
+  waitUntilOut,
+} from './page-actions.js';
 import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
 import {
   isTeamsNameField,
@@ -14,7 +22,11 @@ import {
   TEAMS_HANGUP_TIDS,
   TEAMS_JOIN_TID,
   TEAMS_LEAVE,
+  TEAMS_CAMERA_OFF,
+  TEAMS_CAMERA_ON,
   TEAMS_LEAVE_CONFIRM,
+  TEAMS_MIC_OFF,
+  TEAMS_MIC_ON,
   TEAMS_NAME_PLACEHOLDERS,
   TEAMS_NAME_TID,
   TEAMS_NO_AV_CONFIRM,
@@ -32,10 +44,14 @@ export class TeamsDriver implements PlatformDriver {
   readonly speakingScript = TEAMS_SPEAKING_SCRIPT;
   private botName = '';
 
+  readonly chat: TeamsChat;
+
   constructor(
     private readonly page: Page,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.chat = new TeamsChat(page, log.child({ component: 'chat' }));
+  }
 
   /** The English UI comes from the browser context's locale (en-US, with its Accept-Language). */
   async open(url: string): Promise<void> {
@@ -106,6 +122,24 @@ export class TeamsDriver implements PlatformDriver {
       'input[data-tid="toggle-mute"]:checked, [data-tid="toggle-mute"][aria-checked="true"], #microphone-button[aria-pressed="true"]',
     );
     if (await clickFirstVisible(mic)) this.log.info('microphone was on; turned it off');
+  }
+
+  setMicrophone(on: boolean): Promise<boolean> {
+    return this.toggle(on ? [TEAMS_MIC_ON, TEAMS_MIC_OFF] : [TEAMS_MIC_OFF, TEAMS_MIC_ON]);
+  }
+
+  setCamera(on: boolean): Promise<boolean> {
+    return this.toggle(on ? [TEAMS_CAMERA_ON, TEAMS_CAMERA_OFF] : [TEAMS_CAMERA_OFF, TEAMS_CAMERA_ON]);
+  }
+
+  private async toggle([press, shownWhenDone]: readonly [
+    readonly string[],
+    readonly string[],
+  ]): Promise<boolean> {
+    if (await clickButton(this.page, press)) return true;
+    // Already as asked: the toggle offers the opposite.
+    const done = this.page.getByRole('button', { name: accessibleName(shownWhenDone) });
+    return (await done.count()) > 0;
   }
 
   async leave(): Promise<void> {

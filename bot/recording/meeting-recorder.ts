@@ -28,6 +28,12 @@ export interface RecorderOptions {
 /** A stretch where capture delivered nothing is filled with silence when it is longer than this. */
 const GAP_TOLERANCE_SECONDS = 0.1;
 /**
+ * A gap up to this long that shows up while someone speaks waits for the next quiet chunk: under
+ * load the capture's wall-time readings jitter by a few hundred milliseconds, and silence put into
+ * the middle of a word garbles it. A longer gap (a real stall) is filled at once.
+ */
+const SPEECH_GAP_DEFER_SECONDS = 0.5;
+/**
  * A capture clock running fast puts more samples in the recording than time passed: once this far
  * ahead, quiet chunks are shortened until it is back in step (never a chunk with speech in it).
  */
@@ -39,7 +45,8 @@ const MAX_ENCODER_BACKLOG_BYTES = 8 * 1024 * 1024;
 /**
  * Records what the bot hears as one Ogg Opus stream sent on in chunks while the meeting runs.
  * Recording time runs with the capture's wall clock, not just its sample count: where the page
- * delivered less audio than time passed (a stalled capture), silence fills the gap, and where it
+ * delivered less audio than time passed (a stalled capture), silence fills the gap (a short one
+ * only at a quiet point, never inside speech), and where it
  * delivered more (a capture clock running fast), quiet stretches are shortened, so a segment's
  * `start` seeks the recording to the same moment however long the meeting.
  */
@@ -85,7 +92,8 @@ export class MeetingRecorder {
     if (startWall !== null && chunkWall !== null) {
       const dueSamples = Math.round(((chunkWall - startWall) / 1000) * sampleRate);
       const gap = dueSamples - this.samplesWritten;
-      if (gap > GAP_TOLERANCE_SECONDS * sampleRate) {
+      const deferred = gap <= SPEECH_GAP_DEFER_SECONDS * sampleRate && isSpeech(samples);
+      if (gap > GAP_TOLERANCE_SECONDS * sampleRate && !deferred) {
         this.options.log.debug(
           { seconds: gap / sampleRate },
           'recording silence where capture delivered none',

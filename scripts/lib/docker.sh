@@ -226,12 +226,12 @@ ensure_service_image() {
 
 ensure_service_image_locked() {
   local part
-  for part in api worker shared scripts migrations; do
+  for part in api worker shared scripts migrations web; do
     [ -d "$ROOT_DIR/dist/$part" ] || die "dist/$part is missing: run \`npm run build\` first"
   done
   local hash
   hash="$(image_inputs_hash "$SERVICE_BASE_IMAGE" "$SERVICE_DOCKERFILE" "$ROOT_DIR/package.json" "$ROOT_DIR/package-lock.json" \
-    "$ROOT_DIR/dist/api" "$ROOT_DIR/dist/worker" "$ROOT_DIR/dist/shared" "$ROOT_DIR/dist/scripts" "$ROOT_DIR/dist/migrations")"
+    "$ROOT_DIR/dist/api" "$ROOT_DIR/dist/worker" "$ROOT_DIR/dist/shared" "$ROOT_DIR/dist/scripts" "$ROOT_DIR/dist/migrations" "$ROOT_DIR/dist/web")"
   if [ "${SERVICE_IMAGE_REBUILD:-0}" != 1 ] && [ "$(image_label "$SERVICE_IMAGE" "$BOT_HASH_LABEL")" = "$hash" ]; then
     log "service image $SERVICE_IMAGE is up to date"
     return 0
@@ -240,7 +240,7 @@ ensure_service_image_locked() {
   rm -rf "$SERVICE_STAGE_DIR"
   mkdir -p "$SERVICE_STAGE_DIR/dist"
   cp "$ROOT_DIR/package.json" "$ROOT_DIR/package-lock.json" "$SERVICE_STAGE_DIR/"
-  for part in api worker shared scripts migrations; do
+  for part in api worker shared scripts migrations web; do
     cp -a "$ROOT_DIR/dist/$part" "$SERVICE_STAGE_DIR/dist/"
   done
   find "$SERVICE_STAGE_DIR/dist" -name '*.map' -delete

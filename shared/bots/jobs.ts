@@ -16,10 +16,27 @@ async function enqueue(queue: Queue, name: string, payload: object, options: Job
   await withTimeout(queue.add(name, payload, options), ENQUEUE_TIMEOUT_MS, 'enqueue');
 }
 
+/**
+ * A scheduled launch's job id names its time, so a bot moved away from a time and back again would
+ * find that time's job already finished (it found the bot moved and did nothing) and BullMQ would
+ * keep it instead of adding the new one: a finished job of that id is removed first. Re-adding one
+ * that did launch is harmless: the launch is claimed in Postgres once.
+ */
+async function dropFinishedJob(queue: Queue, jobId: string | undefined): Promise<void> {
+  if (!jobId) return;
+  const job = await queue.getJob(jobId);
+  if (job && ((await job.isCompleted()) || (await job.isFailed()))) await job.remove();
+}
+
 export function bullBotJobs(queues: BotQueues): BotJobs {
   return {
-    launch: (payload) =>
-      enqueue(queues.launch, JobNames.launchBot, payload, JobOptions[JobNames.launchBot](payload)),
+    launch: async (payload) => {
+      const options = JobOptions[JobNames.launchBot](payload);
+      if (payload.joinAt !== undefined) {
+        await withTimeout(dropFinishedJob(queues.launch, options.jobId), ENQUEUE_TIMEOUT_MS, 'enqueue');
+      }
+      await enqueue(queues.launch, JobNames.launchBot, payload, options);
+    },
     stop: (payload) =>
       enqueue(queues.control, JobNames.stopBot, payload, JobOptions[JobNames.stopBot](payload)),
   };

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import type { chatSendAcceptedSchema } from '../chat/wire.js';
 import type { MeetingRecord } from '../meetings/store.js';
+import type { QueuedChatMessage } from './chat.js';
 import type { botConfigAcceptedSchema, botStatusSchema } from './wire.js';
 
 /** GET /bots/status. */
@@ -24,5 +26,16 @@ export function botConfigAcceptedJson(meeting: MeetingRecord): z.infer<typeof bo
     language: meeting.language,
     task: meeting.task,
     bot_name: meeting.botName,
+  };
+}
+
+/** POST /bots/{platform}/{native_meeting_id}/chat: the message as it went on the command stream. */
+export function chatSendAcceptedJson(queued: QueuedChatMessage): z.infer<typeof chatSendAcceptedSchema> {
+  return {
+    message: 'Chat message sent to the bot',
+    meeting_id: queued.meeting.id,
+    message_id: queued.id,
+    text: queued.text,
+    status: 'queued',
   };
 }

@@ -1,9 +1,10 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { lockUserForUpdate } from '../accounts/users-store.js';
 import type { BotSettingsChange } from '../contract/commands.js';
-import type { JobMeetingRef } from '../contract/jobs.js';
+import type { JobMeetingRef, LaunchBotPayload } from '../contract/jobs.js';
 import { type TranscriptionEngine, unsupportedLanguage } from '../contract/languages.js';
 import type { TranscriptionTask } from '../contract/meeting-status.js';
+import { ScheduleReasons } from '../contract/schedule.js';
 import {
   checkMeetingUrl,
   defaultMeetingUrl,
@@ -26,9 +27,11 @@ import type { MeetingEvents } from '../meetings/events.js';
 import {
   countLiveMeetings,
   findLiveMeeting,
+  findMeetingByScheduleKey,
   insertMeeting,
   listLiveMeetings,
   type MeetingRecord,
+  moveScheduledJoin,
   updateBotSettings,
 } from '../meetings/store.js';
 import { recordStatusChange, transitionMeeting } from '../meetings/transitions.js';
@@ -37,6 +40,7 @@ import { assertWebhookUrlAllowed } from '../webhooks/service.js';
 import { userWebhookSettings } from '../webhooks/settings-store.js';
 import type { BotCommands } from './command-channel.js';
 import type { BotJobs } from './jobs.js';
+import { checkJoinAt, type ScheduleSettings } from './schedule.js';
 
 export interface BotServiceDeps {
   db: Knex;
@@ -54,6 +58,8 @@ export interface BotServiceDeps {
   webhookPolicy: WebhookAddressPolicy;
   /** The engine bots transcribe with (TRANSCRIPTION_ENGINE): a language it can't take is refused here. */
   transcriptionEngine: TranscriptionEngine;
+  /** How far ahead `join_at` may be, and how far behind it is still taken as now. */
+  schedule: ScheduleSettings;
 }
 
 function assertLanguageSupported(engine: TranscriptionEngine, language: string | undefined): void {
@@ -75,6 +81,13 @@ export interface BotRequest {
   recordingEnabled?: boolean | undefined;
   /** The bot's own webhook endpoint, instead of the user's. */
   webhook?: { url: string; secret?: string | undefined; partialSegments?: boolean | undefined } | undefined;
+  /** A scheduled bot: when it joins (in the future, within the horizon); omitted: at once. */
+  joinAt?: Date | undefined;
+  /**
+   * The scheduler's name for the occurrence (a calendar feed's event and start), unique per user:
+   * scheduling it again returns the meeting already made for it.
+   */
+  scheduleKey?: string | undefined;
 }
 
 /** The request's platform rules, in the order a caller would fix them. Pure: no IO. */
@@ -123,20 +136,35 @@ export async function createBot(
   auth: AuthenticatedKey,
   request: BotRequest,
 ): Promise<MeetingRecord> {
+  return (await createOrFindBot(deps, auth, request)).meeting;
+}
+
+/** createBot; with a `scheduleKey` already used, the meeting made for it (found under the same lock). */
+async function createOrFindBot(
+  deps: BotServiceDeps,
+  auth: AuthenticatedKey,
+  request: BotRequest,
+): Promise<{ meeting: MeetingRecord; created: boolean }> {
   const resolved = resolveCreateBot(request, deps);
   assertLanguageSupported(deps.transcriptionEngine, request.language);
+  const joinAt = request.joinAt && checkJoinAt(request.joinAt, deps.schedule);
   const webhookUrl =
     request.webhook === undefined
       ? undefined
       : await assertWebhookUrlAllowed('webhook_url', request.webhook.url, deps.webhookPolicy);
-  const meeting = await deps.db
+  const outcome = await deps.db
     .transaction(async (trx) => {
       const user = await lockUserForUpdate(trx, auth.user.id);
       if (!user) throw new UnauthorizedError(SpecErrors.unauthorized);
+      if (request.scheduleKey !== undefined) {
+        const existing = await findMeetingByScheduleKey(trx, user.id, request.scheduleKey);
+        if (existing) return { meeting: existing, created: false };
+      }
       if (await findLiveMeeting(trx, user.id, resolved.platform, resolved.nativeMeetingId)) {
         throw new ConflictError('A bot is already running or starting for this meeting');
       }
-      if ((await countLiveMeetings(trx, user.id)) >= user.maxConcurrentBots) {
+      // A scheduled bot takes no slot while it waits: the limit is checked when its time comes.
+      if (!joinAt && (await countLiveMeetings(trx, user.id)) >= user.maxConcurrentBots) {
         throw new TooManyRequestsError(SpecErrors.tooManyBots);
       }
       const created = await insertMeeting(trx, {
@@ -157,6 +185,8 @@ export async function createBot(
                 secret: request.webhook?.secret ?? null,
                 partialSegments: request.webhook?.partialSegments ?? false,
               },
+        joinAt,
+        scheduleKey: request.scheduleKey,
       });
       // Without a secret of its own the bot's deliveries are signed with the user's: make sure one exists.
       if (webhookUrl && !request.webhook?.secret) await userWebhookSettings(trx, user.id);
@@ -165,9 +195,10 @@ export async function createBot(
         from: null,
         to: 'requested',
         source: 'api',
-        reason: 'bot requested',
+        reason: joinAt ? ScheduleReasons.scheduled : 'bot requested',
+        detail: joinAt ? `join_at ${joinAt.toISOString()}` : null,
       });
-      return created;
+      return { meeting: created, created: true };
     })
     .catch((error: unknown) => {
       // The lock makes this unreachable through the API; the unique index still guards other writers.
@@ -177,9 +208,11 @@ export async function createBot(
       throw error;
     });
 
+  if (!outcome.created) return outcome;
+  const { meeting } = outcome;
   await deps.announce([meeting.id]);
   try {
-    await deps.jobs.launch(jobMeetingRef(meeting));
+    await deps.jobs.launch(launchPayload(meeting));
   } catch (error) {
     // Nothing will ever launch this bot: close the meeting honestly rather than leave it `requested`.
     deps.log.error({ err: error, meetingId: meeting.id }, 'could not queue the bot launch');
@@ -192,7 +225,72 @@ export async function createBot(
     await deps.announce([meeting.id]);
     throw new ServiceUnavailableError('Job queue unavailable; the bot was not started. Try again shortly.');
   }
-  return meeting;
+  return outcome;
+}
+
+/**
+ * What a scheduler (a calendar feed) calls for one occurrence: schedules its bot, or returns the
+ * meeting already scheduled for `scheduleKey` (in any status), so polling the same occurrence again
+ * never sends a second bot.
+ */
+export async function scheduleBot(
+  deps: BotServiceDeps,
+  auth: AuthenticatedKey,
+  request: BotRequest & { joinAt: Date; scheduleKey: string },
+): Promise<{ meeting: MeetingRecord; created: boolean }> {
+  const existing = await findMeetingByScheduleKey(deps.db, auth.user.id, request.scheduleKey);
+  if (existing) return { meeting: existing, created: false };
+  return createOrFindBot(deps, auth, request);
+}
+
+/**
+ * Moves a scheduled bot that has not launched yet to `joinAt` (same checks as POST /bots) and
+ * queues its launch for then; the job for the old time finds the meeting moved and does nothing.
+ */
+export async function moveScheduledBot(
+  deps: BotServiceDeps,
+  auth: AuthenticatedKey,
+  platform: Platform,
+  nativeMeetingId: string,
+  requestedJoinAt: Date,
+): Promise<MeetingRecord> {
+  const joinAt = checkJoinAt(requestedJoinAt, deps.schedule);
+  const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
+  if (!live) throw new NotFoundError(SpecErrors.botNotFound);
+  if (!isWaitingScheduled(live)) {
+    throw new ConflictError(
+      'The bot is not scheduled or has already launched; only a waiting bot can be moved',
+    );
+  }
+  const moved = await deps.db.transaction(async (trx) => {
+    const updated = await moveScheduledJoin(trx, live.id, joinAt);
+    if (!updated) return undefined;
+    await recordStatusChange(trx, deps.events, {
+      meetingId: updated.id,
+      from: 'requested',
+      to: 'requested',
+      source: 'api',
+      reason: ScheduleReasons.moved,
+      detail: `join_at ${joinAt.toISOString()}`,
+    });
+    return updated;
+  });
+  if (!moved) {
+    throw new ConflictError(
+      'The bot is not scheduled or has already launched; only a waiting bot can be moved',
+    );
+  }
+  await deps.announce([moved.id]);
+  try {
+    await deps.jobs.launch(launchPayload(moved));
+  } catch (error) {
+    // The reconciler queues a due launch nobody claimed (requeueLaunches), with the new time.
+    deps.log.error(
+      { err: error, meetingId: moved.id },
+      'could not queue the moved launch; the reconciler will',
+    );
+  }
+  return moved;
 }
 
 /**
@@ -208,13 +306,16 @@ export async function stopBot(
 ): Promise<MeetingRecord> {
   const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
   if (!live) throw new NotFoundError(SpecErrors.botNotFound);
+  const waiting = isWaitingScheduled(live);
   const result = await transitionMeeting(deps.db, deps.events, live.id, {
     to: 'completed',
     source: 'api',
-    reason: 'stopped',
+    reason: waiting ? ScheduleReasons.cancelled : 'stopped',
   });
   if (!result) throw new NotFoundError(SpecErrors.botNotFound);
   await deps.announce([live.id]);
+  // A scheduled bot cancelled before its time has no container; its launch job finds it completed.
+  if (waiting) return result.meeting;
   try {
     await deps.jobs.stop({
       ...jobMeetingRef(live),
@@ -263,6 +364,19 @@ export async function runningBots(
   auth: AuthenticatedKey,
 ): Promise<MeetingRecord[]> {
   return listLiveMeetings(deps.db, auth.user.id);
+}
+
+/** A scheduled bot still waiting for its time (no launch has claimed it). */
+function isWaitingScheduled(meeting: MeetingRecord): boolean {
+  return meeting.status === 'requested' && meeting.joinAt !== null && meeting.launchSessionId === null;
+}
+
+/** The launch job of a meeting: delayed until its `join_at` when it has one. */
+function launchPayload(meeting: MeetingRecord): LaunchBotPayload {
+  return {
+    ...jobMeetingRef(meeting),
+    ...(meeting.joinAt ? { joinAt: meeting.joinAt.getTime() } : {}),
+  };
 }
 
 /** How a job names its meeting. */

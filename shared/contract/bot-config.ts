@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TRANSCRIPTION_TASKS } from './meeting-status.js';
 import { PLATFORMS } from './platforms.js';
+import { BOT_STREAM_LAYOUTS } from './streams.js';
 
 /** The environment variable the worker puts the bot's JSON config in. */
 export const BOT_CONFIG_ENV = 'BOT_CONFIG';
@@ -49,6 +50,31 @@ export const transcriptionConfig = z.discriminatedUnion('engine', [
 ]);
 export type TranscriptionConfig = z.infer<typeof transcriptionConfig>;
 
+/** The flite voices built into Debian's flite binary (`flite -lv`). */
+export const FLITE_VOICES = ['slt', 'kal', 'kal16', 'awb', 'rms'] as const;
+
+/**
+ * How the bot turns text into speech: Debian's flite inside the image (offline, the default), or an
+ * OpenAI-compatible `/v1/audio/speech` endpoint.
+ */
+export const speechConfig = z.discriminatedUnion('engine', [
+  z.object({
+    engine: z.literal('flite'),
+    /** The voice when a request names none (or names one flite lacks). */
+    defaultVoice: z.enum(FLITE_VOICES).default('slt'),
+  }),
+  z.object({
+    engine: z.literal('openai'),
+    /** Base URL of an OpenAI-compatible server, e.g. https://api.openai.com/v1. */
+    baseUrl: z.url(),
+    apiKey: z.string().optional(),
+    model: z.string().min(1).default('tts-1'),
+    defaultVoice: z.string().min(1).default('alloy'),
+    requestTimeoutMs: z.number().int().positive().default(30_000),
+  }),
+]);
+export type SpeechConfig = z.infer<typeof speechConfig>;
+
 /** When the bot leaves on its own. Each ends the meeting with its own reason. */
 export const automaticLeaveConfig = z.object({
   /** Waiting room: give up (failed, admission_timeout) after this long without being admitted. */
@@ -90,12 +116,20 @@ export const botConfigSchema = z.object({
   redisUrl: z.url({ protocol: /^rediss?$/ }),
   /** Prefix of every Redis key the bot uses (the deployment's QUEUE_PREFIX). */
   streamPrefix: z.string().min(1),
+  /**
+   * `own`: the bot appends to streams of its own (`<prefix>:bot:<session>:…`), which its worker
+   * registered. `shared`: the streams every bot shared before; the default, because a worker older
+   * than per-bot streams (a rolling upgrade) sends no such field and reads only the shared ones.
+   */
+  streams: z.enum(BOT_STREAM_LAYOUTS).default('shared'),
   transcription: transcriptionConfig.default({
     engine: 'embedded',
     profile: DEFAULT_EMBEDDED_PROFILE,
     extraArgs: [],
   }),
   automaticLeave: automaticLeaveConfig.default(automaticLeaveConfig.parse({})),
+  /** Speech synthesis for speak commands. */
+  speech: speechConfig.default({ engine: 'flite', defaultVoice: 'slt' }),
   /** Record the meeting's audio (POST /bots `recording_enabled`), sent as chunks on the recording stream. */
   recording: z.object({ enabled: z.boolean() }).default({ enabled: false }),
   /**
@@ -110,8 +144,15 @@ export const botConfigSchema = z.object({
     .object({
       executablePath: z.string().default(CHROMIUM_BUILDS.headless_shell),
       headless: z.boolean().default(true),
+      /**
+       * Chromium's own sandbox (renderers in their own namespaces under its seccomp filter). Needs a
+       * container whose seccomp profile allows it, which the worker applies when it sends true
+       * (worker/runtime/bot-seccomp-profile.ts), and a non-root user. Absent: a worker from before
+       * the sandbox, which starts containers under the engine's default profile, where it can't run.
+       */
+      sandbox: z.boolean().default(false),
     })
-    .default({ executablePath: CHROMIUM_BUILDS.headless_shell, headless: true }),
+    .default({ executablePath: CHROMIUM_BUILDS.headless_shell, headless: true, sandbox: false }),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type BotConfig = z.infer<typeof botConfigSchema>;

@@ -38,7 +38,89 @@ export const reconfigureCommand = botSettingsChange.extend({
   issuedAt: z.iso.datetime(),
 });
 
+/** The longest chat message the API accepts and a bot sends (Meet's own input stops at 500). */
+export const CHAT_TEXT_MAX_CHARS = 500;
+
+export const chatText = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(CHAT_TEXT_MAX_CHARS, `must be at most ${CHAT_TEXT_MAX_CHARS} characters`);
+
+/**
+ * Write a message in the meeting chat. The command stream is read from its start by every bot of
+ * the meeting, so a relaunched bot would write old messages again: a bot skips chat commands older
+ * than CHAT_COMMAND_MAX_AGE_MS when it reads them, and the id lets it skip one it already sent.
+ */
+export const chatSendCommand = z.object({
+  type: z.literal('chat.send'),
+  id: z.uuid(),
+  text: chatText,
+  issuedAt: z.iso.datetime(),
+});
+export type ChatSendCommand = z.infer<typeof chatSendCommand>;
+export const CHAT_COMMAND_MAX_AGE_MS = 120_000;
+
+/** The longest text one speak request may carry (characters). */
+export const SPEAK_TEXT_MAX_CHARS = 2000;
+/** The largest audio clip one speak request may carry, decoded (bytes). */
+export const SPEAK_AUDIO_MAX_BYTES = 1024 * 1024;
+/** Audio formats the bot's page decodes (Chromium's decodeAudioData). */
+export const SPEAK_AUDIO_FORMATS = ['wav', 'mp3', 'ogg', 'opus', 'webm', 'flac', 'aac', 'm4a'] as const;
+export type SpeakAudioFormat = (typeof SPEAK_AUDIO_FORMATS)[number];
+
+/**
+ * Say something in the meeting: text the bot synthesises, or a clip it plays as is. Requests play
+ * in the order they were sent; the bot unmutes only while it speaks.
+ */
+export const speakCommand = z.object({
+  type: z.literal('speak'),
+  /** Names the request in the bot's logs and the API's answer. */
+  requestId: z.string().min(1).max(64),
+  text: z.string().min(1).max(SPEAK_TEXT_MAX_CHARS).optional(),
+  voice: z.string().min(1).max(64).optional(),
+  language: languageCode.optional(),
+  audio: z
+    .object({
+      format: z.enum(SPEAK_AUDIO_FORMATS),
+      base64: z.base64().max(Math.ceil((SPEAK_AUDIO_MAX_BYTES * 4) / 3) + 4),
+    })
+    .optional(),
+  issuedAt: z.iso.datetime(),
+});
+export type SpeakCommand = z.infer<typeof speakCommand>;
+
+/** Stop speaking now: the clip playing stops, the queue is dropped, the microphone goes off. */
+export const speakStopCommand = z.object({
+  type: z.literal('speak.stop'),
+  issuedAt: z.iso.datetime(),
+});
+
+/** The largest image one screen request may carry, decoded (bytes). */
+export const SCREEN_IMAGE_MAX_BYTES = 1024 * 1024;
+
+/** Show a still image as the bot's camera (its camera goes on); another request replaces it. */
+export const screenShowCommand = z.object({
+  type: z.literal('screen.show'),
+  image: z.object({ base64: z.base64().max(Math.ceil((SCREEN_IMAGE_MAX_BYTES * 4) / 3) + 4) }),
+  issuedAt: z.iso.datetime(),
+});
+
+/** Stop showing the image: the bot's camera goes off. */
+export const screenStopCommand = z.object({
+  type: z.literal('screen.stop'),
+  issuedAt: z.iso.datetime(),
+});
+
 /** What a running bot is sent through the meeting's command stream. */
-export const botCommand = z.discriminatedUnion('type', [leaveCommand, reconfigureCommand]);
+export const botCommand = z.discriminatedUnion('type', [
+  leaveCommand,
+  reconfigureCommand,
+  chatSendCommand,
+  speakCommand,
+  speakStopCommand,
+  screenShowCommand,
+  screenStopCommand,
+]);
 export type BotCommand = z.infer<typeof botCommand>;
 export type BotCommandInput = z.input<typeof botCommand>;

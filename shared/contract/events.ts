@@ -132,3 +132,25 @@ export const recordingChunkMessage = z.object({
   error: z.string().max(1000).optional(),
 });
 export type RecordingChunkMessage = z.infer<typeof recordingChunkMessage>;
+
+/** The longest chat message text stored; longer ones are cut (a page may show what the API would refuse). */
+export const CHAT_MESSAGE_MAX_CHARS = 10_000;
+
+/**
+ * A message the bot read in the meeting chat (its own included, `fromBot`). `messageKey` is what the
+ * page identifies it by (Meet's data-message-id, Teams' data-mid with the sender), the same for every
+ * look and every bot of the meeting, so a message seen twice is stored once.
+ */
+export const chatMessageEvent = z.object({
+  meetingId: z.number().int().positive(),
+  sessionId: z.string().min(1),
+  messageKey: z.string().min(1).max(300),
+  sender: z.string().max(200),
+  text: z.string().min(1).max(CHAT_MESSAGE_MAX_CHARS),
+  fromBot: z.boolean(),
+  /** When it was written: the page's own time when it shows one to the second, else when the bot first saw it. */
+  sentAt: z.iso.datetime(),
+  /** `sentAt` on the transcript's time line (seconds from its origin, as segments' `start`). */
+  seconds: segmentTime,
+});
+export type ChatMessageEvent = z.infer<typeof chatMessageEvent>;

@@ -32,6 +32,11 @@ export const launchBotPayload = z.object({
   ...meetingRef,
   /** Set on a relaunch after a lost host: which one (1, 2, ...), so each gets a job of its own. */
   relaunch: z.number().int().positive().optional(),
+  /**
+   * A scheduled bot's `join_at` (ms since epoch) this job launches it at. A moved bot gets a new
+   * job; the old one finds another time on the meeting and does nothing.
+   */
+  joinAt: z.number().int().nonnegative().optional(),
 });
 export type LaunchBotPayload = z.infer<typeof launchBotPayload>;
 
@@ -70,7 +75,11 @@ export const JobOptions = {
     ...keepFinishedJobs,
     jobId: payload.relaunch
       ? `launch-${payload.meetingId}-relaunch-${payload.relaunch}`
-      : `launch-${payload.meetingId}`,
+      : payload.joinAt !== undefined
+        ? `launch-${payload.meetingId}-at-${payload.joinAt}`
+        : `launch-${payload.meetingId}`,
+    // A scheduled launch waits in Redis as a delayed job until its time (across worker restarts).
+    ...(payload.joinAt !== undefined ? { delay: Math.max(0, payload.joinAt - Date.now()) } : {}),
     attempts: 3,
     backoff: { type: 'exponential', delay: 2000 },
   }),

@@ -83,3 +83,56 @@ export function checkMeetingUrl(
   }
   return { ok: true, url: url.toString() };
 }
+
+/** A meeting named by its link: what POST /bots takes (`passcode` only when a Teams link carries one). */
+export interface MeetingLink {
+  platform: Platform;
+  nativeMeetingId: string;
+  passcode?: string;
+  /** The link as checkMeetingUrl accepts it for this meeting. */
+  meetingUrl: string;
+}
+
+export type MeetingLinkParse = { ok: true; link: MeetingLink } | { ok: false; reason: string };
+
+/** The platform whose paths look like this one: `/meet/{digits}` Teams, `/{xxx-xxxx-xxx}` Meet. */
+function platformOfPath(pathname: string): Platform | undefined {
+  if (/^\/meet\/[^/]+$/.test(pathname)) return 'teams';
+  if (/^\/[^/]+$/.test(pathname)) return 'google_meet';
+  return undefined;
+}
+
+/**
+ * The meeting a link names, by the same rules POST /bots applies to `meeting_url`: the platform from
+ * its host (by the path's shape on an operator-allowed origin, such as the simulator's), the id from
+ * its path, a Teams passcode from `p`; then checkMeetingUrl must accept it for that meeting. Teams'
+ * `meetup-join` links don't carry the meeting id and are refused, as POST /bots refuses them.
+ */
+export function parseMeetingLink(rawUrl: string, extraOrigins: readonly string[]): MeetingLinkParse {
+  let url: URL;
+  try {
+    url = new URL(rawUrl.trim());
+  } catch {
+    return { ok: false, reason: 'meeting_url: must be an absolute URL' };
+  }
+  const byHost = PLATFORMS.find((platform) => PLATFORM_HOSTS[platform].includes(url.hostname));
+  const allowedExtra = extraOrigins.some((origin) => new URL(origin).origin === url.origin);
+  const platform = byHost ?? (allowedExtra ? platformOfPath(url.pathname) : undefined);
+  if (!platform) {
+    const hosts = PLATFORMS.flatMap((name) => PLATFORM_HOSTS[name]).join(', ');
+    return { ok: false, reason: `meeting_url: not a meeting link of a supported platform (${hosts})` };
+  }
+  const nativeMeetingId =
+    platform === 'google_meet' ? url.pathname.slice(1) : (/^\/meet\/([^/]+)$/.exec(url.pathname)?.[1] ?? '');
+  if (!isValidNativeMeetingId(platform, nativeMeetingId)) {
+    const shape = platform === 'google_meet' ? '/{xxx-xxxx-xxx}' : '/meet/{digits}?p={passcode}';
+    return { ok: false, reason: `meeting_url: a ${platform} meeting link has the path ${shape}` };
+  }
+  const passcode = platform === 'teams' ? (url.searchParams.get('p') ?? undefined) : undefined;
+  const check = checkMeetingUrl(platform, nativeMeetingId, url.toString(), extraOrigins, passcode);
+  if (!check.ok) return check;
+  return {
+    ok: true,
+    link: { platform, nativeMeetingId, ...(passcode && { passcode }), meetingUrl: check.url },
+  };
+}

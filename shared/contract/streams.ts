@@ -1,25 +1,73 @@
 import { z } from 'zod';
 
 /**
- * Redis keys shared by bots and workers. Bots append to the two shared streams (one consumer group
- * of ingesters reads each); each meeting has its own durable command stream the bot reads.
+ * Redis keys shared by bots and workers. Each bot appends to streams of its own, named by its launch
+ * session (`<prefix>:bot:<sessionId>:<kind>`): its credential reaches those and nothing else, and the
+ * worker takes the meeting a message belongs to from the stream it came through. Each meeting has its
+ * own durable command stream the bot reads.
+ */
+export const BOT_STREAM_KINDS = ['events', 'segments', 'health', 'recording', 'chat'] as const;
+export const BOT_STREAM_LAYOUTS = ['own', 'shared'] as const;
+export type BotStreamLayout = (typeof BOT_STREAM_LAYOUTS)[number];
+export type BotStreamKind = (typeof BOT_STREAM_KINDS)[number];
+
+/** Every key of one bot's own streams starts with this (its credential's key pattern). */
+export function botSessionKeyPrefix(prefix: string, sessionId: string): string {
+  return `${prefix}:bot:${sessionId}:`;
+}
+
+/** One of a bot's own streams. */
+export function botSessionStream(prefix: string, sessionId: string, kind: BotStreamKind): string {
+  return `${botSessionKeyPrefix(prefix, sessionId)}${kind}`;
+}
+
+/** The legacy shared stream of a kind (see botEventsStream). */
+export function sharedBotStream(prefix: string, kind: BotStreamKind): string {
+  return `${prefix}:${SHARED_STREAM_NAMES[kind]}`;
+}
+
+const SHARED_STREAM_NAMES: Record<BotStreamKind, string> = {
+  events: 'bot-events',
+  segments: 'bot-segments',
+  health: 'bot-health',
+  recording: 'bot-recording',
+  chat: 'bot-chat',
+};
+
+/**
+ * The registry of launched bots (a hash: session id → the meeting it belongs to, see
+ * shared/bots/session-registry.ts): the ingesters read the streams of the sessions it lists.
+ */
+export function botSessionsKey(prefix: string): string {
+  return `${prefix}:bot-sessions`;
+}
+
+/**
+ * The streams every bot shared before bots had streams of their own (`legacy`): bots launched by an
+ * older worker still append there during a rolling upgrade, so the ingesters keep reading them.
+ * Nothing launched now writes them, and a bot's own credential cannot.
  */
 export function botEventsStream(prefix: string): string {
-  return `${prefix}:bot-events`;
+  return sharedBotStream(prefix, 'events');
 }
 
 export function botSegmentsStream(prefix: string): string {
-  return `${prefix}:bot-segments`;
+  return sharedBotStream(prefix, 'segments');
 }
 
 /** How each bot's transcription keeps up (lagging, caught up, audio dropped). */
 export function botHealthStream(prefix: string): string {
-  return `${prefix}:bot-health`;
+  return sharedBotStream(prefix, 'health');
 }
 
 /** The bots' recordings, chunk by chunk (entries are deleted once stored: they are the bulk). */
 export function botRecordingStream(prefix: string): string {
-  return `${prefix}:bot-recording`;
+  return sharedBotStream(prefix, 'recording');
+}
+
+/** The chat messages bots read in their meetings. */
+export function botChatStream(prefix: string): string {
+  return sharedBotStream(prefix, 'chat');
 }
 
 /** Messages the ingesters could never apply, with the reason, for an operator to look at. */

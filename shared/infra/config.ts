@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { DEFAULT_EMBEDDED_PROFILE, EMBEDDED_PROFILES } from '../contract/bot-config.js';
+import { DEFAULT_EMBEDDED_PROFILE, EMBEDDED_PROFILES, FLITE_VOICES } from '../contract/bot-config.js';
+import { SPEAK_AUDIO_MAX_BYTES } from '../contract/commands.js';
 import { SEGMENT_TIME_MAX_SECONDS } from '../contract/events.js';
 import { TRANSCRIPTION_ENGINES } from '../contract/languages.js';
 
@@ -68,10 +69,20 @@ export const configSchema = z
     LIST_MAX_LIMIT: z.coerce.number().int().min(1).max(100_000).default(1000),
     /** A meeting's `data` as stored (JSON text), all members together. */
     MEETING_DATA_MAX_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+    /** How long one search (GET /search) may take before it is given up with a 503. */
+    SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     /** Memory for built GET /transcripts and GET /meetings answers, per API process (0: none kept). */
     RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
     /** Live transcript streams one user may have open at once, across every API replica. */
     LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
+    /** WebSockets (`/ws`) one API key may have open at once, across every API replica. */
+    WS_SOCKETS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(10),
+    /** Meetings one WebSocket may be subscribed to at once. */
+    WS_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).max(1000).default(50),
+    /** The largest message a client may send on a WebSocket; a larger one closes it (1009). */
+    WS_MESSAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
+    /** How often the API pings each WebSocket; one that has not answered the last ping by then is dropped. */
+    WS_PING_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /** Requests one API key may make per minute, across every API replica (0: no limit). */
     RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(1200),
     /** Failed authentications (user or admin key) one client address may make per minute (0: no limit). */
@@ -97,8 +108,20 @@ export const configSchema = z
     BOT_PIDS_LIMIT: z.coerce.number().int().min(32).max(100_000).default(512),
     /** Redis as the bot container sees it (defaults to REDIS_URL, right for host networking). */
     BOT_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    /**
+     * `on`: each bot gets a Redis ACL user of its own, reaching only its own streams and keys
+     * (worker/runtime/bot-credentials.ts). `off`: every bot gets BOT_REDIS_URL as it is, for a Redis
+     * that forbids ACL changes (the worker warns at start-up).
+     */
+    BOT_REDIS_ACL: z.enum(['on', 'off']).default('on'),
     /** Which Chromium the bot runs (see CHROMIUM_BUILDS): the headless-only build, or the full browser. */
     BOT_CHROMIUM: z.enum(['headless_shell', 'full']).default('headless_shell'),
+    /**
+     * Chromium's own sandbox in bot containers: `on` runs them under the seccomp profile that allows it
+     * (worker/runtime/bot-seccomp-profile.ts); `off` (engines that can't allow user namespaces) runs
+     * Chromium without it, under the engine's default profile.
+     */
+    BOT_CHROMIUM_SANDBOX: z.enum(['on', 'off']).default('on'),
     BOT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** After a stop, how long a bot may take to leave and flush before its container is stopped. */
     BOT_STOP_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
@@ -117,6 +140,30 @@ export const configSchema = z
     OPENAI_API_KEY: z.string().optional(),
     OPENAI_MODEL: z.string().min(1).optional(),
     WHISPERLIVE_URL: z.url({ protocol: /^wss?$/ }).optional(),
+    /** How bots turn speak requests' text into speech: flite in the bot image, or an OpenAI-compatible endpoint. */
+    SPEECH_ENGINE: z.enum(['flite', 'openai']).default('flite'),
+    /** flite's voice when a request names none (slt, kal, kal16, awb, rms). */
+    SPEECH_FLITE_VOICE: z.enum(FLITE_VOICES).default('slt'),
+    /** Base URL of an OpenAI-compatible server for SPEECH_ENGINE=openai (it POSTs to {url}/audio/speech). */
+    SPEECH_OPENAI_BASE_URL: z.url().optional(),
+    SPEECH_OPENAI_API_KEY: z.string().optional(),
+    SPEECH_OPENAI_MODEL: z.string().min(1).default('tts-1'),
+    SPEECH_OPENAI_VOICE: z.string().min(1).default('alloy'),
+    /** Speak requests one bot may have waiting or playing at once; more answer 429. */
+    SPEAK_QUEUE_MAX: z.coerce.number().int().min(1).max(100).default(10),
+    /** Speak, stop-speaking (and other bot action) requests per API key per minute; 0 turns the limit off. */
+    BOT_ACTIONS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
+    /** The largest clip an `audio_url` may point at (bytes), fetched by the API under the webhook address rules. */
+    SPEAK_AUDIO_URL_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(SPEAK_AUDIO_MAX_BYTES)
+      .default(SPEAK_AUDIO_MAX_BYTES),
+    /** How far ahead POST /bots `join_at` may schedule a bot (days). */
+    BOT_SCHEDULE_HORIZON_DAYS: z.coerce.number().int().min(1).max(366).default(30),
+    /** A `join_at` at most this far in the past (clients' clock skew) is taken as now, not refused. */
+    BOT_SCHEDULE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
     /** A meeting no worker has taken after this long is failed with a reason saying so. */
     REQUESTED_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
@@ -199,6 +246,13 @@ export const configSchema = z
         code: 'custom',
         path: ['OPENAI_BASE_URL'],
         message: 'is required when TRANSCRIPTION_ENGINE=openai',
+      });
+    }
+    if (config.SPEECH_ENGINE === 'openai' && !config.SPEECH_OPENAI_BASE_URL) {
+      context.addIssue({
+        code: 'custom',
+        path: ['SPEECH_OPENAI_BASE_URL'],
+        message: 'is required when SPEECH_ENGINE=openai',
       });
     }
     if (config.LIST_MAX_LIMIT < config.LIST_DEFAULT_LIMIT) {

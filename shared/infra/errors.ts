@@ -47,8 +47,9 @@ export class ConflictError extends AppError {
 }
 
 export class PayloadTooLargeError extends AppError {
-  constructor(limitBytes: number) {
-    super(413, `Request body too large (limit ${limitBytes} bytes)`);
+  /** `hint` says what to send instead, for routes whose bodies carry media. */
+  constructor(limitBytes: number, hint?: string) {
+    super(413, `Request body too large (limit ${limitBytes} bytes)${hint ? `; ${hint}` : ''}`);
   }
 }
 

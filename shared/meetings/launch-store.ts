@@ -83,7 +83,10 @@ export async function recordBotContainer(
   return row && toMeetingRecord(row);
 }
 
-/** Meetings still `requested` that no worker claimed since before `olderThan`, oldest first. */
+/**
+ * Meetings still `requested` that no worker claimed since before `olderThan` (a scheduled one
+ * counts from its `join_at`, so it is not overdue while it waits), oldest first.
+ */
 export async function listUnclaimedRequestedBefore(
   db: Db,
   olderThan: Date,
@@ -93,7 +96,7 @@ export async function listUnclaimedRequestedBefore(
     .where({ status: 'requested' })
     .whereNull('launch_session_id')
     .whereNull('relaunch_requested_at')
-    .andWhere('created_at', '<', olderThan)
+    .andWhere(db.raw('coalesce(join_at, created_at)'), '<', olderThan)
     .orderBy('id')
     .limit(limit);
   return rows.map(toMeetingRecord);

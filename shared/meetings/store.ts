@@ -7,7 +7,7 @@ import {
   type TranscriptionTask,
 } from '../contract/meeting-status.js';
 import type { Platform } from '../contract/platforms.js';
-import type { Db } from '../infra/knex.js';
+import type { Db, Knex } from '../infra/knex.js';
 import { mergedData } from '../infra/merge-patch.js';
 
 export interface MeetingRecord {
@@ -34,6 +34,10 @@ export interface MeetingRecord {
   relaunchRequestedAt: Date | null;
   /** Whether the bot records the meeting's audio (POST /bots `recording_enabled`). */
   recordingEnabled: boolean;
+  /** When a scheduled bot launches (POST /bots `join_at`); null: at once. */
+  joinAt: Date | null;
+  /** The occurrence a scheduler created this meeting for (unique per user); null for POST /bots. */
+  scheduleKey: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -63,6 +67,8 @@ export interface MeetingRow {
   webhook_url: string | null;
   webhook_secret: string | null;
   webhook_partial_segments: boolean;
+  join_at: Date | null;
+  schedule_key: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -95,6 +101,8 @@ function toRecord(row: MeetingRow): MeetingRecord {
     relaunchCount: row.relaunch_count,
     relaunchRequestedAt: row.relaunch_requested_at,
     recordingEnabled: row.recording_enabled,
+    joinAt: row.join_at,
+    scheduleKey: row.schedule_key,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -116,6 +124,10 @@ export interface NewMeeting {
   recordingEnabled?: boolean | undefined;
   /** The bot's own webhook endpoint (instead of the user's); the secret defaults to the user's. */
   webhook?: { url: string; secret: string | null; partialSegments: boolean } | undefined;
+  /** A scheduled bot: when it launches. */
+  joinAt?: Date | undefined;
+  /** The scheduler's name for the occurrence (unique per user). */
+  scheduleKey?: string | undefined;
 }
 
 export async function insertMeeting(db: Db, meeting: NewMeeting): Promise<MeetingRecord> {
@@ -134,6 +146,9 @@ export async function insertMeeting(db: Db, meeting: NewMeeting): Promise<Meetin
       webhook_url: meeting.webhook?.url ?? null,
       webhook_secret: meeting.webhook?.secret ?? null,
       webhook_partial_segments: meeting.webhook?.partialSegments ?? false,
+      join_at: meeting.joinAt ?? null,
+      ...(meeting.joinAt ? { data: { join_at: meeting.joinAt.toISOString() } } : {}),
+      schedule_key: meeting.scheduleKey ?? null,
     })
     .returning('*');
   return toRecord(row!);
@@ -151,13 +166,36 @@ export async function existingMeetingIds(db: Db, meetingIds: readonly number[]):
   return new Set(rows.map((row) => row.id));
 }
 
-/** Only a meeting's status and end time: what a live stream re-reads on every change. */
-export async function findMeetingProgress(
+/** The advisory lock class of a meeting's numbered history ('LIVE'); the meeting id is the object. */
+const HISTORY_LOCK_CLASS = 0x4c495645;
+
+/**
+ * Takes, until the transaction ends, the right to append to these meetings' numbered history
+ * (segments' change numbers, chat message ids). Writers of one meeting then number and commit in
+ * the same order, so the committed part of its history is always everything up to some number: a
+ * live reader that has seen N (the SSE stream's Last-Event-ID, the WebSocket's cursor) has seen all
+ * below N, even when two workers ingest the same bot's stream at once. Status changes get the same
+ * order from the lock on the meeting's row. In id order, so two writers never wait on each other.
+ */
+export async function lockMeetingHistory(
+  trx: Knex.Transaction,
+  meetingIds: readonly number[],
+): Promise<void> {
+  for (const meetingId of [...new Set(meetingIds)].sort((a, b) => a - b)) {
+    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [HISTORY_LOCK_CLASS, meetingId]);
+  }
+}
+
+/** Only the meetings' status and end time: what live readers re-read on every change (deleted ones are absent). */
+export async function findMeetingsProgress(
   db: Db,
-  meetingId: number,
-): Promise<Pick<MeetingRecord, 'status' | 'endTime'> | undefined> {
-  const row = await db<MeetingRow>('meetings').where({ id: meetingId }).first('status', 'end_time');
-  return row && { status: row.status, endTime: row.end_time };
+  meetingIds: readonly number[],
+): Promise<Map<number, Pick<MeetingRecord, 'status' | 'endTime'>>> {
+  if (meetingIds.length === 0) return new Map();
+  const rows: Array<Pick<MeetingRow, 'id' | 'status' | 'end_time'>> = await db('meetings')
+    .whereIn('id', meetingIds)
+    .select('id', 'status', 'end_time');
+  return new Map(rows.map((row) => [row.id, { status: row.status, endTime: row.end_time }]));
 }
 
 export async function findUserMeetingById(
@@ -197,19 +235,36 @@ export async function findLiveMeeting(
   return row && toRecord(row);
 }
 
-export async function countLiveMeetings(db: Db, userId: number): Promise<number> {
+/**
+ * A scheduled bot still waiting for its time: requested, with a `join_at`, not yet claimed by a
+ * launch. It holds no bot slot, so it is left out of the concurrent-bot count and GET /bots/status.
+ */
+function notWaitingScheduled(query: Knex.QueryBuilder): void {
+  query.whereNot((waiting) =>
+    waiting.where('status', 'requested').whereNotNull('join_at').whereNull('launch_session_id'),
+  );
+}
+
+/** The user's bots in flight that hold a slot (scheduled bots still waiting don't), except `exceptId`. */
+export async function countLiveMeetings(db: Db, userId: number, exceptId?: number): Promise<number> {
   const row = await db('meetings')
     .where({ user_id: userId })
     .whereIn('status', NON_TERMINAL_STATUSES)
+    .where(notWaitingScheduled)
+    .modify((query) => {
+      if (exceptId !== undefined) query.whereNot('id', exceptId);
+    })
     .count<{ count: number }>({ count: '*' })
     .first();
   return Number(row?.count ?? 0);
 }
 
+/** The user's bots in flight, scheduled bots still waiting for their time left out. */
 export async function listLiveMeetings(db: Db, userId: number): Promise<MeetingRecord[]> {
   const rows = await db<MeetingRow>('meetings')
     .where({ user_id: userId })
     .whereIn('status', NON_TERMINAL_STATUSES)
+    .where(notWaitingScheduled)
     .orderBy(NEWEST_FIRST);
   return rows.map(toRecord);
 }
@@ -333,4 +388,38 @@ export async function meetingListVersion(db: Db, userId: number): Promise<string
       db.raw('count(*)::bigint AS n, coalesce(sum(row_version), 0)::text AS s, coalesce(max(id), 0) AS m'),
     );
   return `${row?.n ?? 0}.${row?.m ?? 0}.${row?.s ?? 0}`;
+}
+
+/** The user's meeting a scheduler created for this occurrence, in any status. */
+export async function findMeetingByScheduleKey(
+  db: Db,
+  userId: number,
+  scheduleKey: string,
+): Promise<MeetingRecord | undefined> {
+  const row = await db<MeetingRow>('meetings').where({ user_id: userId, schedule_key: scheduleKey }).first();
+  return row && toRecord(row);
+}
+
+/**
+ * Moves a scheduled bot still waiting to `joinAt` (and keeps `data.join_at` in step). Undefined
+ * when it is no longer waiting (launched, ended, or never scheduled).
+ */
+export async function moveScheduledJoin(
+  db: Db,
+  meetingId: number,
+  joinAt: Date,
+): Promise<MeetingRecord | undefined> {
+  const [row] = await db<MeetingRow>('meetings')
+    .where({ id: meetingId, status: 'requested' })
+    .whereNotNull('join_at')
+    .whereNull('launch_session_id')
+    .update({
+      join_at: joinAt,
+      data: db.raw(`data || jsonb_build_object('join_at', ?::text)`, [
+        joinAt.toISOString(),
+      ]) as unknown as Record<string, unknown>,
+      updated_at: db.fn.now() as unknown as Date,
+    })
+    .returning('*');
+  return row && toRecord(row);
 }

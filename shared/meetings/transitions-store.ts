@@ -67,15 +67,22 @@ function toTransitionRecord(row: TransitionRow): TransitionRecord {
   };
 }
 
+/** For each meeting, its status changes after the one with id `after`, oldest first, meeting by meeting. */
 export async function listTransitionsSince(
   db: Db,
-  meetingId: number,
-  afterId: number,
+  positions: ReadonlyArray<{ meetingId: number; after: number }>,
 ): Promise<TransitionRecord[]> {
-  const rows = await db<TransitionRow>('meeting_status_transitions')
-    .where({ meeting_id: meetingId })
-    .andWhere('id', '>', afterId)
-    .orderBy('id');
+  if (positions.length === 0) return [];
+  const rows: TransitionRow[] = await db('meeting_status_transitions as t')
+    .join(
+      db.raw('unnest(?::integer[], ?::bigint[]) AS p(meeting_id, after_id)', [
+        positions.map((position) => position.meetingId),
+        positions.map((position) => position.after),
+      ]),
+      (join) => join.on('t.meeting_id', 'p.meeting_id').andOn('t.id', '>', 'p.after_id'),
+    )
+    .select('t.*')
+    .orderBy([{ column: 't.meeting_id' }, { column: 't.id' }]);
   return rows.map(toTransitionRecord);
 }
 

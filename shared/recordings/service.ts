@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { z } from 'zod';
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { activeMediaLinkSecret, rotateMediaLinkSecret } from '../accounts/media-link-secrets.js';
 import { isTerminal } from '../contract/meeting-status.js';
@@ -15,6 +16,7 @@ import {
   type MeetingRecord,
 } from '../meetings/store.js';
 import { type MediaLinks, mediaLinksOf, mediaTokenValid } from './media-links.js';
+import { meetingDetailJson } from './serialize.js';
 import {
   type ByteRange,
   RangeNotSatisfiableError,
@@ -28,6 +30,7 @@ import {
   markRecordingsDeleting,
   type RecordingRecord,
 } from './store.js';
+import type { meetingDetailSchema } from './wire.js';
 
 export const RecordingErrors = {
   notFound: 'Recording not found',
@@ -254,6 +257,21 @@ export async function meetingDetail(
 ): Promise<{ meeting: MeetingRecord; recordings: RecordingRecord[] }> {
   const meeting = await getMeeting(db, auth, meetingId);
   return { meeting, recordings: await meetingRecordings(db, [meeting.id]) };
+}
+
+/**
+ * GET /meetings/{id}'s answer: the meeting and its recordings, their media URLs under `baseUrl`
+ * signed for `ttlSeconds`.
+ */
+export async function meetingDetailAnswer(
+  db: Knex,
+  auth: AuthenticatedKey,
+  meetingId: number,
+  links: { baseUrl: string; ttlSeconds: number },
+): Promise<z.infer<typeof meetingDetailSchema>> {
+  const { meeting, recordings } = await meetingDetail(db, auth, meetingId);
+  const signed = await mediaLinksFor(db, auth, links.baseUrl, links.ttlSeconds);
+  return meetingDetailJson(meeting, recordings, signed);
 }
 
 /**

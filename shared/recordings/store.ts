@@ -70,6 +70,17 @@ export function recordingStorageKey(meetingId: number, recordingId: number): str
 }
 
 /**
+ * The recording of one launch of one meeting: looked up by both (a session id never finds another
+ * meeting's recording), or detached from that meeting by a delete (its meeting id is gone then).
+ */
+function recordingOfLaunch(db: Db, input: { meetingId: number; sessionId: string }) {
+  return db<RecordingRow>('recordings')
+    .where({ session_id: input.sessionId })
+    .andWhere((query) => query.where({ meeting_id: input.meetingId }).orWhereNull('meeting_id'))
+    .orderByRaw('meeting_id IS NULL');
+}
+
+/**
  * The recording of one bot launch, created by its first chunk. A repeated first chunk (at-least-once
  * delivery, or two ingesters racing) finds the row the other made; so does a late chunk of a
  * recording already deleted (detached from its meeting, found by its launch session), which must
@@ -79,7 +90,7 @@ export async function findOrCreateRecording(
   db: Db,
   input: { meetingId: number; userId: number; sessionId: string; startSeconds: number },
 ): Promise<RecordingRecord> {
-  const existing = await db<RecordingRow>('recordings').where({ session_id: input.sessionId }).first();
+  const existing = await recordingOfLaunch(db, input).first();
   if (existing) return toRecord(existing);
   const next = await db.raw<{ rows: Array<{ id: string }> }>(
     `SELECT nextval(pg_get_serial_sequence('recordings', 'id')) AS id`,
@@ -100,8 +111,7 @@ export async function findOrCreateRecording(
       input.startSeconds,
     ],
   );
-  const row =
-    inserted.rows[0] ?? (await db<RecordingRow>('recordings').where({ session_id: input.sessionId }).first());
+  const row = inserted.rows[0] ?? (await recordingOfLaunch(db, input).first());
   if (!row) throw new Error(`recording of meeting ${input.meetingId} vanished while it was created`);
   return toRecord(row);
 }

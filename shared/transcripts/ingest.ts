@@ -1,5 +1,5 @@
 import type { Knex } from '../infra/knex.js';
-import { existingMeetingIds } from '../meetings/store.js';
+import { existingMeetingIds, lockMeetingHistory } from '../meetings/store.js';
 import type { TranscriptEvents } from './events.js';
 import { type SegmentRecord, type SegmentUpsert, upsertSegments } from './store.js';
 
@@ -24,6 +24,11 @@ export async function saveSegments<Segment extends SegmentUpsert>(
   const known = segments.filter((segment) => meetings.has(segment.meetingId));
   const unknownMeeting = segments.filter((segment) => !meetings.has(segment.meetingId));
   const written = await db.transaction(async (trx) => {
+    // Change numbers are committed in the order they are given: live readers resume by them.
+    await lockMeetingHistory(
+      trx,
+      known.map((segment) => segment.meetingId),
+    );
     const changed = await upsertSegments(trx, known);
     if (changed.length > 0) await events.transcriptSegmentsWritten(trx, { segments: changed });
     return changed;

@@ -3,7 +3,8 @@ import type { Platform } from '../contract/platforms.js';
 import type { Knex } from '../infra/knex.js';
 import type { ResponseCache } from '../infra/response-cache.js';
 import { meetingHeaderJson } from '../meetings/serialize.js';
-import { latestMeeting } from '../meetings/service.js';
+import { getMeeting, latestMeeting } from '../meetings/service.js';
+import type { MeetingRecord } from '../meetings/store.js';
 import { exportFilename, TEXT_EXPORTS, type TextTranscriptFormat } from './export-formats.js';
 import { transcriptVersion } from './store.js';
 import { exportSegments, segmentsJsonText } from './transcript-read.js';
@@ -19,7 +20,20 @@ export async function transcriptAnswer(
   platform: Platform,
   nativeMeetingId: string,
 ): Promise<Buffer> {
-  const meeting = await latestMeeting(db, auth, platform, nativeMeetingId);
+  return transcriptJsonOf(db, cache, await latestMeeting(db, auth, platform, nativeMeetingId));
+}
+
+/** transcriptAnswer for the user's meeting of this id (404 `Meeting not found` otherwise). */
+export async function meetingTranscriptAnswer(
+  db: Knex,
+  cache: ResponseCache,
+  auth: AuthenticatedKey,
+  meetingId: number,
+): Promise<Buffer> {
+  return transcriptJsonOf(db, cache, await getMeeting(db, auth, meetingId));
+}
+
+async function transcriptJsonOf(db: Knex, cache: ResponseCache, meeting: MeetingRecord): Promise<Buffer> {
   const version = await transcriptVersion(db, meeting.id);
   const key = `transcript:${meeting.id}:${meeting.status}:${meeting.startTime?.getTime()}:${meeting.endTime?.getTime()}:${version}`;
   return cache.through(key, async () => {
@@ -48,7 +62,26 @@ export async function transcriptExport(
   nativeMeetingId: string,
   format: TextTranscriptFormat,
 ): Promise<TranscriptExport> {
-  const meeting = await latestMeeting(db, auth, platform, nativeMeetingId);
+  return transcriptTextOf(db, cache, await latestMeeting(db, auth, platform, nativeMeetingId), format);
+}
+
+/** transcriptExport for the user's meeting of this id (404 `Meeting not found` otherwise). */
+export async function meetingTranscriptExport(
+  db: Knex,
+  cache: ResponseCache,
+  auth: AuthenticatedKey,
+  meetingId: number,
+  format: TextTranscriptFormat,
+): Promise<TranscriptExport> {
+  return transcriptTextOf(db, cache, await getMeeting(db, auth, meetingId), format);
+}
+
+async function transcriptTextOf(
+  db: Knex,
+  cache: ResponseCache,
+  meeting: MeetingRecord,
+  format: TextTranscriptFormat,
+): Promise<TranscriptExport> {
   const version = await transcriptVersion(db, meeting.id);
   const { contentType, render } = TEXT_EXPORTS[format];
   const body = await cache.through(`transcript.${format}:${meeting.id}:${version}`, async () =>

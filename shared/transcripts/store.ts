@@ -34,6 +34,24 @@ interface SegmentRow {
   updated_at: Date;
 }
 
+/** What a segment read returns: the row without its search columns (user_id, search_config, search_vector). */
+const SEGMENT_COLUMNS: string[] = [
+  'id',
+  'meeting_id',
+  'segment_id',
+  'start_seconds',
+  'end_seconds',
+  'text',
+  'speaker',
+  'language',
+  'absolute_start_time',
+  'absolute_end_time',
+  'is_final',
+  'change_seq',
+  'created_at',
+  'updated_at',
+];
+
 export type SegmentUpsert = Omit<SegmentRecord, 'createdAt' | 'updatedAt' | 'changeSeq'>;
 
 function toRecord(row: SegmentRow): SegmentRecord {
@@ -62,7 +80,8 @@ export async function listSegments(db: Db, meetingId: number): Promise<SegmentRe
       { column: 'start_seconds', order: 'asc' },
       { column: 'absolute_start_time', order: 'asc' },
       { column: 'id', order: 'asc' },
-    ]);
+    ])
+    .select<SegmentRow[]>(SEGMENT_COLUMNS);
   return rows.map(toRecord);
 }
 
@@ -108,20 +127,29 @@ export async function upsertSegments(db: Db, segments: readonly SegmentUpsert[])
             (excluded.text, excluded.start_seconds, excluded.end_seconds,
              excluded.speaker, excluded.language, excluded.is_final)`),
     )
-    .returning('*');
+    .returning(SEGMENT_COLUMNS);
   return (result as SegmentRow[]).map(toRecord);
 }
 
-/** The meeting's segments written after change `afterSeq`, in the order they were written. */
+/**
+ * For each meeting, its segments written after change `after`, meeting by meeting in the order they
+ * were written (the live readers' one query, however many meetings they follow).
+ */
 export async function listSegmentsChangedSince(
   db: Db,
-  meetingId: number,
-  afterSeq: number,
+  positions: ReadonlyArray<{ meetingId: number; after: number }>,
 ): Promise<SegmentRecord[]> {
-  const rows = await db<SegmentRow>('transcript_segments')
-    .where({ meeting_id: meetingId })
-    .andWhere('change_seq', '>', afterSeq)
-    .orderBy('change_seq');
+  if (positions.length === 0) return [];
+  const rows: SegmentRow[] = await db('transcript_segments as s')
+    .join(
+      db.raw('unnest(?::integer[], ?::bigint[]) AS p(meeting_id, after_seq)', [
+        positions.map((position) => position.meetingId),
+        positions.map((position) => position.after),
+      ]),
+      (join) => join.on('s.meeting_id', 'p.meeting_id').andOn('s.change_seq', '>', 'p.after_seq'),
+    )
+    .select<SegmentRow[]>(SEGMENT_COLUMNS.map((column) => `s.${column}`))
+    .orderBy([{ column: 's.meeting_id' }, { column: 's.change_seq' }]);
   return rows.map(toRecord);
 }
 

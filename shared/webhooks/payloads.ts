@@ -1,3 +1,5 @@
+import { type ChatMessageJson, chatMessageJson } from '../chat/serialize.js';
+import type { ChatMessageRecord } from '../chat/store.js';
 import type { TranscriptionHealthKind, TranscriptionHealthMessage } from '../contract/events.js';
 import type { MeetingStatus } from '../contract/meeting-status.js';
 import type { Platform } from '../contract/platforms.js';
@@ -12,6 +14,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'transcript.segments',
   'meeting.transcription_health',
   'recording.ready',
+  'chat.message',
+  'bot.scheduled',
+  'bot.schedule_failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent on request only (POST /user/webhook/test), never stored or retried. */
@@ -66,7 +71,28 @@ export interface RecordingReadyData {
   };
 }
 
+/** A message the bot read in the meeting chat (its own included, `is_from_bot`). */
+export interface ChatMessageData {
+  meeting: WebhookMeetingRef;
+  message: ChatMessageJson;
+}
+
+/**
+ * A scheduled bot was scheduled or moved (`bot.scheduled`), or could not launch at its time
+ * (`bot.schedule_failed`, reason `concurrent_limit_reached`).
+ */
+export interface BotScheduleData {
+  meeting: WebhookMeetingRef;
+  join_at: string | null;
+  status: MeetingStatus;
+  reason: string | null;
+  detail: string | null;
+  changed_at: string;
+}
+
 export type WebhookEventData =
+  | BotScheduleData
+  | ChatMessageData
   | StatusChangedData
   | TranscriptSegmentsData
   | TranscriptionHealthData
@@ -84,6 +110,21 @@ export function statusChangedData(target: WebhookTarget, change: MeetingStatusCh
     reason: change.reason,
     detail: change.detail,
     source: change.source,
+    changed_at: change.at.toISOString(),
+  };
+}
+
+export function botScheduleData(
+  target: WebhookTarget,
+  change: MeetingStatusChanged,
+  joinAt: Date | null,
+): BotScheduleData {
+  return {
+    meeting: meetingRef(target),
+    join_at: joinAt?.toISOString() ?? null,
+    status: change.to,
+    reason: change.reason,
+    detail: change.detail,
     changed_at: change.at.toISOString(),
   };
 }
@@ -115,6 +156,10 @@ export function recordingReadyData(target: WebhookTarget, { recording }: Recordi
       completed_at: recording.completedAt?.toISOString() ?? null,
     },
   };
+}
+
+export function chatMessageData(target: WebhookTarget, message: ChatMessageRecord): ChatMessageData {
+  return { meeting: meetingRef(target), message: chatMessageJson(message) };
 }
 
 /** One meeting's segments, in transcript order (then in the order they were written). */

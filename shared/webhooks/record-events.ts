@@ -1,10 +1,15 @@
+import type { ChatEvents, ChatMessagesWritten } from '../chat/events.js';
 import type { TranscriptionHealthMessage } from '../contract/events.js';
+import { ScheduleReasons } from '../contract/schedule.js';
 import type { Db } from '../infra/knex.js';
+import { findMeetingById } from '../meetings/store.js';
 import type { MeetingEvents, MeetingStatusChanged } from '../meetings/events.js';
 import type { RecordingEvents, RecordingReady } from '../recordings/events.js';
 import type { TranscriptEvents, TranscriptSegmentsWritten } from '../transcripts/events.js';
 import { insertDeliveries, type NewDelivery } from './outbox.js';
 import {
+  botScheduleData,
+  chatMessageData,
   recordingReadyData,
   statusChangedData,
   transcriptionHealthData,
@@ -18,11 +23,31 @@ import { findWebhookTargets, type HookedTarget, isHooked } from './targets.js';
  * when its change does; the processes hand them `webhookOutbox` (api/app.ts, worker/domain-events.ts).
  */
 
-/** A `meeting.status_changed` event for a recorded transition, if the meeting has a webhook. */
+/**
+ * A `meeting.status_changed` event for a recorded transition, if the meeting has a webhook; after
+ * it, `bot.scheduled` for a scheduled or moved bot and `bot.schedule_failed` for one that could not
+ * launch at its time.
+ */
 async function recordStatusChangeEvent(db: Db, change: MeetingStatusChanged): Promise<void> {
   const target = (await findWebhookTargets(db, [change.meetingId])).get(change.meetingId);
   if (!isHooked(target)) return;
-  await insertDeliveries(db, [delivery(target, 'meeting.status_changed', statusChangedData(target, change))]);
+  const deliveries = [delivery(target, 'meeting.status_changed', statusChangedData(target, change))];
+  const scheduleEvent = scheduleEventOf(change);
+  if (scheduleEvent) {
+    const joinAt = (await findMeetingById(db, change.meetingId))?.joinAt ?? null;
+    deliveries.push(delivery(target, scheduleEvent, botScheduleData(target, change, joinAt)));
+  }
+  await insertDeliveries(db, deliveries);
+}
+
+function scheduleEventOf(change: MeetingStatusChanged): 'bot.scheduled' | 'bot.schedule_failed' | undefined {
+  if (
+    change.to === 'requested' &&
+    (change.reason === ScheduleReasons.scheduled || change.reason === ScheduleReasons.moved)
+  )
+    return 'bot.scheduled';
+  if (change.to === 'failed' && change.reason === ScheduleReasons.limitFull) return 'bot.schedule_failed';
+  return undefined;
 }
 
 /** A `recording.ready` event for a recording just completed, if its meeting has a webhook. */
@@ -54,11 +79,23 @@ async function recordSegmentEvents(db: Db, { segments }: TranscriptSegmentsWritt
   );
 }
 
+/** One `chat.message` event per message just stored, for meetings with a webhook. */
+async function recordChatMessageEvents(db: Db, { messages }: ChatMessagesWritten): Promise<void> {
+  const targets = await findWebhookTargets(db, [...new Set(messages.map((message) => message.meetingId))]);
+  const deliveries: NewDelivery[] = [];
+  for (const message of messages) {
+    const target = targets.get(message.meetingId);
+    if (isHooked(target)) deliveries.push(delivery(target, 'chat.message', chatMessageData(target, message)));
+  }
+  await insertDeliveries(db, deliveries);
+}
+
 /** The outbox as the receiver of the features' events. */
-export const webhookOutbox: MeetingEvents & TranscriptEvents & RecordingEvents = {
+export const webhookOutbox: MeetingEvents & TranscriptEvents & RecordingEvents & ChatEvents = {
   meetingStatusChanged: recordStatusChangeEvent,
   transcriptSegmentsWritten: recordSegmentEvents,
   recordingReady: recordRecordingReadyEvent,
+  chatMessagesWritten: recordChatMessageEvents,
 };
 
 /** A `meeting.transcription_health` event for a bot's health report, if the meeting has a webhook. */

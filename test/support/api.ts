@@ -10,10 +10,15 @@ import { createApp } from '../../api/app.js';
 import type { AppState } from '../../api/context.js';
 import { answerMalformedRequests } from '../../api/http-server.js';
 import { noRateLimits, redisRateLimits } from '../../api/middleware/rate-limits.js';
-import { redisStreamSlots } from '../../api/routes/transcripts/stream-slots.js';
+import { OpenFeeds } from '../../api/live/open-feeds.js';
+import { liveSocketSlots, liveStreamSlots } from '../../api/live/slots.js';
+import type { StreamOptions } from '../../api/routes/transcripts/stream.js';
+import type { LiveSocketSettings } from '../../api/ws/session.js';
+import { attachLiveSockets, liveSocketSettings, socketSlotStaleMs } from '../../api/ws/server.js';
 import { findOrCreateUser, issueApiKey } from '../../shared/accounts/service.js';
 import { type BotCommands, redisBotCommands } from '../../shared/bots/command-channel.js';
 import { type BotJobs, bullBotJobs } from '../../shared/bots/jobs.js';
+import { redisSpeechQueue } from '../../shared/bots/speech-queue.js';
 import { type Config, parseConfig } from '../../shared/infra/config.js';
 import { createLogger, type Logger } from '../../shared/infra/logger.js';
 import { createMetricsRegistry } from '../../shared/infra/metrics.js';
@@ -45,6 +50,8 @@ export interface TestApi {
   prefix: string;
   /** The API's recording storage (RECORDING_STORAGE; by default a temporary directory of this API's own). */
   recordingStorage: RecordingStorage;
+  /** Its open live connections (SSE streams, WebSockets). */
+  openFeeds: OpenFeeds;
   createUser(options?: { maxConcurrentBots?: number; email?: string }): Promise<TestUser>;
   /** fetch against the API, JSON in and out. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
@@ -87,6 +94,8 @@ export async function startTestApi(
     recordingStorage?: (config: Config) => RecordingStorage;
     /** The API's logger instead of one writing at TEST_LOG_LEVEL (to read what it logs). */
     logger?: Logger;
+    /** The WebSocket feed's settings instead of the config's (e.g. a shorter wait for the auth message). */
+    liveSockets?: Partial<LiveSocketSettings>;
   } = {},
 ): Promise<TestApi> {
   const database = options.replicaOf?.database ?? (await createTestDatabase(options.postgresUrl));
@@ -112,22 +121,27 @@ export async function startTestApi(
   const queues = createBotQueues(redis, prefix);
   const logger = options.logger ?? createLogger('api-test', config.LOG_LEVEL);
   const changes = new MeetingChangeListener(createTestRedis(redisUrl), prefix, logger);
+  // A poll too slow for any test to pass by: live updates must come from the Redis announcements.
+  const streamOptions: StreamOptions = { pollMs: 60_000, endQuietMs: 1500, heartbeatMs: 15_000 };
+  const rateLimits = options.rateLimited ? redisRateLimits(redis, prefix, config) : noRateLimits;
+  const openFeeds = new OpenFeeds();
   const app = createApp({
     changes,
     announce: meetingAnnouncer(redis, prefix, logger),
-    // A poll too slow for any test to pass by: live updates must come from the Redis announcements.
-    streamOptions: { pollMs: 60_000, endQuietMs: 1500, heartbeatMs: 15_000 },
+    streamOptions,
     config,
     db: database.db,
     jobs: options.jobs ? options.jobs(queues) : bullBotJobs(queues),
     commands: options.commands ?? redisBotCommands(redis, prefix),
-    rateLimits: options.rateLimited ? redisRateLimits(redis, prefix, config) : noRateLimits,
+    speechQueue: redisSpeechQueue(redis, prefix),
+    rateLimits,
     metrics: createMetricsRegistry('api', { deployment: prefix }),
-    streamSlots: redisStreamSlots(redis, prefix, {
+    streamSlots: liveStreamSlots(redis, prefix, {
       perUser: config.LIVE_STREAMS_PER_USER,
       staleMs: 45_000,
       log: logger,
     }),
+    openFeeds,
     logger,
     recordingStorage,
     queues: [queues.launch, queues.control],
@@ -140,10 +154,26 @@ export async function startTestApi(
       },
     },
   });
-  const server: Server = await new Promise((resolve) => {
-    const listening = answerMalformedRequests(createServer(app.callback()));
-    listening.listen(0, '127.0.0.1', () => resolve(listening));
+  const handleRequest = app.callback();
+  const server: Server = answerMalformedRequests(createServer(handleRequest));
+  attachLiveSockets(server, {
+    handleRequest,
+    db: database.db,
+    changes,
+    rateLimits,
+    slots: liveSocketSlots(redis, prefix, {
+      perKey: config.WS_SOCKETS_PER_KEY,
+      staleMs: socketSlotStaleMs(config),
+      log: logger,
+    }),
+    openFeeds,
+    log: logger,
+    settings: { ...liveSocketSettings(config, streamOptions), ...options.liveSockets },
+    messageMaxBytes: config.WS_MESSAGE_MAX_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const request: TestApi['request'] = async (method, path, requestOptions = {}) => {
@@ -177,6 +207,7 @@ export async function startTestApi(
     queues,
     prefix,
     recordingStorage,
+    openFeeds,
     request,
     async createUser(userOptions = {}) {
       userCounter += 1;
@@ -190,6 +221,7 @@ export async function startTestApi(
       return { id: user.id, email: user.email, key: token };
     },
     async close() {
+      await openFeeds.closeAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await changes.close();

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { streamFields } from '../../shared/contract/stream-codec.js';
-import { botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
+import { botChatStream, botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { claimLaunch } from '../../shared/meetings/launch-store.js';
 import { Ingester, type IngesterOptions } from '../../worker/ingest/ingester.js';
@@ -50,7 +50,8 @@ export class FakeBots {
       json: { ...googleMeetBot(nativeId), ...extra },
     });
     if (created.status !== 201) throw new Error(`POST /bots: ${created.status} ${created.text}`);
-    const sessionId = `session-${nativeId}`;
+    // The meeting's id in it: two users' meetings may share a native id.
+    const sessionId = `session-${nativeId}-${created.body.id}`;
     await claimLaunch(this.api.database.db, created.body.id, { sessionId, workerId: 'fake-bots' });
     return { meetingId: created.body.id, sessionId };
   }
@@ -92,6 +93,29 @@ export class FakeBots {
         absoluteStartTime: new Date(base + segment.start * 1000).toISOString(),
         absoluteEndTime: new Date(base + (segment.start + 1) * 1000).toISOString(),
         final: segment.final ?? true,
+      }),
+    );
+  }
+
+  /** A chat message the bot read (the legacy shared stream: no session registry needed). */
+  async chat(
+    meetingId: number,
+    sessionId: string,
+    message: { key: string; sender: string; text: string; fromBot?: boolean; seconds: number },
+  ) {
+    const base = Date.UTC(2026, 10, 22, 9);
+    await this.redis.xadd(
+      botChatStream(this.api.prefix),
+      '*',
+      ...streamFields({
+        meetingId,
+        sessionId,
+        messageKey: message.key,
+        sender: message.sender,
+        text: message.text,
+        fromBot: message.fromBot ?? false,
+        sentAt: new Date(base + message.seconds * 1000).toISOString(),
+        seconds: message.seconds,
       }),
     );
   }

@@ -3,7 +3,8 @@ import type Docker from 'dockerode';
 import type { Redis } from 'ioredis';
 import { transcriptSegmentMessage } from '../../shared/contract/events.js';
 import { decodeStreamEntry } from '../../shared/contract/stream-codec.js';
-import { botSegmentsStream } from '../../shared/contract/streams.js';
+import { listBotSessions } from '../../shared/bots/session-registry.js';
+import { botSessionStream } from '../../shared/contract/streams.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import { Labels } from '../../worker/runtime/bot-runtime.js';
 
@@ -16,16 +17,37 @@ export interface PublishedSegment {
   copies: number;
 }
 
-/** What the bot appended to the segments stream for this meeting, by segment id, in stream order. */
+/** The segments streams of every bot launched for this meeting (from the workers' session registry). */
+export async function segmentStreamsOf(redis: Redis, prefix: string, meetingId: number): Promise<string[]> {
+  const sessions = await listBotSessions(redis, prefix);
+  return [...sessions]
+    .filter(([, entry]) => entry.meetingId === meetingId)
+    .sort(([, a], [, b]) => a.launchedAt - b.launchedAt)
+    .map(([sessionId]) => botSessionStream(prefix, sessionId, 'segments'));
+}
+
+/** What the meeting's bots appended to their segments streams, by segment id, in stream order. */
 export async function publishedSegments(
   redis: Redis,
   prefix: string,
   meetingId: number,
 ): Promise<Map<string, PublishedSegment>> {
   const published = new Map<string, PublishedSegment>();
+  for (const stream of await segmentStreamsOf(redis, prefix, meetingId)) {
+    await readSegments(redis, stream, meetingId, published);
+  }
+  return published;
+}
+
+async function readSegments(
+  redis: Redis,
+  stream: string,
+  meetingId: number,
+  published: Map<string, PublishedSegment>,
+): Promise<void> {
   let from = '-';
   for (;;) {
-    const entries = await redis.xrange(botSegmentsStream(prefix), from, '+', 'COUNT', 1000);
+    const entries = await redis.xrange(stream, from, '+', 'COUNT', 1000);
     for (const [, fields] of entries) {
       const parsed = decodeStreamEntry(transcriptSegmentMessage, fields);
       if (!parsed.ok || parsed.value.meetingId !== meetingId) continue;
@@ -40,7 +62,7 @@ export async function publishedSegments(
         copies: (earlier?.copies ?? 0) + 1,
       });
     }
-    if (entries.length < 1000) return published;
+    if (entries.length < 1000) return;
     from = `(${entries.at(-1)![0]}`;
   }
 }

@@ -35,7 +35,8 @@ function postgresBin(): string {
   return join(root, versions[0]!, 'bin');
 }
 
-export async function startOwnPostgres(): Promise<OwnPostgres> {
+/** `settings`: server settings beyond the defaults (`-c name=value`), e.g. `{ shared_buffers: '2GB' }`. */
+export async function startOwnPostgres(settings: Record<string, string> = {}): Promise<OwnPostgres> {
   const bin = postgresBin();
   const dir = mkdtempSync(join(tmpdir(), 'meetbot-pg-'));
   const dataDir = join(dir, 'data');
@@ -54,7 +55,8 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       : execFileAsync(join(bin, program), args, { cwd: dir });
 
   await run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
+  const extra = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${extra.join('')}`;
   const start = async () => {
     await run('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', options, '-w', '-t', '60', 'start']);
   };

@@ -20,9 +20,14 @@ export interface OwnRedis {
   output(): string;
 }
 
-export async function startOwnRedis(): Promise<OwnRedis> {
+/**
+ * `password`: the default user's (requirepass), as a deployment that gives bots credentials of their
+ * own must set: without it anyone reaching the port is the default user, with every right.
+ */
+export async function startOwnRedis(options: { password?: string } = {}): Promise<OwnRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'meetbot-redis-'));
   const port = await freePort();
+  const { password } = options;
   const server = childServer({
     name: 'redis-server',
     command: 'redis-server',
@@ -39,6 +44,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       'everysec',
       '--dir',
       dir,
+      ...(password ? ['--requirepass', password] : []),
     ],
     keepOutput: 50_000,
     // Ready when it answers PING (not LOADING: it has read its AOF back).
@@ -48,6 +54,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
         maxRetriesPerRequest: 0,
         enableOfflineQueue: false,
         retryStrategy: () => null,
+        ...(password && { password }),
       });
       probe.on('error', () => {});
       const ready = await probe
@@ -67,7 +74,9 @@ export async function startOwnRedis(): Promise<OwnRedis> {
 
   await start();
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: password
+      ? `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}`
+      : `redis://127.0.0.1:${port}`,
     port,
     stop,
     start,

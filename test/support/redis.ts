@@ -7,8 +7,12 @@ export function uniquePrefix(label = 'test'): string {
   return `mbt-${label}-${randomBytes(4).toString('hex')}`;
 }
 
-/** Deletes every key under the prefix. */
+/**
+ * Deletes every key under the prefix, and the Redis users of the bots launched under it (named
+ * `<prefix>:bot:<session>`, or `<prefix>-db<n>:bot:<session>` outside database 0).
+ */
 export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  await deleteBotUsers(redis, prefix);
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
@@ -19,4 +23,11 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
 
 export function createTestRedis(url = TEST_REDIS_URL): Redis {
   return new Redis(url, { maxRetriesPerRequest: null });
+}
+
+/** Deletes the Redis ACL users of the bots of a deployment with this prefix (any database). */
+export async function deleteBotUsers(redis: Redis, prefix: string): Promise<void> {
+  const users = (await redis.call('ACL', 'USERS')) as string[];
+  const ours = users.filter((user) => user.startsWith(`${prefix}:bot:`) || user.startsWith(`${prefix}-db`));
+  if (ours.length > 0) await redis.call('ACL', 'DELUSER', ...ours);
 }

@@ -183,6 +183,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
         // Local recording storage: the in-process API's directory, so it serves what workers store.
         RECORDING_DIR: api.config.RECORDING_DIR,
+        // The image this run built (another checkout on the same engine may build its own tag).
+        ...(process.env.BOT_IMAGE && { BOT_IMAGE: process.env.BOT_IMAGE }),
         ...TEST_WEBHOOK_ENV,
         ...options.workerEnv,
         ...env,

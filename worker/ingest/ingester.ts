@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import {
+  botChatStream,
   botDeadLetterStream,
   botEventsStream,
   botHealthStream,
@@ -11,6 +12,8 @@ import type { Logger } from '../../shared/infra/logger.js';
 import { meetingAnnouncer } from '../../shared/meetings/changes.js';
 import type { RecordingStorage } from '../../shared/recordings/storage.js';
 import type { SegmentRecord } from '../../shared/transcripts/store.js';
+import { botStreamsOf } from './bot-streams.js';
+import { chatMessageHandler } from './chat-messages.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
 import { recordingChunkHandler } from './recording-chunks.js';
 import { StreamConsumer } from './stream-consumer.js';
@@ -28,6 +31,8 @@ export interface IngesterOptions {
   healthRedis?: Redis;
   /** For the recording chunks; a duplicate of eventsRedis (closed by stop()) when not given. */
   recordingRedis?: Redis;
+  /** For the chat messages; a duplicate of eventsRedis (closed by stop()) when not given. */
+  chatRedis?: Redis;
   /** Where recording chunks go. */
   recordingStorage: RecordingStorage;
   /** A non-blocking connection to announce committed changes to live streams. */
@@ -41,12 +46,16 @@ export interface IngesterOptions {
   claimIdleMs?: number;
 }
 
-/** The consumers of the bots' streams, in one consumer group shared by every worker replica. */
+/**
+ * The consumers of the bots' streams (each bot's own, and the legacy shared ones), in one consumer
+ * group per stream shared by every worker replica.
+ */
 export class Ingester {
   readonly events: StreamConsumer;
   readonly segments: StreamConsumer;
   readonly health: StreamConsumer;
   readonly recordings: StreamConsumer;
+  readonly chat: StreamConsumer;
   private readonly ownConnections: Redis[] = [];
 
   constructor(options: IngesterOptions) {
@@ -60,7 +69,8 @@ export class Ingester {
     this.events = new StreamConsumer({
       ...common,
       redis: options.eventsRedis,
-      stream: botEventsStream(options.prefix),
+      name: 'events',
+      streams: botStreamsOf(options.eventsRedis, options.prefix, 'events', botEventsStream(options.prefix)),
       handler: lifecycleEventHandler(options.db, options.log.child({ component: 'ingest-events' }), announce),
       log: options.log,
       // Status changes are few and ordered: small batches keep them prompt.
@@ -69,7 +79,13 @@ export class Ingester {
     this.segments = new StreamConsumer({
       ...common,
       redis: options.segmentsRedis,
-      stream: botSegmentsStream(options.prefix),
+      name: 'segments',
+      streams: botStreamsOf(
+        options.segmentsRedis,
+        options.prefix,
+        'segments',
+        botSegmentsStream(options.prefix),
+      ),
       handler: transcriptSegmentHandler(
         options.db,
         options.log.child({ component: 'ingest-segments' }),
@@ -79,18 +95,22 @@ export class Ingester {
       log: options.log,
       batchSize: 500,
     });
+    const healthRedis = options.healthRedis ?? this.ownConnection(options.eventsRedis);
     this.health = new StreamConsumer({
       ...common,
-      redis: options.healthRedis ?? this.ownConnection(options.eventsRedis),
-      stream: botHealthStream(options.prefix),
+      redis: healthRedis,
+      name: 'health',
+      streams: botStreamsOf(healthRedis, options.prefix, 'health', botHealthStream(options.prefix)),
       handler: transcriptionHealthHandler(options.db, options.log.child({ component: 'ingest-health' })),
       log: options.log,
       batchSize: 50,
     });
+    const recordingRedis = options.recordingRedis ?? this.ownConnection(options.eventsRedis);
     this.recordings = new StreamConsumer({
       ...common,
-      redis: options.recordingRedis ?? this.ownConnection(options.eventsRedis),
-      stream: botRecordingStream(options.prefix),
+      redis: recordingRedis,
+      name: 'recording',
+      streams: botStreamsOf(recordingRedis, options.prefix, 'recording', botRecordingStream(options.prefix)),
       handler: recordingChunkHandler(
         options.db,
         options.recordingStorage,
@@ -100,6 +120,16 @@ export class Ingester {
       // Chunks are up to a few hundred KB each, written one by one to the storage.
       batchSize: 20,
       deleteAcknowledged: true,
+    });
+    const chatRedis = options.chatRedis ?? this.ownConnection(options.eventsRedis);
+    this.chat = new StreamConsumer({
+      ...common,
+      redis: chatRedis,
+      name: 'chat',
+      streams: botStreamsOf(chatRedis, options.prefix, 'chat', botChatStream(options.prefix)),
+      handler: chatMessageHandler(options.db, options.log.child({ component: 'ingest-chat' }), announce),
+      log: options.log,
+      batchSize: 100,
     });
   }
 
@@ -113,7 +143,7 @@ export class Ingester {
   }
 
   private consumers(): StreamConsumer[] {
-    return [this.events, this.segments, this.health, this.recordings];
+    return [this.events, this.segments, this.health, this.recordings, this.chat];
   }
 
   private ownConnection(like: Redis): Redis {

@@ -1,39 +1,38 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
-import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { recordRejoin, transitionMeeting } from '../../shared/meetings/transitions.js';
 import { domainEvents } from '../domain-events.js';
+import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
  * Moves meetings forward from the bots' lifecycle events, in stream order, with conditional
  * updates: a late or repeated event is a no-op, terminal states are final, and events from
- * another launch session than the meeting's own are ignored.
+ * another launch session than the meeting's own are ignored. The meeting is the one of the stream
+ * the event came through.
  */
 export function lifecycleEventHandler(db: Knex, log: Logger, announce: AnnounceChanges): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
     const changed = new Set<number>();
     for (const message of messages) {
-      const parsed = parseStreamJson(lifecycleEvent, message.data);
-      if (!parsed.ok) {
-        deadLetters.push({ id: message.id, reason: parsed.reason });
+      const read = readBoundMessage(lifecycleEvent, message);
+      if (!read.ok) {
+        deadLetters.push({ id: message.id, reason: read.reason });
         continue;
       }
-      const event = parsed.value;
-      const meeting = await findMeetingById(db, event.meetingId);
+      const { value: event, identity } = read.value;
+      const { meetingId, sessionId } = identity;
+      const meeting = await findMeetingById(db, meetingId);
       if (!meeting) {
-        deadLetters.push({ id: message.id, reason: `meeting ${event.meetingId} not found` });
+        deadLetters.push({ id: message.id, reason: `meeting ${meetingId} not found` });
         continue;
       }
-      if (meeting.launchSessionId !== event.sessionId) {
-        log.warn(
-          { meetingId: meeting.id, sessionId: event.sessionId },
-          'event from another launch session ignored',
-        );
+      if (meeting.launchSessionId !== sessionId) {
+        log.warn({ meetingId: meeting.id, sessionId }, 'event from another launch session ignored');
         continue;
       }
       if (event.status === 'active' && meeting.status === 'active' && meeting.relaunchCount > 0) {

@@ -1,5 +1,4 @@
 import { recordingChunkMessage } from '../../shared/contract/events.js';
-import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
@@ -7,6 +6,7 @@ import { completeRecording, hasEveryChunk, inStorage } from '../../shared/record
 import type { RecordingStorage } from '../../shared/recordings/storage.js';
 import { findOrCreateRecording, recordChunk, storedChunks } from '../../shared/recordings/store.js';
 import { domainEvents } from '../domain-events.js';
+import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
@@ -19,12 +19,13 @@ export function recordingChunkHandler(db: Knex, storage: RecordingStorage, log: 
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
     for (const message of messages) {
-      const parsed = parseStreamJson(recordingChunkMessage, message.data);
-      if (!parsed.ok) {
-        deadLetters.push({ id: message.id, reason: parsed.reason });
+      const read = readBoundMessage(recordingChunkMessage, message);
+      if (!read.ok) {
+        deadLetters.push({ id: message.id, reason: read.reason });
         continue;
       }
-      const chunk = parsed.value;
+      const { value, identity } = read.value;
+      const chunk = { ...value, ...identity };
       const meeting = await findMeetingById(db, chunk.meetingId);
       if (!meeting) {
         // Its meeting was deleted: the audio goes with it (not to the dead letters, it is bulk).

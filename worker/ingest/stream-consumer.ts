@@ -5,10 +5,28 @@ import { BackgroundLoop } from '../../shared/infra/background-loop.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import { isTransientStoreError } from '../../shared/infra/store-errors.js';
 
+/** The meeting and launch session a bot's own stream belongs to (its messages can't say otherwise). */
+export interface StreamBinding {
+  meetingId: number;
+  sessionId: string;
+}
+
+/**
+ * A stream to read, with the meeting its messages belong to; `binding: null` for the legacy shared
+ * streams, whose messages name their own meeting (only bots launched by older workers write there).
+ */
+export interface BoundStream {
+  stream: string;
+  binding: StreamBinding | null;
+}
+
 export interface StreamMessage {
   id: string;
   /** The message's `data` field (undefined when the message has none). */
   data: string | undefined;
+  /** The stream it came through, and what that stream is bound to. */
+  stream: string;
+  binding: StreamBinding | null;
 }
 
 export interface DeadLetter {
@@ -17,15 +35,18 @@ export interface DeadLetter {
 }
 
 /**
- * Applies a batch and says which messages can never be applied. Everything it returns without
- * throwing is acknowledged: the handler must have committed its writes first. Throwing leaves the
- * whole batch pending, to be retried.
+ * Applies a batch (messages of one stream) and says which messages can never be applied. Everything
+ * it returns without throwing is acknowledged: the handler must have committed its writes first.
+ * Throwing leaves the whole batch pending, to be retried.
  */
 export type BatchHandler = (messages: StreamMessage[]) => Promise<DeadLetter[]>;
 
 export interface StreamConsumerOptions {
   redis: Redis;
-  stream: string;
+  /** What the consumer reads, asked again before every read (bots come and go). */
+  streams: () => Promise<BoundStream[]>;
+  /** Names the consumer in logs (e.g. the kind of stream). */
+  name: string;
   group: string;
   consumer: string;
   deadLetterStream: string;
@@ -44,6 +65,11 @@ export interface StreamConsumerOptions {
   deleteAcknowledged?: boolean;
 }
 
+/** A consumer of one fixed stream whose messages name their own meeting. */
+export function fixedStream(stream: string): () => Promise<BoundStream[]> {
+  return () => Promise.resolve([{ stream, binding: null }]);
+}
+
 type XReadGroupReply = Array<[stream: string, entries: Array<[id: string, fields: string[]]>]> | null;
 
 /**
@@ -53,6 +79,8 @@ type XReadGroupReply = Array<[stream: string, entries: Array<[id: string, fields
  */
 export class StreamConsumer extends BackgroundLoop {
   private readonly batchSize: number;
+  /** Streams whose consumer group is known to exist, with their binding. */
+  private readonly grouped = new Map<string, StreamBinding | null>();
   private readonly blockMs: number;
   private readonly claimIdleMs: number;
   private readonly maxDeliveries: number;
@@ -66,17 +94,25 @@ export class StreamConsumer extends BackgroundLoop {
     this.maxDeliveries = options.maxDeliveries ?? 5;
   }
 
-  async ensureGroup(): Promise<void> {
-    try {
-      await this.options.redis.xgroup('CREATE', this.options.stream, this.options.group, '0', 'MKSTREAM');
-    } catch (error) {
-      if (!String((error as Error).message).includes('BUSYGROUP')) throw error;
+  /** The streams to read now, each with its consumer group created (from the first entry). */
+  async refresh(): Promise<BoundStream[]> {
+    const streams = await this.options.streams();
+    const current = new Set(streams.map(({ stream }) => stream));
+    for (const stream of this.grouped.keys()) if (!current.has(stream)) this.grouped.delete(stream);
+    for (const { stream, binding } of streams) {
+      if (this.grouped.has(stream)) continue;
+      try {
+        await this.options.redis.xgroup('CREATE', stream, this.options.group, '0', 'MKSTREAM');
+      } catch (error) {
+        if (!String((error as Error).message).includes('BUSYGROUP')) throw error;
+      }
+      this.grouped.set(stream, binding);
     }
+    return streams;
   }
 
-  /** Reads and applies until the stream has nothing new for this group (used by tests and shutdown). */
+  /** Reads and applies until the streams have nothing new for this group (used by tests and shutdown). */
   async drain(): Promise<number> {
-    await this.ensureGroup();
     let total = 0;
     for (;;) {
       const applied = (await this.pass('0')) + (await this.pass('>', 0));
@@ -90,7 +126,6 @@ export class StreamConsumer extends BackgroundLoop {
     const { log } = this.options;
     while (this.running) {
       try {
-        await this.ensureGroup();
         // Our own pending first (a previous run of this consumer crashed mid-batch), then new ones.
         while (this.running && (await this.pass('0')) > 0) {}
         while (this.running) {
@@ -98,25 +133,47 @@ export class StreamConsumer extends BackgroundLoop {
           await this.pass('>', this.blockMs);
         }
       } catch (error) {
-        log.error({ err: error, stream: this.options.stream }, 'stream consumer failed; retrying');
+        log.error({ err: error, consumer: this.options.name }, 'stream consumer failed; retrying');
         await sleep(1000);
       }
     }
   }
 
-  /** Reads one batch from `fromId` ('0' = our pending, '>' = new) and applies it. Returns its size. */
+  /**
+   * Reads one batch from `fromId` ('0' = our pending, '>' = new) of every stream and applies it,
+   * stream by stream. Returns how many messages it applied.
+   */
   private async pass(fromId: '0' | '>', blockMs?: number): Promise<number> {
-    const { redis, stream, group, consumer } = this.options;
+    const { redis, group, consumer } = this.options;
+    const streams = await this.refresh();
+    if (streams.length === 0) {
+      if (blockMs) await sleep(blockMs);
+      return 0;
+    }
     const args: Array<string | number> = ['GROUP', group, consumer, 'COUNT', this.batchSize];
     if (blockMs !== undefined && blockMs > 0) args.push('BLOCK', blockMs);
-    args.push('STREAMS', stream, fromId);
-    const reply = (await (redis.xreadgroup as (...a: Array<string | number>) => Promise<unknown>)(
-      ...args,
-    )) as XReadGroupReply;
-    const entries = reply?.[0]?.[1] ?? [];
-    if (entries.length === 0) return 0;
-    await this.apply(entries.map(([id, fields]) => ({ id, data: streamData(fields) })));
-    return entries.length;
+    args.push('STREAMS', ...streams.map(({ stream }) => stream), ...streams.map(() => fromId));
+    let reply: XReadGroupReply;
+    try {
+      reply = (await (redis.xreadgroup as (...a: Array<string | number>) => Promise<unknown>)(
+        ...args,
+      )) as XReadGroupReply;
+    } catch (error) {
+      // A stream removed meanwhile (its bot ended long ago): read the list again.
+      if (String((error as Error).message).includes('NOGROUP')) {
+        this.grouped.clear();
+        return 0;
+      }
+      throw error;
+    }
+    let applied = 0;
+    for (const [stream, entries] of reply ?? []) {
+      if (entries.length === 0) continue;
+      const binding = this.grouped.get(stream) ?? null;
+      await this.apply(entries.map(([id, fields]) => ({ id, data: streamData(fields), stream, binding })));
+      applied += entries.length;
+    }
+    return applied;
   }
 
   private async apply(messages: StreamMessage[]): Promise<void> {
@@ -125,7 +182,7 @@ export class StreamConsumer extends BackgroundLoop {
     await this.acknowledge(
       messages,
       deadLetters.map((dead) => ({
-        message: byId.get(dead.id) ?? { id: dead.id, data: undefined },
+        message: byId.get(dead.id) ?? { ...messages[0]!, id: dead.id, data: undefined },
         reason: dead.reason,
       })),
     );
@@ -161,12 +218,17 @@ export class StreamConsumer extends BackgroundLoop {
     }
   }
 
-  /** Dead-letters what must be, then acknowledges every message of the batch, in one round trip. */
+  /**
+   * Dead-letters what must be, then acknowledges every message of the batch (all of one stream), in
+   * one round trip.
+   */
   private async acknowledge(
     messages: StreamMessage[],
     deadLetters: Array<{ message: StreamMessage; reason: string }>,
   ): Promise<void> {
-    const { redis, stream, group, deadLetterStream, log } = this.options;
+    const { redis, group, deadLetterStream, log } = this.options;
+    const stream = messages[0]?.stream;
+    if (stream === undefined) return;
     const pipeline = redis.pipeline();
     for (const { message, reason } of deadLetters) {
       pipeline.xadd(
@@ -206,7 +268,14 @@ export class StreamConsumer extends BackgroundLoop {
     const now = Date.now();
     if (now - this.lastClaimAt < Math.min(this.claimIdleMs, 5000)) return;
     this.lastClaimAt = now;
-    const { redis, stream, group, consumer } = this.options;
+    for (const [stream, binding] of [...this.grouped]) {
+      if (!this.running) return;
+      await this.claimAbandonedOf(stream, binding);
+    }
+  }
+
+  private async claimAbandonedOf(stream: string, binding: StreamBinding | null): Promise<void> {
+    const { redis, group, consumer } = this.options;
     const pending = (await redis.xpending(
       stream,
       group,
@@ -217,17 +286,18 @@ export class StreamConsumer extends BackgroundLoop {
       this.batchSize,
     )) as Array<[id: string, owner: string, idleMs: number, deliveries: number]>;
     if (pending.length === 0) return;
+    const toMessages = (claimed: Array<[string, string[]] | null>): StreamMessage[] =>
+      claimed
+        .filter((entry) => entry !== null)
+        .map(([id, fields]) => ({ id, data: streamData(fields), stream, binding }));
     const poison = pending.filter(([, , , deliveries]) => deliveries >= this.maxDeliveries).map(([id]) => id);
     const claimable = pending
       .filter(([, , , deliveries]) => deliveries < this.maxDeliveries)
       .map(([id]) => id);
     if (poison.length > 0) {
-      const claimed = (await redis.xclaim(stream, group, consumer, 0, ...poison)) as Array<
-        [string, string[]] | null
-      >;
-      const messages = claimed
-        .filter((entry) => entry !== null)
-        .map(([id, fields]) => ({ id, data: streamData(fields) }));
+      const messages = toMessages(
+        (await redis.xclaim(stream, group, consumer, 0, ...poison)) as Array<[string, string[]] | null>,
+      );
       const reason = `not applied after ${this.maxDeliveries} deliveries`;
       if (messages.length > 0)
         await this.acknowledge(
@@ -236,12 +306,11 @@ export class StreamConsumer extends BackgroundLoop {
         );
     }
     if (claimable.length > 0) {
-      const claimed = (await redis.xclaim(stream, group, consumer, this.claimIdleMs, ...claimable)) as Array<
-        [string, string[]] | null
-      >;
-      const messages = claimed
-        .filter((entry) => entry !== null)
-        .map(([id, fields]) => ({ id, data: streamData(fields) }));
+      const messages = toMessages(
+        (await redis.xclaim(stream, group, consumer, this.claimIdleMs, ...claimable)) as Array<
+          [string, string[]] | null
+        >,
+      );
       if (messages.length > 0) await this.apply(messages);
     }
   }

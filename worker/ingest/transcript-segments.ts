@@ -1,16 +1,17 @@
 import { transcriptSegmentMessage } from '../../shared/contract/events.js';
-import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { saveSegments } from '../../shared/transcripts/ingest.js';
 import type { SegmentRecord, SegmentUpsert } from '../../shared/transcripts/store.js';
 import { domainEvents } from '../domain-events.js';
+import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
  * Applies a batch of the bots' segment messages in one statement: a mutable segment is updated in
- * place, a repeated message writes nothing (and so reports nothing to webhooks).
+ * place, a repeated message writes nothing (and so reports nothing to webhooks). Each segment goes
+ * to the meeting of the stream it came through.
  */
 export function transcriptSegmentHandler(
   db: Knex,
@@ -22,15 +23,15 @@ export function transcriptSegmentHandler(
     const deadLetters: DeadLetter[] = [];
     const rows: Array<SegmentUpsert & { messageId: string }> = [];
     for (const message of messages) {
-      const parsed = parseStreamJson(transcriptSegmentMessage, message.data);
-      if (!parsed.ok) {
-        deadLetters.push({ id: message.id, reason: parsed.reason });
+      const read = readBoundMessage(transcriptSegmentMessage, message);
+      if (!read.ok) {
+        deadLetters.push({ id: message.id, reason: read.reason });
         continue;
       }
-      const segment = parsed.value;
+      const { value: segment, identity } = read.value;
       rows.push({
         messageId: message.id,
-        meetingId: segment.meetingId,
+        meetingId: identity.meetingId,
         segmentId: segment.segmentId,
         start: segment.start,
         end: segment.end,

@@ -1,10 +1,10 @@
 import { type TranscriptionHealthMessage, transcriptionHealthMessage } from '../../shared/contract/events.js';
-import { parseStreamJson } from '../../shared/contract/stream-codec.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { insertTransition } from '../../shared/meetings/transitions-store.js';
 import { recordTranscriptionHealthEvent } from '../../shared/webhooks/record-events.js';
+import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
 /**
@@ -32,12 +32,13 @@ export function transcriptionHealthHandler(db: Knex, log: Logger): BatchHandler 
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
     for (const message of messages) {
-      const parsed = parseStreamJson(transcriptionHealthMessage, message.data);
-      if (!parsed.ok) {
-        deadLetters.push({ id: message.id, reason: parsed.reason });
+      const read = readBoundMessage(transcriptionHealthMessage, message);
+      if (!read.ok) {
+        deadLetters.push({ id: message.id, reason: read.reason });
         continue;
       }
-      const health = parsed.value;
+      const { value, identity } = read.value;
+      const health = { ...value, ...identity };
       const meeting = await findMeetingById(db, health.meetingId);
       if (!meeting) {
         deadLetters.push({ id: message.id, reason: `meeting ${health.meetingId} not found` });

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { LaunchBotPayload } from '../../shared/contract/jobs.js';
 import { isTerminal } from '../../shared/contract/meeting-status.js';
+import { claimScheduledLaunch } from '../../shared/bots/schedule-claim.js';
+import { ScheduleReasons } from '../../shared/contract/schedule.js';
 import { claimLaunch, recordBotContainer } from '../../shared/meetings/launch-store.js';
+import type { MeetingRecord } from '../../shared/meetings/store.js';
 import { findTranscriptTimeline } from '../../shared/transcripts/store.js';
+import { closeBotSession, openBotSession } from '../bot-sessions.js';
 import { failMeeting } from '../fail-meeting.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
 import type { WorkerDeps } from '../worker-deps.js';
@@ -16,7 +20,7 @@ export type LaunchOutcome =
  * Starts one container for a requested meeting, or for a live one being relaunched after its host
  * was lost (then the bot carries on the transcript's time line). The claim in Postgres makes it
  * happen at most once per launch, whatever the retries, stalled jobs or number of workers. The
- * caller holds a slot.
+ * caller holds a slot. The bot gets a Redis credential of its own, revoked if the launch fails.
  */
 export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Promise<LaunchOutcome> {
   const log = deps.log.child({ meetingId: payload.meetingId });
@@ -29,7 +33,25 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
   }
 
   const sessionId = randomUUID();
-  const claimed = await claimLaunch(deps.db, meeting.id, { sessionId, workerId: deps.config.WORKER_ID });
+  const claim = { sessionId, workerId: deps.config.WORKER_ID };
+  let claimed: MeetingRecord | undefined;
+  if (meeting.joinAt && !payload.relaunch) {
+    // A scheduled bot: only the job for its current time launches it, and only if the limit has room.
+    if (payload.joinAt !== meeting.joinAt.getTime()) return { launched: false, reason: 'moved' };
+    const scheduled = await claimScheduledLaunch(deps.db, meeting, claim);
+    if ('full' in scheduled) {
+      const { running, limit } = scheduled.full;
+      const detail = `the concurrent-bot limit (${limit}) was full at join_at: ${running} bots running`;
+      log.info({ running, limit }, 'scheduled bot not launched: the concurrent-bot limit is full');
+      await failMeeting(deps, meeting.id, ScheduleReasons.limitFull, detail);
+      return { launched: false, reason: ScheduleReasons.limitFull };
+    }
+    if ('lost' in scheduled) return { launched: false, reason: 'claimed by another launch' };
+    claimed = scheduled.claimed;
+    deps.metrics.scheduledLaunchDelay?.observe(Math.max(0, (Date.now() - meeting.joinAt.getTime()) / 1000));
+  } else {
+    claimed = await claimLaunch(deps.db, meeting.id, claim);
+  }
   if (!claimed) return { launched: false, reason: 'claimed by another launch' };
 
   let containerId: string;
@@ -37,10 +59,16 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
   try {
     const origin =
       claimed.relaunchCount > 0 ? (await findTranscriptTimeline(deps.db, meeting.id)).origin : null;
-    containerId = await deps.runtime.start(botContainerSpec(deps.config, claimed, sessionId, origin));
+    const redisUrl = await openBotSession(deps, { meetingId: meeting.id, sessionId });
+    containerId = await deps.runtime.start(
+      botContainerSpec(deps.config, claimed, sessionId, origin, redisUrl),
+    );
     timer();
   } catch (error) {
     log.error({ err: error }, 'could not start the bot container');
+    await closeBotSession(deps, sessionId).catch((closeError: unknown) =>
+      log.warn({ err: closeError }, 'could not revoke the credential now; the reconciler will'),
+    );
     const detail = `could not start the bot container: ${(error as Error).message}`.slice(0, 2000);
     await failMeeting(deps, meeting.id, 'launch_failed', detail);
     return { launched: false, reason: 'container did not start' };
@@ -51,6 +79,7 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
     // The meeting ended (stopped by its user) while the container was starting: don't leave it running.
     log.info('meeting ended while its bot was starting; removing the container');
     await deps.runtime.remove(containerId);
+    await closeBotSession(deps, sessionId);
     return { launched: false, reason: 'meeting ended during launch' };
   }
   log.info({ containerId: containerId.slice(0, 12), sessionId }, 'bot container started');

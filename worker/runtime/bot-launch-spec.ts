@@ -1,12 +1,17 @@
 import {
   BOT_CONFIG_ENV,
   type BotConfigInput,
+  type SpeechConfig,
   CHROMIUM_BUILDS,
   type TranscriptionConfig,
 } from '../../shared/contract/bot-config.js';
 import type { Config } from '../../shared/infra/config.js';
 import type { MeetingRecord } from '../../shared/meetings/store.js';
 import { type BotContainerSpec, Labels } from './bot-runtime.js';
+import { botSeccompProfile } from './bot-seccomp-profile.js';
+
+/** Built once: every bot container of a worker runs under the same profile. */
+const BOT_SECCOMP_PROFILE_JSON = JSON.stringify(botSeccompProfile());
 
 export function transcriptionConfigFrom(config: Config): TranscriptionConfig {
   switch (config.TRANSCRIPTION_ENGINE) {
@@ -27,12 +32,35 @@ export function transcriptionConfigFrom(config: Config): TranscriptionConfig {
   }
 }
 
-/** The bot's config, exactly as the contract in shared/contract/bot-config.ts expects it. */
+export function speechConfigFrom(config: Config): SpeechConfig {
+  if (config.SPEECH_ENGINE === 'openai') {
+    return {
+      engine: 'openai',
+      baseUrl: config.SPEECH_OPENAI_BASE_URL!,
+      ...(config.SPEECH_OPENAI_API_KEY && { apiKey: config.SPEECH_OPENAI_API_KEY }),
+      model: config.SPEECH_OPENAI_MODEL,
+      defaultVoice: config.SPEECH_OPENAI_VOICE,
+      requestTimeoutMs: 30_000,
+    };
+  }
+  return { engine: 'flite', defaultVoice: config.SPEECH_FLITE_VOICE };
+}
+
+/** The Redis URL bots get when they have no credential of their own (BOT_REDIS_ACL=off). */
+export function sharedBotRedisUrl(config: Pick<Config, 'BOT_REDIS_URL' | 'REDIS_URL'>): string {
+  return config.BOT_REDIS_URL ?? config.REDIS_URL;
+}
+
+/**
+ * The bot's config, exactly as the contract in shared/contract/bot-config.ts expects it. `redisUrl`
+ * carries the bot's own credential (worker/runtime/bot-credentials.ts).
+ */
 export function botConfigFor(
   config: Config,
   meeting: MeetingRecord,
   sessionId: string,
   transcriptOrigin: Date | null = null,
+  redisUrl: string = sharedBotRedisUrl(config),
 ): BotConfigInput {
   const automaticLeave: Record<string, number> = {};
   if (config.BOT_ADMISSION_TIMEOUT_SECONDS)
@@ -49,14 +77,20 @@ export function botConfigFor(
     botName: meeting.botName,
     language: meeting.language,
     task: meeting.task,
-    redisUrl: config.BOT_REDIS_URL ?? config.REDIS_URL,
+    redisUrl,
     streamPrefix: config.QUEUE_PREFIX,
+    streams: 'own',
     transcription: transcriptionConfigFrom(config),
+    speech: speechConfigFrom(config),
     automaticLeave,
     recording: { enabled: meeting.recordingEnabled },
     ...(transcriptOrigin && { transcriptOrigin: transcriptOrigin.toISOString() }),
     extraAllowedOrigins: config.EXTRA_MEETING_ORIGINS,
-    browser: { executablePath: CHROMIUM_BUILDS[config.BOT_CHROMIUM], headless: true },
+    browser: {
+      executablePath: CHROMIUM_BUILDS[config.BOT_CHROMIUM],
+      headless: true,
+      sandbox: config.BOT_CHROMIUM_SANDBOX === 'on',
+    },
     logLevel: config.BOT_LOG_LEVEL,
   };
 }
@@ -77,7 +111,7 @@ export function deploymentName(config: Pick<Config, 'QUEUE_PREFIX' | 'REDIS_URL'
  * The database a Redis URL selects, read as ioredis reads it (so it is the number the pub/sub channel
  * names, from the client): the path (`redis://host:6379/4`), else a `db` query parameter, else 0.
  */
-function redisDatabaseOf(url: string): number {
+export function redisDatabaseOf(url: string): number {
   const parsed = new URL(url);
   const selected =
     parsed.pathname.length > 1 ? parsed.pathname.slice(1) : (parsed.searchParams.get('db') ?? '0');
@@ -98,16 +132,24 @@ export function deploymentLabels(config: Config): Record<string, string> {
   return { [Labels.deployment]: deploymentName(config) };
 }
 
+/**
+ * The container of one launch. Its environment holds the bot's config and nothing else: the only
+ * secrets in it are the bot's own Redis credential and, when the operator chose an external
+ * transcription engine, that engine's key.
+ */
 export function botContainerSpec(
   config: Config,
   meeting: MeetingRecord,
   sessionId: string,
   transcriptOrigin: Date | null = null,
+  redisUrl: string = sharedBotRedisUrl(config),
 ): BotContainerSpec {
   return {
     name: containerNameFor(config, meeting),
     image: config.BOT_IMAGE,
-    env: { [BOT_CONFIG_ENV]: JSON.stringify(botConfigFor(config, meeting, sessionId, transcriptOrigin)) },
+    env: {
+      [BOT_CONFIG_ENV]: JSON.stringify(botConfigFor(config, meeting, sessionId, transcriptOrigin, redisUrl)),
+    },
     labels: {
       ...deploymentLabels(config),
       [Labels.meetingId]: String(meeting.id),
@@ -119,5 +161,6 @@ export function botContainerSpec(
     nanoCpus: Math.round(config.BOT_CPUS * 1e9),
     pidsLimit: config.BOT_PIDS_LIMIT,
     networkMode: config.BOT_NETWORK,
+    seccompProfile: config.BOT_CHROMIUM_SANDBOX === 'on' ? BOT_SECCOMP_PROFILE_JSON : null,
   };
 }

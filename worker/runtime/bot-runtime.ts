@@ -8,6 +8,11 @@ export interface BotContainerSpec {
   nanoCpus: number;
   pidsLimit: number;
   networkMode: string;
+  /**
+   * The seccomp profile (JSON) the container runs under, which lets Chromium keep its own sandbox;
+   * null: the engine's default profile (BOT_CHROMIUM_SANDBOX=off).
+   */
+  seccompProfile: string | null;
 }
 
 export interface BotContainerInfo {

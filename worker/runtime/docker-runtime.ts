@@ -40,7 +40,12 @@ export class DockerRuntime implements BotRuntime {
         NanoCpus: spec.nanoCpus,
         PidsLimit: spec.pidsLimit,
         CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
+        // The seccomp profile inline (the engine takes its JSON, not a path): it lets Chromium
+        // keep its own sandbox (worker/runtime/bot-seccomp-profile.ts).
+        SecurityOpt: [
+          'no-new-privileges',
+          ...(spec.seccompProfile === null ? [] : [`seccomp=${spec.seccompProfile}`]),
+        ],
         // Chromium needs a real /dev/shm; Docker's 64 MB default crashes renderers.
         ShmSize: 256 * 1024 * 1024,
         Init: true,

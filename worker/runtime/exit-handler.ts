@@ -1,16 +1,18 @@
 import { lifecycleEvent } from '../../shared/contract/events.js';
 import { isTerminal } from '../../shared/contract/meeting-status.js';
 import { decodeStreamEntry } from '../../shared/contract/stream-codec.js';
-import { botEventsStream } from '../../shared/contract/streams.js';
+import { botEventsStream, botSessionStream } from '../../shared/contract/streams.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { transitionMeeting } from '../../shared/meetings/transitions.js';
+import { closeBotSession } from '../bot-sessions.js';
 import { domainEvents } from '../domain-events.js';
 import type { WorkerDeps } from '../worker-deps.js';
 import { Labels } from './bot-runtime.js';
 
-export type ExitHandlerDeps = Pick<WorkerDeps, 'db' | 'redis' | 'runtime' | 'fleet' | 'log' | 'announce'> & {
-  config: Pick<WorkerDeps['config'], 'QUEUE_PREFIX'>;
-};
+export type ExitHandlerDeps = Pick<
+  WorkerDeps,
+  'config' | 'db' | 'redis' | 'runtime' | 'fleet' | 'log' | 'announce' | 'credentials'
+>;
 
 /** How far back in the events stream to look for the bot's own final event. */
 const RECENT_EVENTS = 1000;
@@ -19,8 +21,8 @@ const LOG_LINES = 20;
 /**
  * A bot container exited. If the bot published a final event (it may not be ingested yet), that
  * event decides; otherwise the meeting fails with the exit code and the last log lines
- * (`out_of_memory` when the engine says the memory limit killed it). Then the container is removed
- * and its slot freed.
+ * (`out_of_memory` when the engine says the memory limit killed it). Then the container is removed,
+ * the bot's Redis credential revoked and its slot freed.
  */
 export async function handleBotExit(deps: ExitHandlerDeps, containerId: string): Promise<void> {
   const info = await deps.runtime.inspect(containerId);
@@ -68,6 +70,7 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
       await deps.announce([meetingId]);
     }
     await deps.runtime.remove(containerId);
+    if (sessionId) await closeBotSession(deps, sessionId);
   } finally {
     deps.fleet.release(containerId);
   }
@@ -78,13 +81,19 @@ async function findFinalEvent(
   meetingId: number,
   sessionId: string,
 ): Promise<{ status: 'completed' | 'failed'; reason: string; detail: string | null } | undefined> {
-  const entries = await deps.redis.xrevrange(
-    botEventsStream(deps.config.QUEUE_PREFIX),
+  const prefix = deps.config.QUEUE_PREFIX;
+  // The bot's own stream holds only its events; a bot of an older worker wrote to the shared one.
+  const own = await deps.redis.xrevrange(
+    botSessionStream(prefix, sessionId, 'events'),
     '+',
     '-',
     'COUNT',
-    RECENT_EVENTS,
+    50,
   );
+  const entries =
+    own.length > 0
+      ? own
+      : await deps.redis.xrevrange(botEventsStream(prefix), '+', '-', 'COUNT', RECENT_EVENTS);
   for (const [, fields] of entries) {
     const parsed = decodeStreamEntry(lifecycleEvent, fields);
     if (!parsed.ok) continue;

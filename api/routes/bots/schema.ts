@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import type { BotRequest } from '../../../shared/bots/service.js';
 import type { BotSettingsChange } from '../../../shared/contract/commands.js';
-import { botName, languageCode, transcriptionTask } from '../../../shared/contract/commands.js';
+import { botName, chatText, languageCode, transcriptionTask } from '../../../shared/contract/commands.js';
 import { PLATFORMS } from '../../../shared/contract/platforms.js';
+import { type PageSizes, pageQueryShape } from '../query-params.js';
 import { webhookPartialSegments, webhookSecret, webhookUrl } from '../user/schema.js';
 
 const task = transcriptionTask;
+
+/** An ISO 8601 date-time with its offset (`Z` or `+02:00`): a time without a zone is ambiguous. */
+export const joinAt = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone (Z or ±hh:mm)' })
+  .describe(
+    'Schedule the bot: it joins at this time (in the future, at most BOT_SCHEDULE_HORIZON_DAYS ahead). Omit to send it at once.',
+  );
 
 /**
  * Shapes and types only: the platform-specific rules (meeting id format, Teams passcode, meeting URL
@@ -33,6 +41,7 @@ export const createBotRequest = z
         .optional()
         .describe("Signs this bot's deliveries; defaults to the user's secret (GET /user/webhook)"),
       webhook_partial_segments: webhookPartialSegments.optional(),
+      join_at: joinAt.optional(),
       recording_enabled: z
         .boolean({ error: 'must be a boolean' })
         .optional()
@@ -64,6 +73,7 @@ export function botRequestOf(body: CreateBotRequest): BotRequest {
     language: body.language,
     task: body.task,
     recordingEnabled: body.recording_enabled,
+    joinAt: body.join_at === undefined ? undefined : new Date(body.join_at),
     webhook:
       body.webhook_url === undefined
         ? undefined
@@ -74,6 +84,11 @@ export function botRequestOf(body: CreateBotRequest): BotRequest {
           },
   };
 }
+
+/** PATCH /bots/{platform}/{native_meeting_id}: moves a scheduled bot that has not launched yet. */
+export const moveBotRequest = z
+  .object({ join_at: joinAt }, { error: 'must be a JSON object' })
+  .meta({ id: 'MoveBotRequest' });
 
 export const updateBotConfigRequest = z
   .object(
@@ -92,4 +107,14 @@ export type UpdateBotConfigRequest = z.infer<typeof updateBotConfigRequest>;
 
 export function settingsChangeOf(body: UpdateBotConfigRequest): BotSettingsChange {
   return { language: body.language, task: body.task, botName: body.bot_name };
+}
+
+/** POST /bots/{platform}/{native_meeting_id}/chat */
+export const sendChatRequest = z
+  .object({ text: chatText }, { error: 'must be a JSON object' })
+  .meta({ id: 'SendChatRequest' });
+
+/** GET /bots/{platform}/{native_meeting_id}/chat and GET /meetings/{id}/chat */
+export function chatPageQuery(sizes: PageSizes) {
+  return z.object(pageQueryShape(sizes));
 }

@@ -1,3 +1,6 @@
+import { chatMessageJson } from '../../../shared/chat/serialize.js';
+import { meetingChat } from '../../../shared/chat/service.js';
+import { chatMessagesSchema } from '../../../shared/chat/wire.js';
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { ResponseCache } from '../../../shared/infra/response-cache.js';
 import { meetingEventJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
@@ -8,8 +11,7 @@ import {
   meetingListSchema,
   updatedMeetingSchema,
 } from '../../../shared/meetings/wire.js';
-import { meetingDetailJson } from '../../../shared/recordings/serialize.js';
-import { deleteMeetingData, mediaLinksFor, meetingDetail } from '../../../shared/recordings/service.js';
+import { deleteMeetingData, meetingDetailAnswer } from '../../../shared/recordings/service.js';
 import { meetingDetailSchema } from '../../../shared/recordings/wire.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { requireAuth } from '../../context.js';
@@ -78,11 +80,10 @@ export const meetingRoutes = [
       404: error('`Meeting not found`'),
     },
     async handler(ctx, { params }, deps) {
-      const auth = requireAuth(ctx);
-      const { meeting, recordings } = await meetingDetail(deps.db, auth, params.id);
-      const base = publicBaseUrl(ctx, deps.publicBaseUrl);
-      const links = await mediaLinksFor(deps.db, auth, base, deps.mediaLinkTtlSeconds);
-      ctx.body = meetingDetailJson(meeting, recordings, links);
+      ctx.body = await meetingDetailAnswer(deps.db, requireAuth(ctx), params.id, {
+        baseUrl: publicBaseUrl(ctx, deps.publicBaseUrl),
+        ttlSeconds: deps.mediaLinkTtlSeconds,
+      });
     },
   }),
 
@@ -103,6 +104,30 @@ export const meetingRoutes = [
     async handler(ctx, { params }, deps) {
       const { meeting, transitions } = await meetingHistory(deps.db, requireAuth(ctx), params.id);
       ctx.body = { meeting_id: meeting.id, events: transitions.map(meetingEventJson) };
+    },
+  }),
+
+  route({
+    method: 'get',
+    path: '/meetings/:id/chat',
+    auth: userAuth,
+    params: meetingIdParams,
+    query: (limits) => listMeetingsQuery(limits.pageSizes),
+    summary: "The meeting's chat as its bot read it, in the meeting's order (beyond the spec)",
+    parameters: (limits) => [
+      integerIdParameter,
+      limitParameter('limit', limits.pageSizes),
+      offsetParameter('offset'),
+    ],
+    responses: {
+      200: { description: 'Chat messages', ...json(chatMessagesSchema) },
+      400: invalidIntegerId,
+      ...commonErrors,
+      404: error('`Meeting not found`'),
+    },
+    async handler(ctx, { params, query }, deps) {
+      const { meeting, messages } = await meetingChat(deps.db, requireAuth(ctx), params.id, query);
+      ctx.body = { meeting_id: meeting.id, messages: messages.map(chatMessageJson) };
     },
   }),
 

@@ -92,6 +92,10 @@ export class EmbeddedEngine implements TranscriptionEngine {
     return queued / 2 / SAMPLE_RATE;
   }
 
+  settleDroppedAudio(): void {
+    if (this.dropping && !this.tooFarBehind()) this.endDropping({ retire: true });
+  }
+
   async start(): Promise<void> {
     if (!isEnglish(this.settings.language)) {
       throw new Error(

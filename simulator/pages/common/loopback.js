@@ -56,8 +56,9 @@ export class LoopbackLink {
   }
 
   /**
-   * Sends `stream`'s audio tracks and resolves with the remote MediaStream carrying them.
-   * `remoteStreamId`, when given, is the id the receiving side sees (Teams' "mainAudio…").
+   * Sends `stream`'s tracks (audio, or video for the `load` setting) and resolves with the remote
+   * MediaStream carrying them. `remoteStreamId`, when given, is the id the receiving side sees
+   * (Teams' "mainAudio…").
    */
   async send(stream, remoteStreamId) {
     if (remoteStreamId) this.streamIdRenames.set(stream.id, remoteStreamId);
@@ -71,9 +72,26 @@ export class LoopbackLink {
       };
       this.receiver.addEventListener('track', onTrack);
     });
-    for (const track of stream.getAudioTracks()) this.sender.addTrack(track, stream);
+    for (const track of stream.getTracks()) {
+      const sender = this.sender.addTrack(track, stream);
+      // Like a camera's sender under load: keep the size, drop frames instead.
+      if (track.kind === 'video') {
+        const parameters = sender.getParameters();
+        parameters.degradationPreference = 'maintain-resolution';
+        await sender.setParameters(parameters).catch(() => {});
+      }
+    }
     await this.negotiate();
     return arrived;
+  }
+
+  /** Stops sending `stream`'s tracks (a camera turned off, a person gone); the receiving track ends. */
+  async unsend(stream) {
+    const tracks = new Set(stream.getTracks());
+    for (const sender of this.sender.getSenders()) {
+      if (sender.track && tracks.has(sender.track)) this.sender.removeTrack(sender);
+    }
+    await this.negotiate();
   }
 
   async negotiate() {

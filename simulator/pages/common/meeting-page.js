@@ -4,7 +4,11 @@
 // screens, texts, traps and URL shapes through the hooks below.
 
 import { AudioEngine } from './audio-engine.js';
+import { PageCamera } from './camera.js';
+import { PageMicrophone } from './microphone.js';
+import { PageWeight } from './page-weight.js';
 import { SimSession } from './session.js';
+import { VideoLoad } from './video-load.js';
 
 /** The state every meeting page keeps, with the page's own fields in `extra`. */
 export function meetingPageState(extra = {}) {
@@ -17,6 +21,8 @@ export function meetingPageState(extra = {}) {
     cameraOn: true,
     present: [],
     engine: null,
+    /** The meeting chat as this page has it (PageChatMessage), shown when its panel is open. */
+    chat: [],
     ...extra,
   };
 }
@@ -38,6 +44,7 @@ export function presentParticipants(ui) {
  *   participants(data)               who is in the call changed; the page sets ui.present
  *   utterance(event)                 an utterance started or ended playing (optional; see
  *                                    AudioEngine's onUtterance)
+ *   chat(message)                    a chat message arrived, already in ui.chat (optional)
  */
 const memoryHeld = [];
 
@@ -57,7 +64,19 @@ function growMemoryLater(seconds) {
 
 export function connectMeetingPage(
   ui,
-  { platform, id, passcode, showLevel, render, notFound, found, stateChanging, participants, utterance },
+  {
+    platform,
+    id,
+    passcode,
+    showLevel,
+    render,
+    notFound,
+    found,
+    stateChanging,
+    participants,
+    utterance,
+    chat,
+  },
 ) {
   const createEngine = () =>
     new AudioEngine({
@@ -88,7 +107,29 @@ export function connectMeetingPage(
       const firstHello = ui.meeting === null;
       ui.meeting = data.meeting;
       if (data.name) ui.name = data.name;
-      if (firstHello) ui.engine = createEngine();
+      ui.chat = data.chat ?? [];
+      if (firstHello) {
+        ui.engine = createEngine();
+        // Teams' "Don't use audio" leaves the microphone off whatever its toggle says.
+        ui.microphone = new PageMicrophone({
+          live: () => ui.state === 'in_call' && ui.micOn && ui.computerAudio !== false,
+          report: (action) => ui.session.act(action),
+        });
+        ui.camera = new PageCamera({
+          live: () => ui.state === 'in_call' && ui.cameraOn,
+          report: (action) => ui.session.act(action),
+        });
+        // The `load` setting: the real client's weight from the start, video while in the call.
+        const load = ui.meeting.load;
+        if (load?.pageWeight) ui.pageWeight = new PageWeight(platform);
+        if (load && (load.cameras || load.screenShare !== 'off')) {
+          ui.videoLoad = new VideoLoad({
+            load,
+            live: () => ui.state === 'in_call',
+            present: () => presentParticipants(ui),
+          });
+        }
+      }
       found?.(data, firstHello);
       setState(data.state);
     },
@@ -96,5 +137,10 @@ export function connectMeetingPage(
     participants,
     play: (data) => ui.engine?.play(data.utteranceId),
     stop: (data) => ui.engine?.stopUtterances(data.utteranceIds),
+    chat: (data) => {
+      if (ui.chat.some((message) => message.id === data.id)) return;
+      ui.chat.push(data);
+      chat?.(data);
+    },
   });
 }

@@ -21,12 +21,12 @@ export class SimSession {
     this.queue = Promise.resolve();
   }
 
-  /** handlers: { hello(data), state(data), participants(data), play(data), stop(data) } */
+  /** handlers: { hello(data), state(data), participants(data), play(data), stop(data), chat(data) } */
   connect(handlers) {
     const query = new URLSearchParams({ sid: this.sid, platform: this.platform, id: this.id });
     if (this.passcode) query.set('p', this.passcode);
     this.events = new EventSource(`/_sim/events?${query}`);
-    for (const name of ['hello', 'state', 'participants', 'play', 'stop']) {
+    for (const name of ['hello', 'state', 'participants', 'play', 'stop', 'chat']) {
       this.events.addEventListener(name, (event) => handlers[name]?.(JSON.parse(event.data)));
     }
   }

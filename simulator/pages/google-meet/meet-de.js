@@ -5,6 +5,12 @@
 // keeps the same texts. The not-found screens stay English: the page doesn't know the meeting there.
 
 export const GERMAN = {
+  'Send a message': 'Nachricht senden',
+  'Send message': 'Nachricht senden',
+  'Side panel': 'Seitenleiste',
+  'In-call messages': 'Nachrichten im Anruf',
+  'Messages can only be seen by people in the call and are deleted when the call ends.':
+    'Nachrichten sind nur für Teilnehmer des Anrufs sichtbar und werden nach dem Anruf gelöscht.',
   'Return to home screen': 'Zurück zum Startbildschirm',
   'Turn off microphone': 'Mikrofon deaktivieren',
   'Turn on microphone': 'Mikrofon aktivieren',

@@ -1,6 +1,7 @@
 // A look-alike of Google Meet's web client, reproducing what the real one shows a bot:
 // the aria-labels, texts and data-* attributes from docs/platform-landmarks.md, and its traps.
 
+import { ChatPanel } from '../common/chat.js';
 import { dialog, generatedClassName, h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
@@ -292,7 +293,9 @@ function toolbar() {
       { class: 'toolbar-right' },
       toolbarButton(t('Meeting details'), 'info'),
       people,
-      toolbarButton(t('Chat with everyone'), 'chat'),
+      toolbarButton(t('Chat with everyone'), 'chat', () => chat.toggle(renderCall), {
+        'aria-pressed': String(chat.open),
+      }),
       toolbarButton(t('Meeting tools'), 'category'),
     ),
   );
@@ -373,6 +376,7 @@ function renderCall() {
     { class: 'call' },
     h('div', { class: 'grid' }, ...presentParticipants(ui).map(tile), selfTile()),
     ui.peopleOpen && peoplePanel(),
+    chat.attach(),
   );
   const parts = [main, toolbar()];
   if (ui.state === 'admitted')
@@ -491,6 +495,91 @@ function showLevel(participantId, level) {
     row.style.opacity = speaking ? String(0.4 + level * 0.6) : '0';
 }
 
+// ---- chat ----
+
+/**
+ * The "In-call messages" panel. Consecutive messages of one sender share one header (name and
+ * clock time) and each message is a `data-message-id` element without the name, so a bot must
+ * look back to the group's header; the page's own messages are headed "You".
+ */
+function drawChat(panel) {
+  const list = panel.element.querySelector('.chat-messages');
+  const groups = [];
+  for (const message of ui.chat) {
+    const sender = message.mine ? t('You') : message.sender;
+    const last = groups.at(-1);
+    if (last && last.sender === sender) last.messages.push(message);
+    else groups.push({ sender, at: message.at, messages: [message] });
+  }
+  list.replaceChildren(
+    ...groups.map((group) =>
+      h(
+        'div',
+        { class: 'chat-group' },
+        h(
+          'div',
+          { class: 'chat-header' },
+          h('span', { class: 'chat-sender' }, group.sender),
+          h('span', { class: 'chat-time' }, panel.clockTime(group.at)),
+        ),
+        h(
+          'div',
+          { class: 'chat-body' },
+          ...group.messages.map((message) =>
+            h(
+              'div',
+              { class: 'chat-message', 'data-message-id': `${ui.meeting.spaceId}/messages/${message.id}` },
+              h('div', { class: 'chat-text' }, message.text),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function buildChat(panel) {
+  const input = h('textarea', {
+    'aria-label': t('Send a message'),
+    placeholder: t('Send a message'),
+    rows: '1',
+  });
+  const send = h(
+    'button',
+    { type: 'button', 'aria-label': t('Send a message'), 'data-tooltip': t('Send message'), disabled: true },
+    h('i', { class: 'google-material-icons', 'aria-hidden': 'true' }, 'send'),
+  );
+  const clear = () => {
+    input.value = '';
+    send.disabled = true;
+  };
+  input.addEventListener('input', () => {
+    panel.draft = input.value;
+    send.disabled = input.value.trim() === '';
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      panel.send(clear);
+    }
+  });
+  send.addEventListener('click', () => panel.send(clear));
+  return h(
+    'aside',
+    { class: 'chat', 'aria-label': t('Side panel') },
+    h('h2', {}, t('In-call messages')),
+    h(
+      'p',
+      { class: 'chat-notice' },
+      t('Messages can only be seen by people in the call and are deleted when the call ends.'),
+    ),
+    h('div', { class: 'chat-messages', 'aria-live': 'polite' }),
+    h('div', { class: 'chat-compose' }, input, send),
+  );
+}
+
+const chat = new ChatPanel(ui, { build: buildChat, draw: drawChat });
+
 // ---- wiring ----
 
 function render() {
@@ -554,6 +643,7 @@ function start() {
       if (first && ui.meeting.traps.peoplePanelOpen) ui.peopleOpen = true;
     },
     stateChanging: resetTogglesOnAdmission,
+    chat: () => chat.received(),
     participants: (data) => {
       ui.present = data.present;
       if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();

@@ -5,6 +5,9 @@
 // keeps the same texts. The unknown-meeting screens stay English: the page doesn't know the meeting.
 
 export const GERMAN = {
+  'Type a message': 'Nachricht eingeben',
+  'Meeting chat': 'Besprechungschat',
+  Send: 'Senden',
   'How do you want to join your Teams meeting?': 'Wie möchten Sie an Ihrer Teams-Besprechung teilnehmen?',
   'Join on the Teams app': 'In der Teams-App teilnehmen',
   'Use the desktop app for the best experience':

@@ -1,6 +1,7 @@
 // A look-alike of the Microsoft Teams web (light) meeting client, reproducing what the real one
 // shows a bot: data-tid landmarks, texts and traps from docs/platform-landmarks.md.
 
+import { ChatPanel } from '../common/chat.js';
 import { dialog, h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
@@ -307,7 +308,12 @@ function callControls() {
   return h(
     'div',
     { class: 'calling-controls', role: 'toolbar', 'aria-label': t('Meeting controls') },
-    button(t('Chat'), () => {}, { 'data-tid': 'chat-button', 'aria-label': t('Chat') }),
+    button(t('Chat'), () => chat.toggle(renderCall), {
+      id: 'chat-button',
+      'data-tid': 'chat-button',
+      'aria-label': t('Chat'),
+      'aria-pressed': String(chat.open),
+    }),
     button(t('People {0}', count), () => {}, {
       'data-tid': 'roster-button',
       'aria-label': t('People, {0} participants', count),
@@ -316,7 +322,9 @@ function callControls() {
     button(t('More'), () => {}, { id: 'callingButtons-showMoreBtn', 'aria-label': t('More') }),
     button(t(ui.cameraOn ? 'Camera' : 'Camera off'), toggleInCall('camera'), {
       id: 'video-button',
-      'aria-label': t(ui.cameraOn ? 'Turn camera off' : 'Turn camera on'),
+      'aria-label': ui.meeting.traps.videoToggleLabels
+        ? t(ui.cameraOn ? 'Turn off video' : 'Turn on video')
+        : t(ui.cameraOn ? 'Turn camera off' : 'Turn camera on'),
     }),
     button(t(ui.micOn ? 'Mic' : 'Mic off'), toggleInCall('mic'), {
       id: 'microphone-button',
@@ -382,10 +390,80 @@ function renderCall() {
       people.length === 0 && h('div', { class: 'alone' }, t("You're the only one here")),
       ui.meeting.traps.liveCaptions && captions.region(),
       ui.notice && h('div', { role: 'alert', class: 'notice' }, ui.notice),
+      chat.attach(),
       callControls(),
     ),
   );
 }
+
+// ---- chat ----
+
+/**
+ * The meeting chat pane: each message a `data-tid="chat-pane-message"` whose `data-mid` is its
+ * send time in epoch milliseconds, with the author (`data-tid="message-author-name"`), a
+ * `<time datetime>` and the text in `#content-<mid>`. The page's own messages carry no author line.
+ */
+function drawChat(panel) {
+  const list = panel.element.querySelector('[data-tid="message-pane-list-runway"]');
+  list.replaceChildren(
+    ...ui.chat.map((message) => {
+      const mid = String(Date.parse(message.at));
+      return h(
+        'div',
+        { 'data-tid': 'chat-pane-item', class: message.mine ? 'chat-item mine' : 'chat-item' },
+        h(
+          'div',
+          { 'data-tid': 'chat-pane-message', 'data-mid': mid, class: 'fui-ChatMessage' },
+          !message.mine &&
+            h('span', { 'data-tid': 'message-author-name', id: `author-${mid}` }, message.sender),
+          h('time', { id: `timestamp-${mid}`, datetime: message.at }, panel.clockTime(message.at)),
+          h('div', { id: `content-${mid}`, class: 'chat-content' }, message.text),
+        ),
+      );
+    }),
+  );
+}
+
+function buildChat(panel) {
+  const newMessageInput = ui.meeting.traps.chatNewMessageInput;
+  const input = h('div', {
+    role: 'textbox',
+    contenteditable: 'true',
+    'aria-label': t(newMessageInput ? 'Type a new message' : 'Type a message'),
+    ...(newMessageInput ? {} : { 'data-tid': 'ckeditor' }),
+    'aria-multiline': 'true',
+    class: 'chat-input',
+  });
+  const clear = () => {
+    input.textContent = '';
+  };
+  input.addEventListener('input', () => {
+    panel.draft = input.textContent ?? '';
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      panel.send(clear);
+    }
+  });
+  return h(
+    'div',
+    { class: 'chat-pane', 'data-tid': 'chat-pane', role: 'complementary', 'aria-label': t('Chat') },
+    h('h2', {}, t('Meeting chat')),
+    h('div', { 'data-tid': 'message-pane-list-runway', class: 'chat-runway' }),
+    h(
+      'div',
+      { class: 'chat-compose' },
+      input,
+      button(t('Send'), () => panel.send(clear), {
+        'data-tid': 'newMessageCommands-send',
+        'aria-label': t('Send'),
+      }),
+    ),
+  );
+}
+
+const chat = new ChatPanel(ui, { build: buildChat, draw: drawChat });
 
 function showLevel(participantId, level) {
   const tile = document.querySelector(`.video-tile[data-participant="${participantId}"]`);
@@ -536,6 +614,7 @@ function start() {
     utterance: (event) => {
       if (ui.meeting.traps.liveCaptions) captions.heard(event);
     },
+    chat: () => chat.received(),
     participants: (data) => {
       const joined = data.present.filter((id) => !ui.present.includes(id));
       const wasInCall = ui.state === 'in_call';

@@ -13,7 +13,8 @@ import {
   transcriptSegmentMessage,
 } from '../../../shared/contract/events.js';
 import { decodeStreamEntry } from '../../../shared/contract/stream-codec.js';
-import { botEventsStream, botSegmentsStream } from '../../../shared/contract/streams.js';
+import { botSessionStream } from '../../../shared/contract/streams.js';
+import { HOST_CHROMIUM } from '../../support/chromium.js';
 import { TEST_REDIS_URL } from '../../support/env.js';
 
 const REPO_ROOT = new URL('../../../', import.meta.url).pathname;
@@ -40,8 +41,11 @@ export function startBot(
     language: 'en',
     redisUrl: TEST_REDIS_URL,
     streamPrefix: prefix,
+    streams: 'own' as const,
     extraAllowedOrigins: [extraAllowedOrigin],
     logLevel: 'info' as const,
+    // Chromium as tests run it here (as root: no sandbox; containers run it sandboxed).
+    browser: HOST_CHROMIUM,
     ...overrides,
   };
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
@@ -77,7 +81,7 @@ function parseEntries<Schema extends z.ZodType>(
 }
 
 export async function botEvents(redis: Redis, prefix: string, sessionId: string): Promise<LifecycleEvent[]> {
-  const entries = await redis.xrange(botEventsStream(prefix), '-', '+');
+  const entries = await redis.xrange(botSessionStream(prefix, sessionId, 'events'), '-', '+');
   return parseEntries(entries, lifecycleEvent).filter((event) => event.sessionId === sessionId);
 }
 
@@ -86,7 +90,7 @@ export async function botSegments(
   prefix: string,
   sessionId: string,
 ): Promise<TranscriptSegmentMessage[]> {
-  const entries = await redis.xrange(botSegmentsStream(prefix), '-', '+');
+  const entries = await redis.xrange(botSessionStream(prefix, sessionId, 'segments'), '-', '+');
   return parseEntries(entries, transcriptSegmentMessage).filter((segment) => segment.sessionId === sessionId);
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AudioCapture } from '../../../bot/audio/capture.js';
 import { type BrowserSession, launchBrowser } from '../../../bot/browser.js';
 import { createLogger } from '../../../shared/infra/logger.js';
+import { HOST_CHROMIUM } from '../../support/chromium.js';
 
 const FIXTURE = readFileSync(new URL('../../fixtures/bot/audio-page.html', import.meta.url), 'utf8');
 const RATE = 16_000;
@@ -54,7 +55,10 @@ describe('in-page audio capture', () => {
       res.end(FIXTURE);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    session = await launchBrowser({ executablePath: '/usr/bin/chromium', headless: true }, log);
+    session = await launchBrowser(
+      { executablePath: '/usr/bin/chromium', headless: true, ...HOST_CHROMIUM },
+      log,
+    );
     await capture.install(session.context);
     await session.page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
   });

@@ -25,9 +25,12 @@ import { readEvidence } from '../../../bot/platforms/page-actions.js';
 import { BotSession } from '../../../bot/session.js';
 import type { SignalledSpeakingChange } from '../../../bot/speakers/attribution.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
+import type { BotCommand } from '../../../shared/contract/commands.js';
 import type { Logger } from '../../../shared/infra/logger.js';
 import { type CreateMeetingInput, type MeetingSnapshot, SimulatorClient } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
+import { HOST_CHROMIUM } from '../../support/chromium.js';
+import { solidPng } from '../../support/png.js';
 import { TEST_REDIS_URL } from '../../support/env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 import { botEvents, botSegments, statusTrail } from './bot-harness.js';
@@ -79,8 +82,11 @@ function botConfigFor(
     language: 'en',
     redisUrl: TEST_REDIS_URL,
     streamPrefix: prefix,
+    // As workers send it: the bot's own streams, where the harness reads.
+    streams: 'own',
     extraAllowedOrigins: simulator ? [simulator.url] : [],
     logLevel: 'info',
+    browser: HOST_CHROMIUM,
     ...extra,
   });
 }
@@ -99,6 +105,8 @@ interface RowBot {
   log(): string;
   /** What the page showed (its app's text) when the session closed it; null before. */
   lastText(): string | null;
+  /** A command as the bot's command reader hands it over (speak, screen, chat…). */
+  command(command: BotCommand): void;
   stop(): Promise<Outcome>;
 }
 
@@ -107,6 +115,7 @@ function startBot(
   meetingUrl: string,
   extra: Partial<BotConfigInput> = {},
   browser?: Browser,
+  { readsChat = false }: { readsChat?: boolean } = {},
 ): RowBot {
   const config = botConfigFor(platform, meetingUrl, extra);
   const lines: string[] = [];
@@ -120,6 +129,9 @@ function startBot(
   const session = new BotSession({
     config,
     outbox,
+    // As the bot's main, for the chat rows: the chat it reads goes out through the outbox (the
+    // other rows leave the chat panel closed, as they were written).
+    ...(readsChat && { chatSink: outbox }),
     log,
     createEngine,
     end,
@@ -175,6 +187,7 @@ function startBot(
     },
     log: () => lines.slice(-60).join(''),
     lastText: () => lastText,
+    command: (command) => session.handleCommand(command),
     stop: async () => {
       end.end({ status: 'completed', reason: 'stopped', detail: 'test' });
       return done;
@@ -305,7 +318,7 @@ async function germanHost(): Promise<Browser> {
     const { executablePath } = botConfigFor('google_meet', 'http://127.0.0.1/abc-defg-hij').browser;
     germanChromium = await playwrightChromium.launch({
       executablePath: await featureMergingLauncher(executablePath),
-      args: [...chromiumArgs(), '--accept-lang=de-DE,de'],
+      args: [...chromiumArgs(HOST_CHROMIUM), '--accept-lang=de-DE,de'],
     });
   }
   const probe = await germanChromium.newContext();
@@ -696,6 +709,66 @@ describe('second pass, Microsoft Teams', () => {
         cameraOn: false,
       });
       expect(bot.log()).toContain('"switches":["microphone off","camera off"]');
+      await endMeetingAndExpectCompleted(bot, meeting.id);
+    },
+    ROW_TIMEOUT,
+  );
+
+  it(
+    'Teams: the camera toggle labelled "Turn on video" / "Turn off video" → an image goes on as the camera and off again',
+    async () => {
+      const meeting = await meetingWith('teams', {
+        admission: { policy: 'open' },
+        traps: { videoToggleLabels: true },
+        participants: [{ name: ALICE }],
+      });
+      const bot = startBot('teams', meeting.url);
+      await waitForStatus(bot, 'active');
+      await expect(
+        bot.page().getByRole('button', { name: 'Turn on video', exact: true }).count(),
+      ).resolves.toBe(1);
+      const issuedAt = () => new Date().toISOString();
+      bot.command({
+        type: 'screen.show',
+        image: { base64: solidPng(160, 90, [30, 200, 60]).toString('base64') },
+        issuedAt: issuedAt(),
+      });
+      const shown = await client.waitFor(
+        meeting.id,
+        (m) => m.bot.cameraOn === true && m.bot.video.showing,
+        'the image as the camera',
+        { timeoutMs: 30_000 },
+      );
+      expect(shown.bot.video.averageColor?.[1], bot.log()).toBeGreaterThan(150);
+      bot.command({ type: 'screen.stop', issuedAt: issuedAt() });
+      await client.waitFor(meeting.id, (m) => !m.bot.cameraOn, 'the camera off', { timeoutMs: 30_000 });
+      await endMeetingAndExpectCompleted(bot, meeting.id);
+    },
+    ROW_TIMEOUT,
+  );
+
+  it(
+    'Teams: the chat compose box labelled "Type a new message", without data-tid="ckeditor" → the bot writes in it',
+    async () => {
+      const meeting = await meetingWith('teams', {
+        admission: { policy: 'open' },
+        traps: { chatNewMessageInput: true },
+        participants: [{ name: ALICE }],
+      });
+      const bot = startBot('teams', meeting.url, {}, undefined, { readsChat: true });
+      await waitForStatus(bot, 'active');
+      const text = 'Notes will follow by email';
+      bot.command({ type: 'chat.send', id: randomUUID(), text, issuedAt: new Date().toISOString() });
+      const written = await client.waitFor(
+        meeting.id,
+        (m) => m.chat.some((c) => c.text === text),
+        'the bot message in the chat',
+        { timeoutMs: 30_000 },
+      );
+      expect(written.chat.find((c) => c.text === text)?.from, bot.log()).toBe('bot');
+      await expect(
+        bot.page().locator('[role="textbox"][aria-label="Type a new message"]:not([data-tid])').count(),
+      ).resolves.toBe(1);
       await endMeetingAndExpectCompleted(bot, meeting.id);
     },
     ROW_TIMEOUT,

@@ -39,7 +39,9 @@ function traps(platform: Platform): CreateMeetingInput['traps'] {
 
 const ALICE = { name: 'Alice Example' };
 
-describe.each(PLATFORMS)('the bot on %s', (platform) => {
+// Two scenarios at a time (the e2e project's maxConcurrency): each has its own meeting and bot, and
+// they mostly wait on the bot's timers.
+describe.concurrent.each(PLATFORMS)('the bot on %s', (platform) => {
   let simulator: Simulator;
   let client: SimulatorClient;
   const bots: RunningBot[] = [];
@@ -258,6 +260,8 @@ describe('the bot process', () => {
           meetingUrl: 'not a url',
           redisUrl: TEST_REDIS_URL,
           streamPrefix: prefix,
+          // As workers send it: the bot reports on its own streams, where the harness reads.
+          streams: 'own',
         }),
       },
       stdio: 'ignore',

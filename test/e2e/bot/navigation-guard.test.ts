@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserSession, guardNavigation, launchBrowser } from '../../../bot/browser.js';
 import { createNavigationPolicy } from '../../../bot/navigation-policy.js';
 import { createLogger } from '../../../shared/infra/logger.js';
+import { HOST_CHROMIUM } from '../../support/chromium.js';
 
 /** Pages that try to take the bot elsewhere: a redirect, a script navigation, a popup, a frame. */
 const PAGES: Record<string, string> = {
@@ -33,7 +34,10 @@ describe('navigation guard', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    session = await launchBrowser({ executablePath: '/usr/bin/chromium', headless: true }, log);
+    session = await launchBrowser(
+      { executablePath: '/usr/bin/chromium', headless: true, ...HOST_CHROMIUM },
+      log,
+    );
     await guardNavigation(
       session,
       createNavigationPolicy('google_meet', [origin]),

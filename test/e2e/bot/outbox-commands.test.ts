@@ -5,7 +5,7 @@ import { Outbox } from '../../../bot/outbox.js';
 import type { BotCommand } from '../../../shared/contract/commands.js';
 import { lifecycleEvent, transcriptSegmentMessage } from '../../../shared/contract/events.js';
 import { STREAM_FIELD, streamData } from '../../../shared/contract/stream-codec.js';
-import { botCommandsStream, botEventsStream, botSegmentsStream } from '../../../shared/contract/streams.js';
+import { botCommandsStream, botSessionStream } from '../../../shared/contract/streams.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { TEST_REDIS_URL } from '../../support/env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
@@ -44,7 +44,9 @@ describe('Outbox', () => {
     await outbox.event({ status: 'completed', reason: 'stopped' });
     await outbox.drain();
 
-    const events = (await readStream(botEventsStream(prefix))).map((raw) => lifecycleEvent.parse(raw));
+    const events = (await readStream(botSessionStream(prefix, 's-1', 'events'))).map((raw) =>
+      lifecycleEvent.parse(raw),
+    );
     expect(events.map((event) => [event.status, event.seq])).toEqual([
       ['joining', 0],
       ['awaiting_admission', 1],
@@ -52,7 +54,7 @@ describe('Outbox', () => {
       ['completed', 3],
     ]);
     expect(events[3]).toMatchObject({ meetingId: 7, sessionId: 's-1', reason: 'stopped' });
-    const segments = (await readStream(botSegmentsStream(prefix))).map((raw) =>
+    const segments = (await readStream(botSessionStream(prefix, 's-1', 'segments'))).map((raw) =>
       transcriptSegmentMessage.parse(raw),
     );
     expect(segments).toEqual([

@@ -106,6 +106,7 @@ beforeAll(async () => {
     COMPOSE_FILES: 'docker/compose.yml docker/compose.host.yml',
     POSTGRES_PORT: String(ports.pg),
     POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
+    REDIS_PASSWORD: randomBytes(12).toString('hex'),
     REDIS_PORT: String(ports.redis),
     QUEUE_PREFIX: `mbcompose-${suffix}`,
     ADMIN_API_KEY: adminKey,

@@ -142,6 +142,12 @@ describe("the README's quick start on a clean clone", () => {
     const [up] = quickStartCommands();
     const upOutput = await run(up!, 12 * 60_000);
     expect(upOutput).toContain(`Base URL:  http://127.0.0.1:${apiPort}`);
+    expect(upOutput).toContain(`Web app:   http://127.0.0.1:${apiPort}/app/`);
+    // The web app was built by `up` and is served with its policy.
+    const app = await fetch(`http://127.0.0.1:${apiPort}/app/`);
+    expect(app.status).toBe(200);
+    expect(app.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await app.text()).toContain('<div id="app"></div>');
     expect(upOutput).toMatch(/API key: {3}\S{16,}/);
 
     const demo = await run('npm run demo', 6 * 60_000);

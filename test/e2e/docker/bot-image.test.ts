@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botSeccompProfile } from '../../../worker/runtime/bot-seccomp-profile.js';
 import { ensureBotImage } from '../../support/stack.js';
 
 /**
@@ -45,7 +46,9 @@ function demux(buffer: Buffer): { stdout: string; stderr: string } {
 }
 
 /** Runs one container to completion and removes it. `shell` replaces the entrypoint with sh -c. */
-async function run(options: { shell?: string; env?: string[] } = {}): Promise<RunResult> {
+async function run(
+  options: { shell?: string; env?: string[]; seccompProfile?: string } = {},
+): Promise<RunResult> {
   const container = await docker.createContainer({
     Image: IMAGE,
     ...(options.shell === undefined ? {} : { Entrypoint: ['sh', '-c'], Cmd: [options.shell] }),
@@ -55,7 +58,10 @@ async function run(options: { shell?: string; env?: string[] } = {}): Promise<Ru
     HostConfig: {
       NetworkMode: 'host',
       CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges'],
+      SecurityOpt: [
+        'no-new-privileges',
+        ...(options.seccompProfile === undefined ? [] : [`seccomp=${options.seccompProfile}`]),
+      ],
       Memory: 768 * 1024 * 1024,
       ShmSize: 256 * 1024 * 1024,
     },
@@ -136,7 +142,8 @@ describe('bot image', () => {
     expect(version.stdout).toMatch(/Chromium \d+\./);
 
     // No capabilities and an unprivileged user: Chromium's own sandbox needs user namespaces, which
-    // Docker's default seccomp profile denies, so this check runs it without (as a root bot does).
+    // Docker's default seccomp profile denies, so this check runs it without (as bots do with
+    // BOT_CHROMIUM_SANDBOX=off; the next test runs it as bots do by default).
     const page = await run({
       shell:
         'chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-dev-shm-usage ' +
@@ -147,14 +154,14 @@ describe('bot image', () => {
   });
 
   it('launches the headless-only Chromium as the bot does (its flags, its launcher), with a page and 16 kHz audio in one renderer', async () => {
-    // What the bot does (bot/browser.ts): Playwright starts Chromium without its sandbox unless
-    // chromiumSandbox is set, which is what works here (see the sandbox note above).
+    // What the bot does (bot/browser.ts), under the seccomp profile the worker gives bot containers:
+    // Chromium with its own sandbox (test/e2e/docker/chromium-sandbox.test.ts reads its namespaces).
     const script = `
       import { readdirSync, readFileSync } from 'node:fs';
       import { launchBrowser } from './dist/bot/browser.js';
       import { botConfigSchema } from './dist/shared/contract/bot-config.js';
       import { createLogger } from './dist/shared/infra/logger.js';
-      const options = botConfigSchema.shape.browser.parse(undefined);
+      const options = { ...botConfigSchema.shape.browser.parse(undefined), sandbox: true };
       const session = await launchBrowser(options, createLogger('probe', 'silent'));
       await session.page.setContent('<p id="probe">bot-image-ok</p>');
       const audio = await session.page.evaluate(async () => {
@@ -177,7 +184,11 @@ describe('bot image', () => {
         }),
       }));
       await session.close();`;
-    const result = await run({ shell: `node --input-type=module -e "$PROBE"`, env: [`PROBE=${script}`] });
+    const result = await run({
+      shell: `node --input-type=module -e "$PROBE"`,
+      env: [`PROBE=${script}`],
+      seccompProfile: JSON.stringify(botSeccompProfile()),
+    });
     expect(result.exitCode, result.stderr.slice(-2000)).toBe(0);
     const probe = JSON.parse(result.stdout.trim().split('\n').pop()!);
     expect(probe).toEqual({
@@ -187,10 +198,11 @@ describe('bot image', () => {
       audio: 'running@16000',
       types: expect.arrayContaining(['browser', 'renderer']),
     });
-    // One browser process with the GPU and network services inside it, and no zygote (the audio
-    // service keeps its own process).
+    // One browser process with the GPU and network services inside it (the audio service keeps its
+    // own process), and the zygotes that start sandboxed processes.
     expect(probe.types.filter((type: string) => type === 'browser')).toHaveLength(1);
-    for (const separate of ['zygote', 'gpu-process', 'utility:NetworkService']) {
+    expect(probe.types).toContain('zygote');
+    for (const separate of ['gpu-process', 'utility:NetworkService']) {
       expect(probe.types).not.toContain(separate);
     }
   });

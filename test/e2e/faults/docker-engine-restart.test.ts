@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transcriptSegmentMessage } from '../../../shared/contract/events.js';
-import { decodeStreamEntry } from '../../../shared/contract/stream-codec.js';
-import { botSegmentsStream } from '../../../shared/contract/streams.js';
 import { Labels } from '../../../worker/runtime/bot-runtime.js';
 import { type DockerEngine, startDockerEngine } from '../../support/docker-engine.js';
+import { publishedSegments } from '../../support/fault-audit.js';
 import { createTestRedis } from '../../support/redis.js';
 import { type Stack, startStack } from '../../support/stack.js';
 
@@ -96,11 +94,7 @@ describe('the Docker engine restarted mid-meeting', () => {
     // Every segment the bot published (the segments stream) is stored, and nothing else.
     const redis = createTestRedis();
     try {
-      const published = new Set<string>();
-      for (const [, fields] of await redis.xrange(botSegmentsStream(stack.api.prefix), '-', '+')) {
-        const decoded = decodeStreamEntry(transcriptSegmentMessage, fields);
-        if (decoded.ok && decoded.value.meetingId === meetingId) published.add(decoded.value.segmentId);
-      }
+      const published = new Set((await publishedSegments(redis, stack.api.prefix, meetingId)).keys());
       const stored: string[] = await stack.api.database
         .db('transcript_segments')
         .where({ meeting_id: meetingId })

@@ -1,12 +1,13 @@
 import type { Redis } from 'ioredis';
 import { expect } from 'vitest';
-import { botDeadLetterStream, botSegmentsStream } from '../../../shared/contract/streams.js';
+import { botDeadLetterStream } from '../../../shared/contract/streams.js';
 import { INGEST_GROUP } from '../../../worker/ingest/ingester.js';
 import {
   deploymentContainers,
   followBotLog,
   lagSummary,
   publishedSegments,
+  segmentStreamsOf,
   storedSegments,
   transcriptProblems,
 } from '../../support/fault-audit.js';
@@ -115,11 +116,11 @@ export async function auditFaultMeeting(
   await expect
     .poll(
       async () => {
-        const pending = (await redis.xpending(botSegmentsStream(prefix), INGEST_GROUP)) as [
-          number,
-          ...unknown[],
-        ];
-        return pending[0];
+        let pending = 0;
+        for (const stream of await segmentStreamsOf(redis, prefix, meeting.meetingId)) {
+          pending += ((await redis.xpending(stream, INGEST_GROUP)) as [number, ...unknown[]])[0];
+        }
+        return pending;
       },
       { timeout: 30_000, interval: 500 },
     )

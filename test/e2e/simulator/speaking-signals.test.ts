@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateMeetingInput, SpeakingInput } from '../../../simulator/schema.js';
 import type { MeetingSnapshot } from '../../../simulator/snapshot.js';
+import { collectPeerConnections } from '../../support/simulator-page.js';
 import { type Harness, SHORT_LINES, startHarness } from './harness.js';
 
 // Each speaking signal of the simulated pages, shown and hidden per meeting (`speaking.hidden`):
@@ -33,21 +34,6 @@ interface Probe {
   /** RTCPeerConnections the page created, and per-tick receiver levels. */
   connections: number;
   rtc: RtcSample[];
-}
-
-/** Collects every RTCPeerConnection the page makes (they are not exposed); runs before its scripts. */
-async function collectPeerConnections(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const connections: RTCPeerConnection[] = [];
-    Object.assign(window, { __connections: connections });
-    const Original = window.RTCPeerConnection;
-    window.RTCPeerConnection = class extends Original {
-      constructor(config?: RTCConfiguration) {
-        super(config);
-        connections.push(this);
-      }
-    };
-  });
 }
 
 /** Samples, every 25 ms, what each speaking signal shows for `speaker`. */

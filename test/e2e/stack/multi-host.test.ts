@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Labels } from '../../../worker/runtime/bot-runtime.js';
 import { type DockerEngine, startDockerEngine } from '../../support/docker-engine.js';
+import { createTestRedis } from '../../support/redis.js';
 import { type Stack, startStack, type WorkerProcess } from '../../support/stack.js';
 
 /**
@@ -21,6 +22,11 @@ const WORKER_ENV = {
   WORKER_METRICS_PORT: '0',
 };
 const HOST_A = 'host-a-worker';
+const redis = createTestRedis();
+
+async function botUsers(): Promise<string[]> {
+  return (await redis.call('ACL', 'USERS')) as string[];
+}
 const HOST_B = 'host-b-worker';
 
 const SENTENCES = [
@@ -119,6 +125,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
   await hostB?.stop();
+  redis.disconnect();
 });
 
 describe.each(['google_meet', 'teams'] as const)('%s on two Docker hosts', (platform) => {
@@ -150,6 +157,11 @@ describe.each(['google_meet', 'teams'] as const)('%s on two Docker hosts', (plat
       .toBeGreaterThanOrEqual(2);
     const survivorBefore = (await segmentsOf(survivor.meetingId)).length;
 
+    // The lost bot's own Redis user (issue 27): it must not outlive the host.
+    const [lostContainer] = await containersOn(hostB, lost.meetingId);
+    const lostUser = `${stack.api.prefix}:bot:${lostContainer?.Labels[Labels.sessionId]}`;
+    expect(await botUsers()).toContain(lostUser);
+
     // Host B dies: its bots, containerd and engine, and its worker, all at once.
     const lostAt = Date.now();
     // (The worker first: otherwise it would see its bot die and report that before it dies itself.)
@@ -161,6 +173,8 @@ describe.each(['google_meet', 'teams'] as const)('%s on two Docker hosts', (plat
     expect(relaunched.detail).toContain(`worker ${HOST_B} on Docker host host-b`);
     const rejoined = await waitForEvent(lost.meetingId, 'rejoined', 180_000);
     expect(await workerOf(lost.meetingId)).toBe(HOST_A);
+    // Host A's reconciler revoked the lost bot's credential (its meeting has a new bot, it is silent).
+    await expect.poll(botUsers, { timeout: 30_000 }).not.toContain(lostUser);
     await expect
       .poll(
         async () =>

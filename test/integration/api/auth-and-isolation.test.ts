@@ -28,6 +28,7 @@ const ENDPOINTS: Array<[method: string, path: string, body?: unknown]> = [
   ['DELETE', '/meetings/google_meet/abc-defg-hij'],
   ['GET', '/transcripts/google_meet/abc-defg-hij'],
   ['GET', '/transcripts/google_meet/abc-defg-hij/stream'],
+  ['GET', '/search?q=secret'],
   ['GET', '/user/webhook'],
   ['PUT', '/user/webhook', { webhook_url: null }],
   ['POST', '/user/webhook/rotate-secret'],
@@ -135,6 +136,18 @@ describe("a second user never sees or touches the first user's meetings", () => 
     const response = await api.request('GET', '/transcripts/google_meet/abc-defg-hij', { key: bob.key });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ error: 'Meeting not found' });
+  });
+
+  it('GET /search finds nothing of hers, and her meeting as a filter is 404', async () => {
+    expect((await api.request('GET', '/search?q=secret', { key: alice.key })).body.total).toBe(1);
+    const response = await api.request('GET', '/search?q=secret', { key: bob.key });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ total: 0, hits: [] });
+    const filtered = await api.request('GET', `/search?q=secret&meeting_id=${aliceMeetingId}`, {
+      key: bob.key,
+    });
+    expect(filtered.status).toBe(404);
+    expect(filtered.body).toEqual({ error: 'Meeting not found' });
   });
 
   it('PATCH of her meeting is 404 and changes nothing', async () => {

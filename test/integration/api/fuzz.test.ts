@@ -41,6 +41,7 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['DELETE', '/meetings/{platform}/{id}'],
   ['GET', '/transcripts/{platform}/{id}'],
   ['GET', '/transcripts/{platform}/{id}/stream'],
+  ['GET', '/search'],
   ['GET', '/recordings/{n}'],
   ['GET', '/recordings/{n}/media'],
   ['HEAD', '/recordings/{n}/media'],
@@ -227,10 +228,37 @@ function nastyPath(template: string): string {
         'name',
         'format',
         'token',
+        'q',
+        'q',
+        'from',
+        'to',
+        'speaker',
+        'platform',
+        'native_meeting_id',
         nastyString().slice(0, 20),
       ]);
       const value = chance(0.5)
-        ? pick(['-1', '0', '1001', '1e3', '2147483648', '123456789012345678901', '', 'failed', 'vtt', 'srt'])
+        ? pick([
+            '-1',
+            '0',
+            '1001',
+            '1e3',
+            '2147483648',
+            '123456789012345678901',
+            '',
+            'failed',
+            'vtt',
+            'srt',
+            // Search text as a tsquery parser might choke on it, and dates.
+            '&|!():*',
+            '"budget',
+            "o'brien <-> !(a | b):*",
+            '-budget',
+            'teams',
+            '2026-02-30',
+            '2026-11-22T10:00:00Z',
+            '9999-12-31',
+          ])
         : nastyString();
       return `${encodeURIComponent(key.replace(/[\ud800-\udfff]/g, ''))}=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, '')).slice(0, 5000)}`;
     });

@@ -6,8 +6,15 @@ import { adminAuth, documentedPath } from '../../../api/routes/route.js';
 import { ADMIN_KEY, startTestApi, type TestApi } from '../../support/api.js';
 
 const COMMITTED = readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8');
-/** The docs router's own routes: the document and the page that shows it. */
-const UNDOCUMENTED = ['GET /docs', 'GET /docs/assets/{file}', 'GET /docs/init.js', 'GET /openapi.json'];
+/** The docs router's own routes (the document and the page that shows it) and the web app's page and assets. */
+const UNDOCUMENTED = [
+  'GET /docs',
+  'GET /docs/assets/{file}',
+  'GET /docs/init.js',
+  'GET /openapi.json',
+  'GET /app',
+  'GET /app/assets/{file}',
+];
 
 let api: TestApi;
 

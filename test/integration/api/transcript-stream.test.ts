@@ -103,11 +103,19 @@ describe('GET /transcripts/{platform}/{id}/stream', () => {
     });
     await bots.segment(meetingId, sessionId, { id: 'a', start: 1, text: 'first words' });
     await first.waitFor((events) => texts(events).includes('first words'));
+    await bots.chat(meetingId, sessionId, { key: 'c1', sender: 'Ann', text: 'chat before', seconds: 1.5 });
+    await first.waitFor((events) => events.some((e) => e.event === 'chat' && e.data.text === 'chat before'));
     const lastId = first.events.at(-1)?.id;
-    expect(lastId).toMatch(/^\d+-\d+$/);
+    expect(lastId).toMatch(/^\d+-\d+-\d+$/);
     first.close();
 
-    // While nobody listens: more words and a correction of the first ones.
+    // While nobody listens: more words, a correction of the first ones, and a chat message.
+    await bots.chat(meetingId, sessionId, {
+      key: 'c2',
+      sender: 'Ann',
+      text: 'chat while away',
+      seconds: 2.5,
+    });
     await bots.segment(meetingId, sessionId, { id: 'b', start: 2, text: 'said while disconnected' });
     await bots.segment(meetingId, sessionId, { id: 'a', start: 1, text: 'first words, corrected' });
     await expect
@@ -128,6 +136,10 @@ describe('GET /transcripts/{platform}/{id}/stream', () => {
     );
     expect(texts(resumed.events)).not.toContain('first words');
     expect(resumed.events.filter((e) => e.event === 'status')).toEqual([]);
+    await resumed.waitFor((events) => events.some((e) => e.event === 'chat'));
+    expect(resumed.events.filter((e) => e.event === 'chat').map((e) => e.data.text)).toEqual([
+      'chat while away',
+    ]);
 
     // Live updates reach this replica too (announced through Redis, not process memory).
     await bots.segment(meetingId, sessionId, { id: 'c', start: 4, text: 'live on the replica' });

@@ -58,19 +58,25 @@ function onsetAfter(samples: Int16Array, from: number): number {
   return Number.NaN;
 }
 
+/** A recorder on its own capture timeline, collecting the chunks it sends. */
+function recorderUnderTest(options: { chunkSeconds?: number; encoderCommand?: string }) {
+  const timeline = new CaptureTimeline(RATE);
+  const chunks: RecordingChunk[] = [];
+  const recorder = new MeetingRecorder({
+    sampleRate: RATE,
+    timeline,
+    onChunk: (chunk) => chunks.push(chunk),
+    log,
+    ...options,
+  });
+  return { timeline, chunks, recorder };
+}
+
 describe('meeting recorder', () => {
   it('records an Ogg Opus stream whose time runs with the capture clock, gaps filled with silence', async () => {
     requireTool('opusenc');
     requireTool('opusdec');
-    const timeline = new CaptureTimeline(RATE);
-    const chunks: RecordingChunk[] = [];
-    const recorder = new MeetingRecorder({
-      sampleRate: RATE,
-      timeline,
-      onChunk: (chunk) => chunks.push(chunk),
-      log,
-      chunkSeconds: 0,
-    });
+    const { timeline, chunks, recorder } = recorderUnderTest({ chunkSeconds: 0 });
     // 0–2 s silence, a tone at 2.0 s for 0.4 s, silence; then the capture stalls 1.4 s (no chunks
     // for that wall time) and resumes at 5.0 s with a tone at 6.0 s. Wall time is what counts.
     const origin = 1_700_000_000_000;
@@ -98,18 +104,43 @@ describe('meeting recorder', () => {
     expect(file.length).toBeLessThan(8 * 3000 * 1.5);
   });
 
+  it('puts no silence inside speech when a wall-time reading jumps late mid-word; the next quiet chunk takes the gap', async () => {
+    requireTool('opusenc');
+    requireTool('opusdec');
+    const { timeline, chunks, recorder } = recorderUnderTest({ chunkSeconds: 0 });
+    // A tone from 2.0 s to 3.0 s whose chunk at 2.4 s is read 0.3 s late (a loaded page's clock
+    // reading), the rest on time; a second tone at 5.0 s.
+    const origin = 1_700_000_000_000;
+    for (let t = 0; t < 7 - 1e-9; t += 0.2) {
+      const tone = (t >= 2 - 1e-9 && t < 3 - 1e-9) || (t >= 5 - 1e-9 && t < 5.4 - 1e-9);
+      const late = Math.abs(t - 2.4) < 1e-9 ? 300 : 0;
+      const samples = chunkOf(tone);
+      timeline.append(samples.length, origin + t * 1000 + late);
+      recorder.write(samples);
+    }
+    await recorder.stop();
+    const decoded = decode(Buffer.concat(chunks.map((chunk) => chunk.bytes)));
+    // The first tone is whole: loud from its onset to 1 s later, with no quiet 10 ms window inside.
+    const onset = onsetAfter(decoded, 0);
+    expect(Math.abs(onset - 2)).toBeLessThan(0.02);
+    const window = RATE / 100;
+    for (
+      let start = Math.round((onset + 0.02) * RATE);
+      start + window <= (onset + 0.96) * RATE;
+      start += window
+    ) {
+      let sum = 0;
+      for (let i = start; i < start + window; i += 1) sum += (decoded[i] ?? 0) ** 2;
+      expect(Math.sqrt(sum / window), `at ${(start / RATE).toFixed(2)} s`).toBeGreaterThan(2000);
+    }
+    // And the recording is back in step by the second tone.
+    expect(Math.abs(onsetAfter(decoded, 3.5) - 5)).toBeLessThan(0.08);
+  });
+
   it('keeps in step with a capture clock that runs fast, by shortening quiet stretches only', async () => {
     requireTool('opusenc');
     requireTool('opusdec');
-    const timeline = new CaptureTimeline(RATE);
-    const chunks: RecordingChunk[] = [];
-    const recorder = new MeetingRecorder({
-      sampleRate: RATE,
-      timeline,
-      onChunk: (chunk) => chunks.push(chunk),
-      log,
-      chunkSeconds: 0,
-    });
+    const { timeline, chunks, recorder } = recorderUnderTest({ chunkSeconds: 0 });
     // 200 ms of audio every 190 ms of wall time (5 % fast) for 20 s of wall time; tones at 2 s and 17 s.
     const origin = 1_700_000_000_000;
     const tones = [2, 17];
@@ -134,13 +165,7 @@ describe('meeting recorder', () => {
   });
 
   it('ends with an error on its final chunk when the encoder cannot run, and takes audio without throwing', async () => {
-    const timeline = new CaptureTimeline(RATE);
-    const chunks: RecordingChunk[] = [];
-    const recorder = new MeetingRecorder({
-      sampleRate: RATE,
-      timeline,
-      onChunk: (chunk) => chunks.push(chunk),
-      log,
+    const { timeline, chunks, recorder } = recorderUnderTest({
       encoderCommand: 'opusenc-that-does-not-exist',
     });
     for (let i = 0; i < 10; i += 1) {

@@ -10,6 +10,7 @@ import { insertMeeting, type MeetingRecord, moveMeetingStatus } from '../../../s
 import { BotFleet } from '../../../worker/bot-fleet.js';
 import { LaunchPlacement } from '../../../worker/placement.js';
 import { createControlWorker, createLaunchWorker } from '../../../worker/queue-workers.js';
+import { createBotCredentials } from '../../../worker/runtime/bot-credentials.js';
 import type { BotRuntime } from '../../../worker/runtime/bot-runtime.js';
 import type { WorkerDeps } from '../../../worker/worker-deps.js';
 import { ADMIN_KEY, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
@@ -71,6 +72,7 @@ beforeAll(async () => {
     db: api.database.db,
     redis,
     runtime: recordingRuntime,
+    credentials: createBotCredentials(redis, api.config),
     fleet,
     log,
     metrics: {

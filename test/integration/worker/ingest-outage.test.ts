@@ -9,7 +9,7 @@ import { createLogger } from '../../../shared/infra/logger.js';
 import { claimLaunch } from '../../../shared/meetings/launch-store.js';
 import { insertMeeting } from '../../../shared/meetings/store.js';
 import { INGEST_GROUP } from '../../../worker/ingest/ingester.js';
-import { type BatchHandler, StreamConsumer } from '../../../worker/ingest/stream-consumer.js';
+import { type BatchHandler, fixedStream, StreamConsumer } from '../../../worker/ingest/stream-consumer.js';
 import { transcriptSegmentHandler } from '../../../worker/ingest/transcript-segments.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
@@ -81,7 +81,8 @@ describe('segment ingest while Postgres goes away and comes back', () => {
     };
     const consumer = new StreamConsumer({
       redis,
-      stream,
+      streams: fixedStream(stream),
+      name: 'segments',
       group: INGEST_GROUP,
       consumer: 'worker-a',
       deadLetterStream: botDeadLetterStream(prefix),

@@ -3,11 +3,13 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertUser } from '../../../shared/accounts/users-store.js';
 import { STREAM_FIELD, streamFields } from '../../../shared/contract/stream-codec.js';
+import { registerBotSession } from '../../../shared/bots/session-registry.js';
 import {
   botDeadLetterStream,
   botEventsStream,
   botHealthStream,
   botSegmentsStream,
+  botSessionStream,
 } from '../../../shared/contract/streams.js';
 import { createKnex } from '../../../shared/infra/knex.js';
 import { createLogger } from '../../../shared/infra/logger.js';
@@ -43,12 +45,14 @@ function newIngester(db = database.db, consumerName = 'worker-a', claimIdleMs?: 
   });
 }
 
-async function newMeeting(): Promise<{ meetingId: number; sessionId: string }> {
+async function newMeeting(
+  nativeMeetingId = 'abc-defg-hij',
+): Promise<{ meetingId: number; sessionId: string }> {
   const meeting = await insertMeeting(database.db, {
     userId,
     platform: 'google_meet',
-    nativeMeetingId: 'abc-defg-hij',
-    meetingUrl: 'https://meet.google.com/abc-defg-hij',
+    nativeMeetingId,
+    meetingUrl: `https://meet.google.com/${nativeMeetingId}`,
     passcode: null,
     botName: 'Bot',
     language: null,
@@ -402,5 +406,141 @@ describe('transcription health reports', () => {
       expect.objectContaining({ reason: expect.stringContaining('kind') }),
     ]);
     await ingester.stop();
+  });
+});
+
+describe("a bot's own streams", () => {
+  /** A meeting whose bot was launched as a worker launches it: its session registered, bound to it. */
+  async function launchedMeeting(
+    nativeMeetingId?: string,
+  ): Promise<{ meetingId: number; sessionId: string }> {
+    const launched = await newMeeting(nativeMeetingId);
+    await registerBotSession(redis, prefix, launched.sessionId, {
+      meetingId: launched.meetingId,
+      workerId: 'worker-a',
+      launchedAt: Date.now(),
+    });
+    return launched;
+  }
+
+  async function appendOwn(
+    sessionId: string,
+    kind: 'events' | 'segments' | 'health' | 'recording',
+    message: Record<string, unknown>,
+  ): Promise<void> {
+    await redis.xadd(botSessionStream(prefix, sessionId, kind), '*', ...streamFields(message));
+  }
+
+  it('are read and applied to the meeting the worker launched the bot for', async () => {
+    const { meetingId, sessionId } = await launchedMeeting();
+    await appendOwn(sessionId, 'events', {
+      meetingId,
+      sessionId,
+      status: 'joining',
+      at: new Date().toISOString(),
+      seq: 0,
+    });
+    await appendOwn(sessionId, 'segments', segmentMessage(meetingId, sessionId, 'own-1', 'my own words'));
+    const ingester = newIngester();
+    await ingester.events.drain();
+    await ingester.segments.drain();
+    expect((await findMeetingById(database.db, meetingId))?.status).toBe('joining');
+    const rows = await database.db('transcript_segments').where({ meeting_id: meetingId });
+    expect(rows.map((row) => row.text)).toEqual(['my own words']);
+    expect(await pendingCount(botSessionStream(prefix, sessionId, 'segments'))).toBe(0);
+    expect(await deadLetters()).toEqual([]);
+  });
+
+  it('that name another meeting or session go to the dead letters; nothing lands in the other meeting', async () => {
+    const attacker = await launchedMeeting();
+    const victim = await launchedMeeting('vic-timm-eet');
+    const at = new Date().toISOString();
+    // Every kind of message, naming the victim's meeting (and session), sent through the attacker's streams.
+    await appendOwn(attacker.sessionId, 'events', {
+      ...victim,
+      status: 'failed',
+      reason: 'crashed',
+      at,
+      seq: 0,
+    });
+    await appendOwn(attacker.sessionId, 'events', {
+      meetingId: attacker.meetingId,
+      sessionId: victim.sessionId,
+      status: 'active',
+      at,
+      seq: 1,
+    });
+    await appendOwn(
+      attacker.sessionId,
+      'segments',
+      segmentMessage(victim.meetingId, victim.sessionId, 'x', 'forged'),
+    );
+    await appendOwn(
+      attacker.sessionId,
+      'segments',
+      segmentMessage(victim.meetingId, attacker.sessionId, 'y', 'forged too'),
+    );
+    await appendOwn(attacker.sessionId, 'health', { ...victim, at, kind: 'lagging', lagSeconds: 99 });
+    await appendOwn(attacker.sessionId, 'recording', {
+      ...victim,
+      seq: 0,
+      data: 'AAAA',
+      endSeconds: 1,
+      startSeconds: 0,
+      final: true,
+    });
+    const ingester = newIngester();
+    await ingester.events.drain();
+    await ingester.segments.drain();
+    await ingester.health.drain();
+    await ingester.recordings.drain();
+
+    expect((await findMeetingById(database.db, victim.meetingId))?.status).toBe('requested');
+    expect((await findMeetingById(database.db, attacker.meetingId))?.status).toBe('requested');
+    expect(await listTransitions(database.db, victim.meetingId)).toEqual([]);
+    expect(
+      await database.db('transcript_segments').whereIn('meeting_id', [victim.meetingId, attacker.meetingId]),
+    ).toEqual([]);
+    expect(
+      await database.db('recordings').whereIn('meeting_id', [victim.meetingId, attacker.meetingId]),
+    ).toEqual([]);
+    const dead = await deadLetters();
+    expect(dead).toHaveLength(6);
+    for (const entry of dead) {
+      expect(entry.reason).toContain(
+        `came through the stream of meeting ${attacker.meetingId} session ${attacker.sessionId}`,
+      );
+      expect(entry.stream).toMatch(new RegExp(`^${prefix}:bot:${attacker.sessionId}:`));
+    }
+    expect(dead[0]!.reason).toContain(`names meeting ${victim.meetingId} session ${victim.sessionId}`);
+    for (const kind of ['events', 'segments', 'health', 'recording'] as const) {
+      expect(await pendingCount(botSessionStream(prefix, attacker.sessionId, kind))).toBe(0);
+    }
+  });
+
+  it('of a session no worker launched are never read', async () => {
+    const { meetingId, sessionId } = await newMeeting();
+    await appendOwn(sessionId, 'segments', segmentMessage(meetingId, sessionId, 'ghost', 'unregistered'));
+    await newIngester().segments.drain();
+    expect(await database.db('transcript_segments').where({ meeting_id: meetingId })).toEqual([]);
+    expect(await redis.xlen(botSessionStream(prefix, sessionId, 'segments'))).toBe(1);
+  });
+
+  it('are read by a running ingester as soon as a new bot is registered', async () => {
+    const ingester = newIngester();
+    ingester.segments.start();
+    try {
+      const { meetingId, sessionId } = await launchedMeeting();
+      await appendOwn(
+        sessionId,
+        'segments',
+        segmentMessage(meetingId, sessionId, 'late', 'a new bot', { final: true }),
+      );
+      await expect
+        .poll(() => database.db('transcript_segments').where({ meeting_id: meetingId }), { timeout: 10_000 })
+        .toHaveLength(1);
+    } finally {
+      await ingester.stop();
+    }
   });
 });

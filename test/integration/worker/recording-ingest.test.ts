@@ -8,13 +8,15 @@ import { CaptureTimeline } from '../../../bot/audio/capture-timeline.js';
 import { Outbox } from '../../../bot/outbox.js';
 import { MeetingRecorder } from '../../../bot/recording/meeting-recorder.js';
 import { insertUser } from '../../../shared/accounts/users-store.js';
+import { registerBotSession } from '../../../shared/bots/session-registry.js';
 import { streamFields } from '../../../shared/contract/stream-codec.js';
-import { botRecordingStream, botSegmentsStream } from '../../../shared/contract/streams.js';
+import { botSessionStream } from '../../../shared/contract/streams.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { claimLaunch } from '../../../shared/meetings/launch-store.js';
 import { insertMeeting } from '../../../shared/meetings/store.js';
 import { LocalRecordingStorage } from '../../../shared/recordings/local-storage.js';
 import {
+  findOrCreateRecording,
   findRecording,
   markRecordingsDeleting,
   type RecordingRecord,
@@ -91,6 +93,12 @@ async function newMeeting(): Promise<{ meetingId: number; sessionId: string }> {
   });
   const sessionId = randomUUID();
   await claimLaunch(database.db, meeting.id, { sessionId, workerId: 'worker-a' });
+  // As the launching worker does: the ingesters read this bot's own streams, bound to its meeting.
+  await registerBotSession(redis, prefix, sessionId, {
+    meetingId: meeting.id,
+    workerId: 'worker-a',
+    launchedAt: Date.now(),
+  });
   await database.db('meetings').where({ id: meeting.id }).update({
     webhook_url: 'http://127.0.0.1:9/hooks',
     webhook_secret: 'secret',
@@ -168,7 +176,7 @@ describe('recording chunks', () => {
     expect(bytes.equals(Buffer.concat(sent))).toBe(true);
     expect(recording.sizeBytes).toBe(bytes.length);
     // Stored chunks leave the stream: audio is the bulk of what bots send.
-    expect(await redis.xlen(botRecordingStream(prefix))).toBe(0);
+    expect(await redis.xlen(botSessionStream(prefix, sessionId, 'recording'))).toBe(0);
     const deliveries = await database
       .db('webhook_deliveries')
       .where({ meeting_id: meetingId })
@@ -190,8 +198,8 @@ describe('recording chunks', () => {
   it('out of order and repeated still make the same file, ready only once every chunk is there', async () => {
     const { meetingId, sessionId } = await newMeeting();
     const sent = await recordThroughBot(meetingId, sessionId, 6);
-    const entries = await redis.xrange(botRecordingStream(prefix), '-', '+');
-    await redis.del(botRecordingStream(prefix));
+    const entries = await redis.xrange(botSessionStream(prefix, sessionId, 'recording'), '-', '+');
+    await redis.del(botSessionStream(prefix, sessionId, 'recording'));
     // Final first, then all in reverse, then the first again; the second chunk held back.
     const held = entries[1]!;
     const reordered = [
@@ -202,11 +210,12 @@ describe('recording chunks', () => {
         .filter((entry) => entry !== held),
       entries[0]!,
     ];
-    for (const [, fields] of reordered) await redis.xadd(botRecordingStream(prefix), '*', ...fields);
+    for (const [, fields] of reordered)
+      await redis.xadd(botSessionStream(prefix, sessionId, 'recording'), '*', ...fields);
     const ingester = newIngester();
     await ingester.recordings.drain();
     expect((await recordingOf(meetingId)).state).toBe('recording');
-    await redis.xadd(botRecordingStream(prefix), '*', ...held[1]);
+    await redis.xadd(botSessionStream(prefix, sessionId, 'recording'), '*', ...held[1]);
     await ingester.recordings.drain();
     const recording = await recordingOf(meetingId);
     expect(recording.state).toBe('ready');
@@ -223,6 +232,11 @@ describe('recording chunks', () => {
     // The lost host's bot is replaced: a new launch session, carrying on the transcript at 73.2 s.
     const relaunch = randomUUID();
     await database.db('meetings').where({ id: meetingId }).update({ launch_session_id: relaunch });
+    await registerBotSession(redis, prefix, relaunch, {
+      meetingId,
+      workerId: 'worker-b',
+      launchedAt: Date.now(),
+    });
     await recordThroughBot(meetingId, relaunch, 4, { startSeconds: 73.2 });
     await newIngester().recordings.drain();
     const rows = await database.db('recordings').where({ meeting_id: meetingId }).orderBy('id');
@@ -233,6 +247,19 @@ describe('recording chunks', () => {
     expect(rows[0].storage_key).not.toBe(rows[1].storage_key);
   });
 
+  it("are looked up by meeting and session together: a session id never finds another meeting's recording", async () => {
+    const first = await newMeeting();
+    const second = await newMeeting();
+    const input = { userId, sessionId: first.sessionId, startSeconds: 0 };
+    const mine = await findOrCreateRecording(database.db, { ...input, meetingId: first.meetingId });
+    const other = await findOrCreateRecording(database.db, { ...input, meetingId: second.meetingId });
+    expect(other.id).not.toBe(mine.id);
+    expect(other.meetingId).toBe(second.meetingId);
+    expect((await findOrCreateRecording(database.db, { ...input, meetingId: first.meetingId })).id).toBe(
+      mine.id,
+    );
+  });
+
   it('of a recording already deleted do not bring it back', async () => {
     const { meetingId, sessionId } = await newMeeting();
     await recordThroughBot(meetingId, sessionId, 6, { final: false });
@@ -241,7 +268,7 @@ describe('recording chunks', () => {
     const recording = await recordingOf(meetingId);
     await markRecordingsDeleting(database.db, { meetingIds: [meetingId] });
     await redis.xadd(
-      botRecordingStream(prefix),
+      botSessionStream(prefix, sessionId, 'recording'),
       '*',
       ...streamFields({
         meetingId,
@@ -268,7 +295,7 @@ describe('recording chunks', () => {
     try {
       const sent = await recordThroughBot(meetingId, sessionId, 2);
       await redis.xadd(
-        botSegmentsStream(prefix),
+        botSessionStream(prefix, sessionId, 'segments'),
         '*',
         ...streamFields({
           meetingId,
@@ -296,7 +323,7 @@ describe('recording chunks', () => {
           { timeout: 10_000 },
         )
         .toBe(1);
-      const pending = await redis.xlen(botRecordingStream(prefix));
+      const pending = await redis.xlen(botSessionStream(prefix, sessionId, 'recording'));
       expect(pending).toBe(sent.length);
       rmSync(blocked);
       await expect

@@ -21,9 +21,10 @@ const SOURCE_FOLDERS = [
   'migrations',
   'bench',
   'docker',
+  'web',
 ];
 /** TypeScript and JavaScript modules of every flavour (the simulator's pages and a few tools are plain JS). */
-const MODULE_FILE = /\.(ts|mts|cts|js|mjs|cjs)$/;
+const MODULE_FILE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.[^'"]+)['"]|\b(?:import|require)\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
@@ -50,7 +51,9 @@ function moduleOf(path: string): string {
     .replace(/\.js$/, '.ts')
     .replace(/\.mjs$/, '.mts')
     .replace(/\.cjs$/, '.cts');
-  return files.has(typescript) ? typescript : source;
+  if (files.has(typescript)) return typescript;
+  const jsx = source.replace(/\.js$/, '.tsx');
+  return files.has(jsx) ? jsx : source;
 }
 
 function importsOf(file: string): string[] {
@@ -153,6 +156,16 @@ describe('module layout', () => {
             .filter((target) => ![topFolder(file), 'shared'].includes(topFolder(target)))
             .map((target) => `${file} → ${target}`)
         : [],
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps the web app apart: web/ imports only itself (it talks to the public API) and nothing imports web/', () => {
+    expect(graph.get('web/src/main.tsx')).toContain('web/src/views/App.tsx');
+    const offenders = [...graph].flatMap(([file, imports]) =>
+      imports
+        .filter((target) => (topFolder(file) === 'web') !== (topFolder(target) === 'web'))
+        .map((target) => `${file} → ${target}`),
     );
     expect(offenders).toEqual([]);
   });

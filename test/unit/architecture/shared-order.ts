@@ -16,7 +16,11 @@
  * - recordings: a meeting's audio (RecordingEvents), plus the reads and deletes that carry
  *   recordings along with a meeting (GET /meetings/{id}, deleting a meeting's data); meetings know
  *   nothing of recordings.
- * - webhooks: the outbox receives the typed events of the three features below it
+ * - chat: the meeting chat messages bots read (ChatEvents), and their reads by meeting; above
+ *   meetings, whose rows and reads it uses.
+ * - search: full-text search over a user's transcripts and meeting data (GET /search, the MCP tool);
+ *   it reads the rows meetings and transcripts write (their search columns kept by triggers).
+ * - webhooks: the outbox receives the typed events of the four features below it
  *   (record-events.ts) and delivers them; it reads only their event types and segment JSON.
  * - bots: sending, stopping and reconfiguring bots. It creates meetings, checks webhook URLs, and
  *   owns the producers of the launch queue and the command streams.
@@ -31,6 +35,8 @@ export const SHARED_ORDER = [
   'meetings',
   'transcripts',
   'recordings',
+  'chat',
+  'search',
   'webhooks',
   'bots',
   'workers',

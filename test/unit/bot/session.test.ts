@@ -42,6 +42,14 @@ class ScriptedDriver implements PlatformDriver {
     return 'answered';
   }
   async ensureMuted(): Promise<void> {}
+  async setMicrophone(on: boolean): Promise<boolean> {
+    this.actions.push(on ? 'unmute' : 'mute');
+    return true;
+  }
+  async setCamera(on: boolean): Promise<boolean> {
+    this.actions.push(on ? 'camera on' : 'camera off');
+    return true;
+  }
   async leave(): Promise<void> {
     this.actions.push('leave');
   }
@@ -84,9 +92,17 @@ class FakeEngine implements TranscriptionEngine {
   emit: ((segment: EngineSegment) => void) | null = null;
   dropped: ((start: number, end: number) => void) | null = null;
   backlog = 0;
+  /** A dropped stretch the engine reports once its backlog is worked off (or at its next write). */
+  droppedStretch: [number, number] | null = null;
   constructor(private readonly failStart = false) {}
   backlogSeconds(): number {
     return this.backlog;
+  }
+  settleDroppedAudio(): void {
+    if (!this.droppedStretch || this.backlog > 15) return;
+    const [start, end] = this.droppedStretch;
+    this.droppedStretch = null;
+    this.dropped?.(start, end);
   }
   async start(): Promise<void> {
     if (this.failStart) throw new Error('no model');
@@ -154,6 +170,16 @@ function setUp(
         },
         timeline,
         silenceOfDelivery: () => 0,
+        media: {
+          playPcm: async () => ({ startsInMs: 0, durationMs: 0 }),
+          playEncoded: async () => ({ startsInMs: 0, durationMs: 0 }),
+          remainingMs: async () => 0,
+          takenAt: async () => null,
+          stop: async () => {},
+          showImage: async () => ({ width: 1, height: 1 }),
+          hideImage: async () => {},
+          cameraTakenAt: async () => null,
+        },
         close: async () => {
           pageClosed = true;
         },
@@ -353,5 +379,21 @@ describe('BotSession', () => {
     expect(sink.reports[0]!.lagSeconds).toBeGreaterThanOrEqual(25);
     const dropped = sink.reports[1]!;
     expect(Date.parse(dropped.droppedTo!) - Date.parse(dropped.droppedFrom!)).toBe(200);
+  });
+  it('reports the dropped audio before catching up, even when the backlog is worked off before the next audio arrives', async () => {
+    const driver = new ScriptedDriver(screens({ kind: 'in_call' }));
+    const { session, engine, sink, end } = setUp(driver, {}, { captureWall: Date.now() });
+    const running = session.run();
+    await expect.poll(() => sink.steps.length).toBe(3);
+    engine.backlog = 30;
+    engine.droppedStretch = [0, 0.5];
+    await expect.poll(() => sink.reports.map((report) => report.kind)).toEqual(['lagging']);
+    // The recognizer works its whole backlog off between two chunks of audio: no write ends the stretch.
+    engine.backlog = 0;
+    await expect
+      .poll(() => sink.reports.map((report) => report.kind))
+      .toEqual(['lagging', 'audio_dropped', 'caught_up']);
+    end.end({ status: 'completed', reason: 'stopped' });
+    await running;
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Meeting, type PageConnection } from '../../../simulator/meeting.js';
 import type { PageEvent } from '../../../simulator/page-protocol.js';
 import { type CreateMeetingInput, createMeetingInput } from '../../../simulator/schema.js';
-import { planParticipants, planUtterances } from '../../../simulator/timeline.js';
+import { planChat, planParticipants, planUtterances } from '../../../simulator/timeline.js';
 
 const SECOND = 1000;
 
@@ -18,6 +18,7 @@ function meetingFrom(input: Omit<CreateMeetingInput, 'platform'>, durationSecond
     script,
     participants,
     utterances: planUtterances(script.participants, participants, () => durationSeconds),
+    chat: planChat(script.participants, participants),
     audioUrlOf: (id) => `/audio/${id}.wav`,
     pageGoneGraceMs: 2 * SECOND,
   });
@@ -232,5 +233,40 @@ describe('Meeting', () => {
     vi.advanceTimersByTime(3 * SECOND);
     expect(meeting.snapshot().utterances[0]!.status).toBe('missed');
     expect(meeting.snapshot().bot.leaveReason).toBe('leave_button');
+  });
+
+  it('writes the scripted chat at its seconds to every page, keeps it for pages that connect later, and takes the bot page’s messages under its name', () => {
+    const meeting = meetingFrom({
+      admission: { policy: 'open' },
+      participants: [
+        { name: 'Alice', chat: [{ at: 1, text: 'hi all' }] },
+        { name: 'Bob', leaveAt: 2, chat: [{ at: 1.5, text: 'bye soon' }] },
+      ],
+    });
+    const bot = page();
+    meeting.connect('session-1', bot);
+    expect(() => meeting.act('session-1', { type: 'chat-send', text: 'too early' })).toThrow(/prejoin/);
+    meeting.act('session-1', ask);
+    vi.advanceTimersByTime(1.6 * SECOND);
+    expect(bot.named('chat').map((e) => e.data)).toEqual([
+      { id: 'c1', sender: 'Alice', text: 'hi all', at: expect.any(String), mine: false },
+      { id: 'c2', sender: 'Bob', text: 'bye soon', at: expect.any(String), mine: false },
+    ]);
+    meeting.act('session-1', { type: 'chat-send', text: 'noted' });
+    const other = page();
+    meeting.connect('session-2', other);
+    const hello = other.named('hello')[0]!;
+    if (hello.event !== 'hello' || !hello.data.found) throw new Error('no meeting hello');
+    expect(hello.data.chat.map((m) => [m.sender, m.text, m.mine])).toEqual([
+      ['Alice', 'hi all', false],
+      ['Bob', 'bye soon', false],
+      ['Notetaker', 'noted', false],
+    ]);
+    expect(bot.named('chat').at(-1)?.data).toMatchObject({ sender: 'Notetaker', text: 'noted', mine: true });
+    expect(meeting.snapshot().chat.map((m) => [m.sender, m.from, m.participantId])).toEqual([
+      ['Alice', 'participant', 'p1'],
+      ['Bob', 'participant', 'p2'],
+      ['Notetaker', 'bot', null],
+    ]);
   });
 });

@@ -15,6 +15,20 @@ describe('createMeetingInput', () => {
     expect(meeting.participants).toEqual([]);
   });
 
+  it('has the realistic load off unless asked, and only known screen-share modes', () => {
+    expect(createMeetingInput.parse({ platform: 'teams' }).load).toEqual({
+      cameras: false,
+      screenShare: 'off',
+      pageWeight: false,
+    });
+    expect(
+      createMeetingInput.parse({ platform: 'google_meet', load: { cameras: true, screenShare: 'half' } })
+        .load,
+    ).toEqual({ cameras: true, screenShare: 'half', pageWeight: false });
+    const bad = createMeetingInput.safeParse({ platform: 'google_meet', load: { screenShare: 'sometimes' } });
+    expect(bad.success ? [] : bad.error.issues.map((i) => i.path.join('.'))).toEqual(['load.screenShare']);
+  });
+
   it('accepts the real id shapes per platform', () => {
     expect(createMeetingInput.safeParse({ platform: 'google_meet', id: 'abc-defg-hij' }).success).toBe(true);
     expect(

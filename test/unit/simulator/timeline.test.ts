@@ -4,6 +4,7 @@ import {
   assignVoices,
   buildTimeline,
   findTimelineProblems,
+  planChat,
   planParticipants,
   planUtterances,
 } from '../../../simulator/timeline.js';
@@ -107,5 +108,30 @@ describe('buildTimeline', () => {
   it('has no join event for people already in the call', () => {
     const participants = planParticipants(script([{ name: 'A' }]));
     expect(buildTimeline(participants, [], undefined)).toEqual([]);
+  });
+});
+
+describe('planChat', () => {
+  it('orders the messages by time and schedules them between joins and leaves', () => {
+    const scripts = script([
+      { name: 'Alice', leaveAt: 5, chat: [{ at: 5, text: 'bye' }] },
+      { name: 'Bob', joinAt: 2, chat: [{ at: 2, text: 'hello' }] },
+    ]);
+    const participants = planParticipants(scripts);
+    const chat = planChat(scripts, participants);
+    expect(chat).toEqual([
+      { id: 'c1', participantId: 'p2', text: 'hello', at: 2 },
+      { id: 'c2', participantId: 'p1', text: 'bye', at: 5 },
+    ]);
+    expect(buildTimeline(participants, [], undefined, chat).map((e) => e.kind)).toEqual([
+      'join',
+      'chat',
+      'chat',
+      'leave',
+    ]);
+    // Writing at the moment of leaving counts as not being there.
+    expect(findTimelineProblems(participants, [], chat)).toEqual([
+      'Alice: writes in chat at 5s while not in the call',
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import { parseConfig } from '../../../shared/infra/config.js';
 import type { MeetingRecord } from '../../../shared/meetings/store.js';
 import { Labels } from '../../../worker/runtime/bot-runtime.js';
 import { botContainerSpec, transcriptionConfigFrom } from '../../../worker/runtime/bot-launch-spec.js';
+import { botSeccompProfile } from '../../../worker/runtime/bot-seccomp-profile.js';
 
 describe('transcriptionConfigFrom', () => {
   it('passes the worker’s EMBEDDED_PROFILE on to the bot', () => {
@@ -42,6 +43,8 @@ describe('botConfigFor', () => {
     relaunchCount: 0,
     relaunchRequestedAt: null,
     recordingEnabled: false,
+    joinAt: null,
+    scheduleKey: null,
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
@@ -51,6 +54,36 @@ describe('botConfigFor', () => {
     const spec = botContainerSpec(config, { ...meeting, recordingEnabled: enabled }, 'session-1');
     const botConfig = botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!));
     expect(botConfig.recording).toEqual({ enabled });
+  });
+
+  it('holds the credential it is given, the bot’s own streams, and no other secret', () => {
+    const config = parseConfig({
+      REDIS_URL: 'redis://:workers-secret@127.0.0.1:6379',
+      BOT_REDIS_URL: undefined,
+    });
+    const own = 'redis://meetbot%3Abot%3Asession-1:bot-secret@127.0.0.1:6379';
+    const spec = botContainerSpec(config, meeting, 'session-1', null, own);
+    expect(Object.keys(spec.env)).toEqual([BOT_CONFIG_ENV]);
+    expect(spec.env[BOT_CONFIG_ENV]).not.toContain('workers-secret');
+    const botConfig = botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!));
+    expect(botConfig).toMatchObject({ redisUrl: own, streams: 'own' });
+  });
+
+  it('a config from a worker older than per-bot streams (no `streams`) means the shared ones', () => {
+    const config = parseConfig({});
+    const sent = JSON.parse(botContainerSpec(config, meeting, 'session-1').env[BOT_CONFIG_ENV]!);
+    delete sent.streams;
+    expect(botConfigSchema.parse(sent).streams).toBe('shared');
+  });
+
+  it("runs Chromium's sandbox under the bot seccomp profile by default, and neither with BOT_CHROMIUM_SANDBOX=off", () => {
+    const on = botContainerSpec(parseConfig({}), meeting, 'session-1');
+    expect(botConfigSchema.parse(JSON.parse(on.env[BOT_CONFIG_ENV]!)).browser.sandbox).toBe(true);
+    expect(JSON.parse(on.seccompProfile!)).toEqual(botSeccompProfile());
+
+    const off = botContainerSpec(parseConfig({ BOT_CHROMIUM_SANDBOX: 'off' }), meeting, 'session-1');
+    expect(botConfigSchema.parse(JSON.parse(off.env[BOT_CONFIG_ENV]!)).browser.sandbox).toBe(false);
+    expect(off.seccompProfile).toBeNull();
   });
 });
 

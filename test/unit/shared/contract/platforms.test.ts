@@ -3,6 +3,7 @@ import {
   checkMeetingUrl,
   defaultMeetingUrl,
   isValidNativeMeetingId,
+  parseMeetingLink,
 } from '../../../../shared/contract/platforms.js';
 
 describe('native meeting ids', () => {
@@ -102,6 +103,102 @@ describe('meeting URLs', () => {
     expect(checkMeetingUrl('teams', '1234', 'https://teams.microsoft.com/meet/1234', [], 'Pw 1')).toEqual({
       ok: true,
       url: 'https://teams.microsoft.com/meet/1234?p=Pw+1',
+    });
+  });
+});
+
+describe('meeting links (parse_meeting_link)', () => {
+  const SIMULATOR = ['http://127.0.0.1:4100'];
+
+  it.each([
+    [
+      'https://meet.google.com/abc-defg-hij',
+      {
+        platform: 'google_meet',
+        nativeMeetingId: 'abc-defg-hij',
+        meetingUrl: 'https://meet.google.com/abc-defg-hij',
+      },
+    ],
+    [
+      '  https://meet.google.com/abc-defg-hij?authuser=1  ',
+      {
+        platform: 'google_meet',
+        nativeMeetingId: 'abc-defg-hij',
+        meetingUrl: 'https://meet.google.com/abc-defg-hij?authuser=1',
+      },
+    ],
+    [
+      'https://teams.microsoft.com/meet/93847561029384?p=Xy12Ab',
+      {
+        platform: 'teams',
+        nativeMeetingId: '93847561029384',
+        passcode: 'Xy12Ab',
+        meetingUrl: 'https://teams.microsoft.com/meet/93847561029384?p=Xy12Ab',
+      },
+    ],
+    [
+      'https://teams.live.com/meet/1234',
+      { platform: 'teams', nativeMeetingId: '1234', meetingUrl: 'https://teams.live.com/meet/1234' },
+    ],
+    [
+      'http://127.0.0.1:4100/meet/5551234?p=pw',
+      {
+        platform: 'teams',
+        nativeMeetingId: '5551234',
+        passcode: 'pw',
+        meetingUrl: 'http://127.0.0.1:4100/meet/5551234?p=pw',
+      },
+    ],
+    [
+      'http://127.0.0.1:4100/sim-ulat-ion',
+      {
+        platform: 'google_meet',
+        nativeMeetingId: 'sim-ulat-ion',
+        meetingUrl: 'http://127.0.0.1:4100/sim-ulat-ion',
+      },
+    ],
+  ])('reads %s', (url, link) => {
+    expect(parseMeetingLink(url, SIMULATOR)).toEqual({ ok: true, link });
+  });
+
+  it.each([
+    ['not a URL', 'abc-defg-hij', /^meeting_url: must be an absolute URL$/],
+    [
+      'another site',
+      'https://zoom.example.com/j/123',
+      /^meeting_url: not a meeting link of a supported platform/,
+    ],
+    ['an origin the operator did not allow', 'http://127.0.0.1:4101/abc-defg-hij', /not a meeting link/],
+    [
+      'a Meet path that is no meeting id',
+      'https://meet.google.com/landing',
+      /has the path \/\{xxx-xxxx-xxx\}/,
+    ],
+    ['a Meet id in capitals', 'https://meet.google.com/ABC-DEFG-HIJ', /has the path/],
+    [
+      'a Teams link without the meeting id',
+      'https://teams.microsoft.com/l/meetup-join/19%3ameeting_abc%40thread.v2/0',
+      /a teams meeting link has the path \/meet\/\{digits\}/,
+    ],
+    [
+      'plain http on the platform host',
+      'http://meet.google.com/abc-defg-hij',
+      /^meeting_url: must be an https URL/,
+    ],
+    ['credentials', 'https://user:pw@meet.google.com/abc-defg-hij', /must not contain credentials/],
+  ])('refuses %s', (_label, url, reason) => {
+    const result = parseMeetingLink(url, SIMULATOR);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(reason);
+  });
+
+  it('gives what POST /bots accepts for the same link', () => {
+    const result = parseMeetingLink('https://teams.microsoft.com/meet/42?p=abc', []);
+    if (!result.ok) throw new Error(result.reason);
+    const { platform, nativeMeetingId, passcode, meetingUrl } = result.link;
+    expect(checkMeetingUrl(platform, nativeMeetingId, meetingUrl, [], passcode)).toEqual({
+      ok: true,
+      url: meetingUrl,
     });
   });
 });

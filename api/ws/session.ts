@@ -1,0 +1,533 @@
+import { randomUUID } from 'node:crypto';
+import type { RawData, WebSocket } from 'ws';
+import { hashApiKey } from '../../shared/accounts/api-keys.js';
+import { type AuthenticatedKey, findActiveKeyByHash } from '../../shared/accounts/keys-store.js';
+import type { MeetingStatus } from '../../shared/contract/meeting-status.js';
+import { sleep } from '../../shared/infra/async.js';
+import {
+  type AppError,
+  BadRequestError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '../../shared/infra/errors.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { isTransientStoreError } from '../../shared/infra/store-errors.js';
+import type { MeetingChangeListener } from '../../shared/meetings/changes.js';
+import { getMeeting, latestMeeting } from '../../shared/meetings/service.js';
+import type { SegmentRecord } from '../../shared/transcripts/store.js';
+import { HISTORY_START, type LiveCursor, parseCursor } from '../live/cursor.js';
+import { LiveFeed, type LiveFeedOptions, type LiveItem } from '../live/feed.js';
+import type { OpenFeeds } from '../live/open-feeds.js';
+import type { LiveSlot, LiveSlots } from '../live/slots.js';
+import { authenticateApiKey } from '../middleware/auth.js';
+import type { RateLimits } from '../middleware/rate-limits.js';
+import { parseInput } from '../middleware/validate.js';
+import {
+  chatFrame,
+  errorFrame,
+  type MeetingRef,
+  segmentsFrame,
+  statusFrame,
+  subscribedFrame,
+  unsubscribedFrame,
+} from './frames.js';
+import type { KeySource } from './handshake.js';
+import {
+  ACTIONS,
+  authMessage,
+  CloseCodes,
+  type ErrorCode,
+  type MeetingSelector,
+  meetingsMessage,
+} from './protocol.js';
+
+export interface LiveSocketSettings {
+  /** WS_SUBSCRIPTIONS_PER_SOCKET */
+  subscriptionsPerSocket: number;
+  /** WS_PING_INTERVAL_SECONDS, in ms */
+  pingIntervalMs: number;
+  /** How long a socket that came without a key has to send its `auth` message. */
+  authTimeoutMs: number;
+  feed: LiveFeedOptions;
+}
+
+export interface LiveSocketDeps {
+  db: Knex;
+  changes: MeetingChangeListener;
+  rateLimits: RateLimits;
+  /** WS_SOCKETS_PER_KEY, across replicas */
+  slots: LiveSlots;
+  openFeeds: OpenFeeds;
+  log: Logger;
+  settings: LiveSocketSettings;
+}
+
+/** Invalid messages one socket may send per window before it is closed (1008) as abusive. */
+const INVALID_MESSAGES_PER_WINDOW = 20;
+const INVALID_WINDOW_MS = 60_000;
+/** Messages waiting for the ones before them: more means a client that sends without reading the answers. */
+const MAX_PENDING_MESSAGES = 64;
+/** Segments per `transcript.mutable` frame (a long meeting's history goes out in several). */
+const SEGMENTS_PER_FRAME = 100;
+/** Reads wait while this much is still queued for the client (a slow reader; the rest waits in Postgres). */
+const SEND_HIGH_WATER_BYTES = 1024 * 1024;
+/** How long a shutdown waits for a client to answer the close before dropping the connection. */
+const CLOSE_WAIT_MS = 3000;
+
+const DATABASE_UNAVAILABLE = 'Database unavailable; try again shortly';
+
+function retryAfterOf(error: AppError): number | undefined {
+  const seconds = Number(error.headers['Retry-After']);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** A selector as an error frame repeats it (without the cursor). */
+function named(selector: MeetingSelector) {
+  return selector.meeting_id !== undefined
+    ? { meeting_id: selector.meeting_id }
+    : { platform: selector.platform, native_id: selector.native_id };
+}
+
+function selects(selector: MeetingSelector, meeting: MeetingRef): boolean {
+  return selector.meeting_id !== undefined
+    ? selector.meeting_id === meeting.id
+    : selector.platform === meeting.platform && selector.native_id === meeting.native_id;
+}
+
+/**
+ * One client's WebSocket on `/ws` from its upgrade to its close: authenticates it (with the key the
+ * upgrade carried, or the first message's), takes its place in its key's socket count, answers its
+ * messages one at a time in order, and sends what changes in the meetings it subscribed to through
+ * one LiveFeed (the same reader as the SSE stream), each data frame with its cursor.
+ */
+export class LiveSocketSession {
+  private readonly id = randomUUID();
+  private log: Logger;
+  private auth: AuthenticatedKey | undefined;
+  private keyHash: string | undefined;
+  private slot: LiveSlot | undefined;
+  private feed: LiveFeed | undefined;
+  private readonly subscriptions = new Map<number, MeetingRef>();
+  private queue: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private invalidMessages: number[] = [];
+  private closed = false;
+  private alive = true;
+  private readonly heartbeat: NodeJS.Timeout;
+  private authTimer: NodeJS.Timeout | undefined;
+  private readonly unregister: () => void;
+  private readonly onClosed: Array<() => void> = [];
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly deps: LiveSocketDeps,
+    private readonly client: { address: string; presented: { key: string; source: KeySource } | undefined },
+  ) {
+    this.log = deps.log.child({ socketId: this.id });
+    ws.on('message', (data, isBinary) => this.enqueue(() => this.handle(data, isBinary)));
+    ws.on('pong', () => {
+      this.alive = true;
+    });
+    // Protocol errors (a message over WS_MESSAGE_MAX_BYTES, bad framing): ws closes the socket itself.
+    ws.on('error', (error) => this.log.info({ err: error }, 'live socket protocol error'));
+    ws.on('close', (code) => this.cleanUp(code));
+    this.heartbeat = setInterval(() => this.beat(), deps.settings.pingIntervalMs);
+    this.unregister = deps.openFeeds.register(() => this.shutDown());
+    const { presented } = client;
+    if (presented) {
+      this.enqueue(() => this.authenticate(presented.key, presented.source));
+    } else {
+      this.authTimer = setTimeout(
+        () => this.enqueue(() => this.authenticate(undefined, 'message')),
+        deps.settings.authTimeoutMs,
+      );
+    }
+  }
+
+  /** Messages are handled one after another in the order they came, after the authentication. */
+  private enqueue(task: () => Promise<void>): void {
+    if (this.closed) return;
+    if (this.pending >= MAX_PENDING_MESSAGES) {
+      this.fail(
+        'too_many_invalid_messages',
+        'Too many messages waiting for an answer',
+        CloseCodes.policyViolation,
+      );
+      return;
+    }
+    this.pending += 1;
+    this.queue = this.queue
+      .then(() => (this.closed ? undefined : task()))
+      .catch((error: unknown) => this.unexpected(error))
+      .finally(() => {
+        this.pending -= 1;
+      });
+  }
+
+  private send(frame: unknown): void {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(frame));
+  }
+
+  private sendError(code: ErrorCode, details: string, extra: Parameters<typeof errorFrame>[2] = {}): void {
+    this.send(errorFrame(code, details, extra));
+  }
+
+  /** An error frame, then the close (code and reason say the same). */
+  private fail(code: ErrorCode, details: string, closeCode: number, retryAfter?: number): void {
+    if (this.closed) return;
+    this.sendError(code, details, retryAfter === undefined ? {} : { retry_after: retryAfter });
+    this.close(closeCode, details);
+  }
+
+  private close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    // A close reason has at most 123 bytes.
+    this.ws.close(code, Buffer.from(reason).subarray(0, 123).toString());
+  }
+
+  /** A message the client should not have sent: an error frame, and the close once it keeps at it. */
+  private invalid(code: ErrorCode, details: string, extra: Parameters<typeof errorFrame>[2] = {}): void {
+    this.sendError(code, details, extra);
+    const now = Date.now();
+    this.invalidMessages = this.invalidMessages.filter((at) => now - at < INVALID_WINDOW_MS);
+    this.invalidMessages.push(now);
+    if (this.invalidMessages.length > INVALID_MESSAGES_PER_WINDOW) {
+      this.fail(
+        'too_many_invalid_messages',
+        `More than ${INVALID_MESSAGES_PER_WINDOW} invalid messages in a minute`,
+        CloseCodes.policyViolation,
+      );
+    }
+  }
+
+  private async authenticate(key: string | undefined, source: KeySource | 'message'): Promise<void> {
+    clearTimeout(this.authTimer);
+    const { db, rateLimits } = this.deps;
+    let auth: AuthenticatedKey;
+    try {
+      auth = await authenticateApiKey(db, rateLimits, this.client.address, key, this.log);
+    } catch (error) {
+      if (error instanceof UnauthorizedError) {
+        if (key === undefined) {
+          this.fail(
+            'missing_api_key',
+            'Unauthorized: no API key (send X-API-Key or Authorization: Bearer with the upgrade, or {"action": "auth", "api_key": …} first)',
+            CloseCodes.unauthorized,
+          );
+        } else {
+          this.fail('invalid_api_key', 'Unauthorized', CloseCodes.unauthorized);
+        }
+        return;
+      }
+      if (error instanceof TooManyRequestsError) {
+        this.fail('rate_limited', error.message, CloseCodes.tooManyRequests, retryAfterOf(error));
+        return;
+      }
+      // Keys live in Postgres: while it is away no key can be told right or wrong (REST answers 503).
+      if (isTransientStoreError(error)) {
+        this.fail('unavailable', DATABASE_UNAVAILABLE, CloseCodes.tryAgainLater);
+        return;
+      }
+      this.log.error({ err: error }, 'live socket authentication failed');
+      this.fail('internal_error', 'Internal error', CloseCodes.internalError);
+      return;
+    }
+    if (this.closed) return;
+    let slot: LiveSlot;
+    try {
+      slot = await this.deps.slots.acquire(auth.keyId);
+    } catch (error) {
+      if (error instanceof TooManyRequestsError) {
+        this.fail('too_many_sockets', error.message, CloseCodes.tooManyRequests, retryAfterOf(error));
+        return;
+      }
+      throw error;
+    }
+    if (this.closed) {
+      await slot.release();
+      return;
+    }
+    this.auth = auth;
+    this.keyHash = hashApiKey(key ?? '');
+    this.slot = slot;
+    this.log = this.log.child({ userId: auth.user.id, keyId: auth.keyId });
+    // Subscribed to announcements before the first read; without Redis the feed still polls.
+    await this.deps.changes
+      .start()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'live socket without change announcements'));
+    this.startFeed();
+    this.log.info({ keyFrom: source }, 'live socket opened');
+    if (source === 'message') this.send({ type: 'authenticated' });
+  }
+
+  private startFeed(): void {
+    const feed = new LiveFeed({
+      db: this.deps.db,
+      changes: this.deps.changes,
+      options: this.deps.settings.feed,
+      sink: {
+        changes: (meetingId, items) => this.deliver(meetingId, items),
+        ended: (meetingId, status) => {
+          const meeting = this.subscriptions.get(meetingId);
+          if (!meeting) return;
+          this.subscriptions.delete(meetingId);
+          this.send(
+            unsubscribedFrame(
+              [meeting],
+              status ? { reason: 'meeting_ended', status } : { reason: 'meeting_deleted' },
+            ),
+          );
+        },
+        ready: async () => {
+          while (!this.closed && this.ws.bufferedAmount > SEND_HIGH_WATER_BYTES) await sleep(50);
+        },
+      },
+    });
+    this.feed = feed;
+    feed.done.catch((error: unknown) => {
+      if (this.closed) return;
+      if (isTransientStoreError(error)) {
+        this.fail(
+          'unavailable',
+          `${DATABASE_UNAVAILABLE}; reconnect with your cursors`,
+          CloseCodes.tryAgainLater,
+        );
+        return;
+      }
+      this.log.error({ err: error }, 'live socket feed failed');
+      this.fail('internal_error', 'Internal error; reconnect with your cursors', CloseCodes.internalError);
+    });
+  }
+
+  /** One read's changes of a meeting: segments in frames of up to SEGMENTS_PER_FRAME, the rest one frame each. */
+  private deliver(meetingId: number, items: readonly LiveItem[]): void {
+    const meeting = this.subscriptions.get(meetingId);
+    if (!meeting) return;
+    let segments: SegmentRecord[] = [];
+    let segmentsCursor: LiveCursor | undefined;
+    const flush = () => {
+      if (segments.length > 0 && segmentsCursor) this.send(segmentsFrame(meeting, segments, segmentsCursor));
+      segments = [];
+    };
+    for (const item of items) {
+      if (item.kind === 'segment') {
+        segments.push(item.segment);
+        segmentsCursor = item.cursor;
+        if (segments.length >= SEGMENTS_PER_FRAME) flush();
+        continue;
+      }
+      flush();
+      this.send(
+        item.kind === 'status'
+          ? statusFrame(meeting, item.transition, item.cursor)
+          : chatFrame(meeting, item.message, item.cursor),
+      );
+    }
+    flush();
+  }
+
+  private async handle(data: RawData, isBinary: boolean): Promise<void> {
+    if (isBinary) {
+      this.invalid('invalid_json', 'Send JSON text frames');
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(data.toString());
+    } catch {
+      this.invalid('invalid_json', 'Message is not valid JSON');
+      return;
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      this.invalid('invalid_json', 'A message is a JSON object with an "action"');
+      return;
+    }
+    const action = (message as { action?: unknown }).action;
+    if (!this.auth) {
+      await this.authenticateByMessage(message);
+      return;
+    }
+    try {
+      await this.deps.rateLimits.request(this.auth.keyId);
+    } catch (error) {
+      if (!(error instanceof TooManyRequestsError)) throw error;
+      this.invalid('rate_limited', error.message, { retry_after: retryAfterOf(error) ?? 1 });
+      return;
+    }
+    switch (action) {
+      case 'ping':
+        this.send({ type: 'pong' });
+        return;
+      case 'subscribe':
+        await this.subscribe(message);
+        return;
+      case 'unsubscribe':
+        this.unsubscribe(message);
+        return;
+      case 'auth':
+        this.invalid('already_authenticated', 'This socket is authenticated already');
+        return;
+      default:
+        this.invalid(
+          'unknown_action',
+          `"action" must be one of ${ACTIONS.join(', ')}${typeof action === 'string' ? ` (got "${action.slice(0, 40)}")` : ''}`,
+        );
+    }
+  }
+
+  /** Before authentication the one message taken is `auth`; anything else ends the socket as unauthorized. */
+  private async authenticateByMessage(message: object): Promise<void> {
+    if ((message as { action?: unknown }).action !== 'auth') {
+      await this.authenticate(undefined, 'message');
+      return;
+    }
+    try {
+      const { api_key: key } = parseInput(authMessage, message, 'Message');
+      await this.authenticate(key, 'message');
+    } catch (error) {
+      if (!(error instanceof BadRequestError)) throw error;
+      this.fail('invalid_auth_payload', `${error.message}`, CloseCodes.unauthorized);
+    }
+  }
+
+  private async subscribe(message: object): Promise<void> {
+    const auth = this.auth!;
+    const limit = this.deps.settings.subscriptionsPerSocket;
+    let selectors: MeetingSelector[];
+    try {
+      selectors = parseInput(meetingsMessage('subscribe', limit), message, 'Message').meetings;
+    } catch (error) {
+      if (!(error instanceof BadRequestError)) throw error;
+      this.invalid('invalid_subscribe_payload', error.message);
+      return;
+    }
+    const found = new Map<number, { meeting: MeetingRef; status: MeetingStatus; cursor: LiveCursor }>();
+    const notFound: ReturnType<typeof named>[] = [];
+    for (const selector of selectors) {
+      try {
+        const record =
+          selector.meeting_id !== undefined
+            ? await getMeeting(this.deps.db, auth, selector.meeting_id)
+            : await latestMeeting(this.deps.db, auth, selector.platform!, selector.native_id!);
+        if (found.has(record.id)) continue;
+        found.set(record.id, {
+          meeting: { id: record.id, platform: record.platform, native_id: record.nativeMeetingId },
+          status: record.status,
+          cursor: (selector.cursor && parseCursor(selector.cursor)) || { ...HISTORY_START },
+        });
+      } catch (error) {
+        // Another user's meeting is not found, exactly as over REST.
+        if (!(error instanceof NotFoundError)) throw error;
+        notFound.push(named(selector));
+      }
+    }
+    if (this.closed) return;
+    const added = [...found.values()].filter(({ meeting }) => !this.subscriptions.has(meeting.id));
+    if (this.subscriptions.size + added.length > limit) {
+      this.sendError(
+        'too_many_subscriptions',
+        `A socket follows at most ${limit} meetings (${this.subscriptions.size} now); unsubscribe from some first`,
+      );
+      return;
+    }
+    if (found.size > 0) this.send(subscribedFrame([...found.values()]));
+    for (const { meeting, cursor } of added) {
+      this.subscriptions.set(meeting.id, meeting);
+      this.feed?.follow(meeting.id, cursor);
+    }
+    if (notFound.length > 0) this.sendError('meeting_not_found', 'Meeting not found', { meetings: notFound });
+  }
+
+  private unsubscribe(message: object): void {
+    let selectors: MeetingSelector[];
+    try {
+      selectors = parseInput(
+        meetingsMessage('unsubscribe', this.deps.settings.subscriptionsPerSocket),
+        message,
+        'Message',
+      ).meetings;
+    } catch (error) {
+      if (!(error instanceof BadRequestError)) throw error;
+      this.invalid('invalid_unsubscribe_payload', error.message);
+      return;
+    }
+    const removed = new Map<number, MeetingRef>();
+    const notSubscribed: ReturnType<typeof named>[] = [];
+    for (const selector of selectors) {
+      const matching = [...this.subscriptions.values()].filter((meeting) => selects(selector, meeting));
+      if (matching.length === 0 && ![...removed.values()].some((meeting) => selects(selector, meeting))) {
+        notSubscribed.push(named(selector));
+      }
+      for (const meeting of matching) {
+        this.subscriptions.delete(meeting.id);
+        this.feed?.unfollow(meeting.id);
+        removed.set(meeting.id, meeting);
+      }
+    }
+    if (removed.size > 0) this.send(unsubscribedFrame([...removed.values()]));
+    if (notSubscribed.length > 0) {
+      this.sendError('not_subscribed', 'Not subscribed to this meeting', { meetings: notSubscribed });
+    }
+  }
+
+  private unexpected(error: unknown): void {
+    if (this.closed) return;
+    if (isTransientStoreError(error)) {
+      // The database is away for a moment: this message failed, the socket stays.
+      this.sendError('unavailable', DATABASE_UNAVAILABLE);
+      return;
+    }
+    this.log.error({ err: error }, 'live socket message failed');
+    this.sendError('internal_error', 'Internal error');
+  }
+
+  /** Pings the client (one that did not answer the last ping is gone), keeps its slot, and checks its key still works. */
+  private beat(): void {
+    if (!this.alive) {
+      this.log.info('live socket did not answer the last ping; dropping it');
+      this.closed = true;
+      this.ws.terminate();
+      return;
+    }
+    this.alive = false;
+    this.ws.ping();
+    if (!this.auth || !this.keyHash || this.closed) return;
+    void this.slot?.refresh();
+    const keyHash = this.keyHash;
+    findActiveKeyByHash(this.deps.db, keyHash).then(
+      (auth) => {
+        if (!auth)
+          this.fail('invalid_api_key', 'Unauthorized: the API key was revoked', CloseCodes.unauthorized);
+      },
+      // Unknown while Postgres is away: the next beat asks again.
+      () => undefined,
+    );
+  }
+
+  /** On the API's shutdown: close with 1001, and drop the connection if the client does not answer. */
+  private shutDown(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.ws.readyState === this.ws.CLOSED) {
+        resolve();
+        return;
+      }
+      this.onClosed.push(resolve);
+      this.close(CloseCodes.goingAway, 'Server shutting down; reconnect with your cursors');
+      setTimeout(() => this.ws.terminate(), CLOSE_WAIT_MS).unref();
+    });
+  }
+
+  private cleanUp(code: number): void {
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.authTimer);
+    this.feed?.close();
+    this.unregister();
+    void this.slot?.release();
+    if (this.auth) this.log.info({ code, subscriptions: this.subscriptions.size }, 'live socket closed');
+    for (const resolve of this.onClosed.splice(0)) resolve();
+  }
+}

@@ -1,0 +1,90 @@
+import type { Logger } from '../../shared/infra/logger.js';
+import type { PageMedia } from './page-media.js';
+
+/** Switches the bot's camera through the platform's own toggle; true when it is now as asked. */
+export interface CameraToggle {
+  setCamera(on: boolean): Promise<boolean>;
+}
+
+/** How long a page may take to pick up the camera track after the camera is turned on. */
+const TRACK_TAKEN_LIMIT_MS = 3000;
+
+/**
+ * The bot's picture: an image drawn on the page's synthetic camera (media-page-script.ts),
+ * with the camera turned on through the platform's toggle while it is shown and off after.
+ * Requests run one at a time in the order they came; one before admission waits for it.
+ */
+export class ScreenShare {
+  private chain: Promise<void> = Promise.resolve();
+  private inCall = false;
+  private pending: Uint8Array | null = null;
+  private showing = false;
+  /** From an asked-for image until the stop: the camera is meant to be on, even before it is. */
+  private wanted = false;
+
+  constructor(
+    private readonly media: PageMedia,
+    private readonly toggle: CameraToggle,
+    private readonly log: Logger,
+  ) {}
+
+  /** Whether the camera is on on purpose (the session leaves the camera toggle alone meanwhile). */
+  get busy(): boolean {
+    return this.wanted || this.showing || this.pending !== null;
+  }
+
+  admitted(): void {
+    this.inCall = true;
+    const image = this.pending;
+    this.pending = null;
+    if (image) this.show(image);
+  }
+
+  show(image: Uint8Array): void {
+    this.wanted = true;
+    if (!this.inCall) {
+      this.pending = image;
+      return;
+    }
+    this.enqueue(async () => {
+      const size = await this.media.showImage(image);
+      if (!this.showing) {
+        const before = await this.media.cameraTakenAt().catch(() => null);
+        if (!(await this.toggle.setCamera(true))) {
+          this.wanted = false;
+          throw new Error('could not turn the camera on');
+        }
+        this.showing = true;
+        const deadline = Date.now() + TRACK_TAKEN_LIMIT_MS;
+        while (Date.now() < deadline && (await this.media.cameraTakenAt().catch(() => null)) === before) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+      this.log.info(size, 'showing an image as the camera');
+    });
+  }
+
+  stop(): void {
+    this.pending = null;
+    this.wanted = false;
+    this.enqueue(async () => {
+      if (this.showing) {
+        this.showing = false;
+        if (!(await this.toggle.setCamera(false))) this.log.warn('could not turn the camera off');
+      }
+      await this.media.hideImage();
+      this.log.info('stopped showing the image');
+    });
+  }
+
+  /** Waits for what was asked so far (tests, leaving). */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.chain = this.chain
+      .then(work)
+      .catch((error: unknown) => this.log.warn({ err: error }, 'showing or hiding the image failed'));
+  }
+}

@@ -1,0 +1,33 @@
+import type { Knex } from '../infra/knex.js';
+import { existingMeetingIds, lockMeetingHistory } from '../meetings/store.js';
+import type { ChatEvents } from './events.js';
+import { type ChatMessageInsert, type ChatMessageRecord, insertChatMessages } from './store.js';
+
+export interface SavedChatMessages<Message extends ChatMessageInsert> {
+  /** The messages stored now (one seen before writes nothing). */
+  written: ChatMessageRecord[];
+  /** Messages naming a meeting that doesn't exist (deleted meanwhile): nothing was written for them. */
+  unknownMeeting: Message[];
+}
+
+/** Stores a batch of chat messages and tells `events` of the new ones, in one transaction. */
+export async function saveChatMessages<Message extends ChatMessageInsert>(
+  db: Knex,
+  events: ChatEvents,
+  messages: readonly Message[],
+): Promise<SavedChatMessages<Message>> {
+  const meetings = await existingMeetingIds(db, [...new Set(messages.map((m) => m.meetingId))]);
+  const known = messages.filter((m) => meetings.has(m.meetingId));
+  const unknownMeeting = messages.filter((m) => !meetings.has(m.meetingId));
+  const written = await db.transaction(async (trx) => {
+    // Message ids are committed in the order they are given: live readers resume by them.
+    await lockMeetingHistory(
+      trx,
+      known.map((message) => message.meetingId),
+    );
+    const stored = await insertChatMessages(trx, known);
+    if (stored.length > 0) await events.chatMessagesWritten(trx, { messages: stored });
+    return stored;
+  });
+  return { written, unknownMeeting };
+}

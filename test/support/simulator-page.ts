@@ -1,0 +1,35 @@
+import type { Page } from 'playwright-core';
+
+// What tests do in a simulated meeting page as a plain guest (no bot): join it, and reach the
+// page's RTCPeerConnections, which the page does not expose.
+
+/** Joins a simulated Google Meet as "Notetaker". */
+export async function joinMeet(page: Page): Promise<void> {
+  await page.getByLabel('Your name').fill('Notetaker');
+  await page.getByRole('button', { name: 'Join now', exact: true }).click();
+}
+
+/** Joins a simulated Teams meeting in the browser as "Notetaker". */
+export async function joinTeams(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Continue on this browser' }).click();
+  await page.locator('[data-tid="prejoin-display-name-input"]').fill('Notetaker');
+  await page.locator('[data-tid="prejoin-join-button"]').click();
+}
+
+/**
+ * Collects every RTCPeerConnection the page makes into `window.__connections`; runs before the
+ * page's own scripts.
+ */
+export async function collectPeerConnections(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const connections: RTCPeerConnection[] = [];
+    Object.assign(window, { __connections: connections });
+    const Original = window.RTCPeerConnection;
+    window.RTCPeerConnection = class extends Original {
+      constructor(config?: RTCConfiguration) {
+        super(config);
+        connections.push(this);
+      }
+    };
+  });
+}

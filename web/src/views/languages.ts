@@ -1,0 +1,20 @@
+/** Suggestions for the language field (any code the deployment's engine knows is accepted). */
+export const LANGUAGES: readonly (readonly [string, string])[] = [
+  ['en', 'English'],
+  ['de', 'German'],
+  ['fr', 'French'],
+  ['es', 'Spanish'],
+  ['pt', 'Portuguese'],
+  ['it', 'Italian'],
+  ['nl', 'Dutch'],
+  ['pl', 'Polish'],
+  ['sv', 'Swedish'],
+  ['ja', 'Japanese'],
+  ['zh', 'Chinese'],
+  ['ko', 'Korean'],
+  ['ru', 'Russian'],
+  ['uk', 'Ukrainian'],
+  ['tr', 'Turkish'],
+  ['ar', 'Arabic'],
+  ['hi', 'Hindi'],
+];
