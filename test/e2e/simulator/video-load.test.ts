@@ -165,8 +165,8 @@ describe('simulator: realistic load (video and page weight)', () => {
         1024,
     }));
     expect(weight.elements).toBeGreaterThanOrEqual(9000 - 1);
-    // PAGE_WEIGHT.teams keeps 200 MiB of records alive; V8 packs them somewhat tighter than estimated.
-    expect(weight.heapMiB).toBeGreaterThan(100);
+    // PAGE_WEIGHT.teams keeps 200 MiB of records alive (estimated per record; a margin for V8's packing).
+    expect(weight.heapMiB).toBeGreaterThan(150);
     await page.close();
   });
 });
