@@ -299,7 +299,9 @@ describe('simulator: speaking signals, each switchable off per meeting', () => {
       await page.waitForTimeout(1500);
       return { meeting: done, samples: await readCaptions(page) };
     };
-    const oneLine = [{ name: SPEAKER, utterances: [{ at: 1.5, text: SHORT_LINES.alice }] }];
+    // The lines start 4.5 s into the call: the probe starts after the page sees the bot in the call,
+    // which takes seconds on a loaded machine, and it has to see the region empty and the overlap.
+    const oneLine = [{ name: SPEAKER, utterances: [{ at: 4.5, text: SHORT_LINES.alice }] }];
     // Bob talks over Alice; five lines in all, so the first item has gone by the end.
     const lines = {
       alice2: 'Let us wrap up now.',
@@ -310,13 +312,13 @@ describe('simulator: speaking signals, each switchable off per meeting', () => {
       {
         name: SPEAKER,
         utterances: [
-          { at: 1.5, text: SHORT_LINES.alice },
-          { at: 9, text: lines.alice2 },
+          { at: 4.5, text: SHORT_LINES.alice },
+          { at: 12, text: lines.alice2 },
         ],
       },
-      { name: 'Bob Stone', utterances: [{ at: 2.2, text: SHORT_LINES.bob }] },
-      { name: 'Carol Diaz', utterances: [{ at: 5.5, text: lines.carol }] },
-      { name: 'Dave Lee', utterances: [{ at: 7.2, text: lines.dave }] },
+      { name: 'Bob Stone', utterances: [{ at: 5.2, text: SHORT_LINES.bob }] },
+      { name: 'Carol Diaz', utterances: [{ at: 8.5, text: lines.carol }] },
+      { name: 'Dave Lee', utterances: [{ at: 10.2, text: lines.dave }] },
     ];
     try {
       const [on, off, many] = await Promise.all([
