@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { setPriority } from 'node:os';
 import type { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import type { z } from 'zod';
@@ -28,11 +29,17 @@ export interface RunningBot {
 
 let nextMeetingId = 1000 + Math.floor(Math.random() * 100_000);
 
-/** Starts the real bot program (bot/main.ts) as a child process, the way its container runs it. */
+/**
+ * Starts the real bot program (bot/main.ts) as a child process, the way its container runs it.
+ * `niceness` (below 0 needs root, as tests run in CI) is set before the bot starts its Chromium,
+ * which inherits it: a meeting whose clocks a test measures then gets the CPU before the test
+ * files running beside it, as a container's own CPU share gives it in production.
+ */
 export function startBot(
   overrides: Partial<BotConfigInput> & Pick<BotConfigInput, 'platform' | 'meetingUrl'>,
   prefix: string,
   extraAllowedOrigin: string,
+  { niceness }: { niceness?: number } = {},
 ): RunningBot {
   const config = {
     meetingId: nextMeetingId++,
@@ -53,6 +60,14 @@ export function startBot(
     env: { ...process.env, BOT_CONFIG: JSON.stringify(config) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (niceness !== undefined && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, niceness);
+    } catch (error) {
+      // Not root: the bot runs at the test's own priority.
+      console.warn(`bot ${config.sessionId}: niceness ${niceness} not set (${(error as Error).message})`);
+    }
+  }
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
