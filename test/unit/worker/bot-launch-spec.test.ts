@@ -45,6 +45,8 @@ describe('botConfigFor', () => {
     recordingEnabled: false,
     joinAt: null,
     scheduleKey: null,
+    authenticated: false,
+    botAccountId: null,
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
