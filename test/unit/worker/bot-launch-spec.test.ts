@@ -87,6 +87,58 @@ describe('botConfigFor', () => {
     expect(botConfigSchema.parse(JSON.parse(off.env[BOT_CONFIG_ENV]!)).browser.sandbox).toBe(false);
     expect(off.seccompProfile).toBeNull();
   });
+  it("puts a signed-in bot's session in a 0600 file of the bot user, never in its environment or labels", () => {
+    const account = {
+      id: 7,
+      displayName: 'Ada Bot',
+      storageState: {
+        cookies: [
+          {
+            name: 'SID',
+            value: 'secret-cookie-value-123',
+            domain: '.google.com',
+            path: '/',
+            expires: -1,
+            httpOnly: true,
+            secure: true,
+            sameSite: 'Lax' as const,
+          },
+        ],
+        origins: [],
+      },
+    };
+    const spec = botContainerSpec(
+      parseConfig({}),
+      { ...meeting, authenticated: true },
+      'session-1',
+      null,
+      undefined,
+      account,
+    );
+    const everythingInspectShows = JSON.stringify({ env: spec.env, labels: spec.labels, name: spec.name });
+    expect(everythingInspectShows).not.toContain('secret-cookie-value-123');
+    const botConfig = botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!));
+    expect(botConfig).toMatchObject({
+      botName: 'Ada Bot',
+      signedIn: { storageStatePath: '/home/bot/bot-account-session.json' },
+    });
+    expect(spec.files).toHaveLength(1);
+    const [file] = spec.files!;
+    expect(file).toMatchObject({
+      directory: '/home/bot',
+      name: 'bot-account-session.json',
+      mode: 0o600,
+      uid: 10001,
+      gid: 10001,
+    });
+    expect(JSON.parse(file!.content.toString('utf8'))).toEqual(account.storageState);
+  });
+
+  it('gives an anonymous bot no file and no signedIn', () => {
+    const spec = botContainerSpec(parseConfig({}), meeting, 'session-1');
+    expect(spec.files).toEqual([]);
+    expect(botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!)).signedIn).toBeUndefined();
+  });
 });
 
 describe('one Docker engine, two deployments on one Redis', () => {
