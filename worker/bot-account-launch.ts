@@ -7,14 +7,8 @@ import {
 import { BotAccountReasons } from '../shared/contract/events.js';
 import type { StorageState } from '../shared/contract/storage-state.js';
 import type { MeetingRecord } from '../shared/meetings/store.js';
+import type { LaunchAccount } from './runtime/bot-launch-spec.js';
 import type { WorkerDeps } from './worker-deps.js';
-
-/** What a signed-in bot takes into its container: the account's name and its opened session. */
-export interface LaunchAccount {
-  id: number;
-  displayName: string;
-  storageState: StorageState;
-}
 
 export type AccountForLaunch =
   | { anonymous: true }

@@ -66,14 +66,13 @@ function toRecord(row: BotAccountRow, botsInUse = Number(row.bots_in_use ?? 0)):
 
 /** The accounts with how many live meetings use each. */
 function withBotsInUse(db: Db) {
-  return db('bot_accounts')
-    .select(
-      ...PUBLIC_COLUMNS,
-      db.raw(
-        `(SELECT count(*) FROM meetings m WHERE m.bot_account_id = bot_accounts.id AND m.status NOT IN (${TERMINAL_STATUSES.map(() => '?').join(', ')}))::int AS bots_in_use`,
-        [...TERMINAL_STATUSES],
-      ),
-    );
+  return db('bot_accounts').select(
+    ...PUBLIC_COLUMNS,
+    db.raw(
+      `(SELECT count(*) FROM meetings m WHERE m.bot_account_id = bot_accounts.id AND m.status NOT IN (${TERMINAL_STATUSES.map(() => '?').join(', ')}))::int AS bots_in_use`,
+      [...TERMINAL_STATUSES],
+    ),
+  );
 }
 
 export interface NewBotAccount {
@@ -191,7 +190,10 @@ export async function takeBotAccount(
 }
 
 /** The account a meeting took and its session (a relaunched bot signs in with the same one). */
-export async function findBotAccountOfMeeting(db: Db, meetingId: number): Promise<TakenBotAccount | undefined> {
+export async function findBotAccountOfMeeting(
+  db: Db,
+  meetingId: number,
+): Promise<TakenBotAccount | undefined> {
   const row = (await db('bot_accounts')
     .join('meetings', 'meetings.bot_account_id', 'bot_accounts.id')
     .where('meetings.id', meetingId)
@@ -212,8 +214,16 @@ export async function expireBotAccountOfMeeting(
 ): Promise<BotAccountRecord | undefined> {
   const [row] = (await db('bot_accounts')
     .where('status', 'active')
-    .whereIn('id', db('meetings').where({ id: meetingId }).whereNotNull('bot_account_id').select('bot_account_id'))
-    .update({ status: 'expired', status_reason: reason, status_changed_at: db.fn.now(), updated_at: db.fn.now() })
+    .whereIn(
+      'id',
+      db('meetings').where({ id: meetingId }).whereNotNull('bot_account_id').select('bot_account_id'),
+    )
+    .update({
+      status: 'expired',
+      status_reason: reason,
+      status_changed_at: db.fn.now(),
+      updated_at: db.fn.now(),
+    })
     .returning(PUBLIC_COLUMNS)) as BotAccountRow[];
   return row && toRecord(row);
 }
@@ -225,6 +235,10 @@ export async function countBotAccountsByStatus(
   const rows = (await db('bot_accounts')
     .groupBy('platform', 'status')
     .select('platform', 'status')
-    .count({ count: '*' })) as Array<{ platform: Platform; status: BotAccountStatus; count: number | string }>;
+    .count({ count: '*' })) as Array<{
+    platform: Platform;
+    status: BotAccountStatus;
+    count: number | string;
+  }>;
   return rows.map((row) => ({ ...row, count: Number(row.count) }));
 }

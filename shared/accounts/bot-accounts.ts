@@ -48,7 +48,11 @@ export async function changeBotAccount(
   db: Knex,
   sessions: BotAccountSessions,
   id: number,
-  changes: { displayName?: string | undefined; storageState?: StorageState | undefined; enabled?: boolean | undefined },
+  changes: {
+    displayName?: string | undefined;
+    storageState?: StorageState | undefined;
+    enabled?: boolean | undefined;
+  },
 ): Promise<BotAccountRecord> {
   const current = await botAccount(db, id);
   const update: BotAccountChanges = { displayName: changes.displayName };

@@ -8,7 +8,8 @@ import { z } from 'zod';
  */
 export const STORAGE_STATE_MAX_BYTES = 256 * 1024;
 
-const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`);
+const text = (max: number) =>
+  z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`);
 
 export const storageStateCookie = z.object({
   name: text(4096).min(1, 'must not be empty'),

@@ -8,11 +8,18 @@ import {
   CHROMIUM_BUILDS,
   type TranscriptionConfig,
 } from '../../shared/contract/bot-config.js';
+import type { StorageState } from '../../shared/contract/storage-state.js';
 import type { Config } from '../../shared/infra/config.js';
 import type { MeetingRecord } from '../../shared/meetings/store.js';
-import type { LaunchAccount } from '../bot-account-launch.js';
 import { type BotContainerSpec, Labels } from './bot-runtime.js';
 import { botSeccompProfile } from './bot-seccomp-profile.js';
+
+/** What a signed-in bot takes into its container: its account's name and opened session. */
+export interface LaunchAccount {
+  id: number;
+  displayName: string;
+  storageState: StorageState;
+}
 
 /** Built once: every bot container of a worker runs under the same profile. */
 const BOT_SECCOMP_PROFILE_JSON = JSON.stringify(botSeccompProfile());

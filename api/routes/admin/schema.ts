@@ -96,7 +96,8 @@ export const updateBotAccountRequest = z
     { error: 'must be a JSON object' },
   )
   .refine(
-    (body) => body.display_name !== undefined || body.storage_state !== undefined || body.enabled !== undefined,
+    (body) =>
+      body.display_name !== undefined || body.storage_state !== undefined || body.enabled !== undefined,
     { error: 'must contain at least one of display_name, storage_state, enabled' },
   )
   .meta({ id: 'UpdateBotAccountRequest' });

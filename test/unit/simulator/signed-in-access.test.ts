@@ -33,7 +33,7 @@ function hello(meeting: Meeting, sessionId: string, token: string | null) {
   const connection: PageConnection = { send: (event) => events.push(event) };
   meeting.connect(sessionId, connection, token);
   const first = events.find((event) => event.event === 'hello');
-  if (!first || !first.data.found) throw new Error('no meeting hello');
+  if (!first?.data.found) throw new Error('no meeting hello');
   return first.data;
 }
 
