@@ -38,6 +38,8 @@ const SIDE_LANE_FILES = [
   // Moved from the main lane when issues 28–33 grew it (the lanes end within a minute of each other).
   'test/e2e/stack/full-path.test.ts',
   'test/e2e/stack/failures.test.ts',
+  // Issue 34 part 1: signed-in bots on both platforms (three meetings each, mostly sequential).
+  'test/e2e/stack/signed-in-bots.test.ts',
   'test/e2e/web/app.test.ts',
   // Moved when the meeting got a lane of its own (the side lane then starts with the main lane).
   'test/e2e/stack/recording.test.ts',

@@ -29,6 +29,7 @@ import { jsonBody } from './middleware/json-body.js';
 import type { RateLimits } from './middleware/rate-limits.js';
 import { requestContext } from './middleware/request-id.js';
 import { buildOpenApiDocument } from './openapi/document.js';
+import { BotAccountSessions } from '../shared/accounts/bot-account-sessions.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { botRoutes } from './routes/bots/index.js';
 import { screenRoutes } from './routes/bots/screen.js';
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.silent = true; // errors are logged by our own middleware, with the request id
 
   const webhookPolicy = webhookPolicyOf(config);
+  const botAccountSessions = new BotAccountSessions(config.BOT_ACCOUNT_KEY);
   const cache = new ResponseCache(config.RESPONSE_CACHE_MB * 2 ** 20);
   const limits: RouteLimits = {
     pageSizes: { defaultLimit: config.LIST_DEFAULT_LIMIT, maxLimit: config.LIST_MAX_LIMIT },
@@ -115,6 +117,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     events: webhookOutbox,
     webhookPolicy,
     transcriptionEngine: config.TRANSCRIPTION_ENGINE,
+    signedInBots: botAccountSessions.configured,
     schedule: {
       horizonDays: config.BOT_SCHEDULE_HORIZON_DAYS,
       clockSkewSeconds: config.BOT_SCHEDULE_CLOCK_SKEW_SECONDS,
@@ -214,6 +217,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         defaultMaxConcurrentBots: config.DEFAULT_MAX_CONCURRENT_BOTS,
         webhookPolicy,
         recordingStorage: deps.recordingStorage,
+        botAccountSessions,
       },
       kit,
     ),

@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { StorageState } from '../shared/contract/storage-state.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { featureMergingLauncher } from './chromium-launcher.js';
 import type { NavigationPolicy, NavigationVerdict } from './navigation-policy.js';
@@ -52,7 +53,11 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(options: BrowserOptions, log: Logger): Promise<BrowserSession> {
+export async function launchBrowser(
+  options: BrowserOptions,
+  log: Logger,
+  storageState?: StorageState,
+): Promise<BrowserSession> {
   if (!options.sandbox)
     log.warn('chromium runs without its sandbox: the container alone confines the meeting page');
   const browser = await chromium
@@ -71,7 +76,7 @@ export async function launchBrowser(options: BrowserOptions, log: Logger): Promi
       throw options.sandbox ? explainSandboxFailure(error) : error;
     });
   log.info({ version: browser.version() }, 'chromium started');
-  return openBrowserSession(browser, log, { ownsBrowser: true });
+  return openBrowserSession(browser, log, { ownsBrowser: true, storageState });
 }
 
 /**
@@ -98,7 +103,7 @@ export function explainSandboxFailure(error: unknown): unknown {
 export async function openBrowserSession(
   browser: Browser,
   log: Logger,
-  { ownsBrowser }: { ownsBrowser: boolean },
+  { ownsBrowser, storageState }: { ownsBrowser: boolean; storageState?: StorageState | undefined },
 ): Promise<BrowserSession> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 720 },
@@ -106,6 +111,8 @@ export async function openBrowserSession(
     // (navigator.language and Accept-Language); Meet gets hl=en on its URL as well.
     locale: 'en-US',
     permissions: ['microphone', 'camera'],
+    // A signed-in bot: its bot account's cookies and localStorage (never logged).
+    ...(storageState && { storageState }),
   });
   const page = await context.newPage();
   let closed = false;

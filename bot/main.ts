@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { BOT_CONFIG_ENV, type BotConfig, parseBotConfig } from '../shared/contract/bot-config.js';
+import type { StorageState } from '../shared/contract/storage-state.js';
 import { BOT_STREAM_LAYOUTS, botCommandsStream } from '../shared/contract/streams.js';
 import { waitAtMost } from '../shared/infra/async.js';
 import { createLogger, type Logger } from '../shared/infra/logger.js';
@@ -11,8 +12,12 @@ import { Liveness } from './liveness.js';
 import { oomKillCount } from './memory-limit.js';
 import { Outbox } from './outbox.js';
 import { BotSession } from './session.js';
+import { signedInOutcome, takeStorageState } from './signed-in.js';
 
 const FINAL_EVENT_LIMIT_MS = 30_000;
+
+/** The signed-in bot's session file is missing or broken: its config, not a crash. */
+class InvalidSessionError extends Error {}
 
 /** Enough of a broken config to tell the workers why this bot won't run. */
 const reportableConfig = z.object({
@@ -79,7 +84,24 @@ async function runBot(config: BotConfig): Promise<number> {
     end.end({ status: 'failed', reason: 'crashed', detail: String(error).slice(0, 2000) });
   });
   try {
-    const running = new BotSession({ config, outbox, chatSink: outbox, log, createEngine, end });
+    let storageState: StorageState | undefined;
+    if (config.signedIn) {
+      try {
+        storageState = await takeStorageState(config.signedIn.storageStatePath);
+        log.info("signed in: the browser opens with the bot account's session");
+      } catch (error) {
+        throw new InvalidSessionError((error as Error).message);
+      }
+    }
+    const running = new BotSession({
+      config,
+      outbox,
+      chatSink: outbox,
+      log,
+      createEngine,
+      end,
+      storageState,
+    });
     session = running;
     reader = new CommandReader(
       connect(config.redisUrl, log),
@@ -90,11 +112,17 @@ async function runBot(config: BotConfig): Promise<number> {
     reader.start();
     outcome = await running.run();
   } catch (error) {
-    log.error({ err: error }, 'bot crashed');
-    outcome = { status: 'failed', reason: 'crashed', detail: (error as Error).message?.slice(0, 2000) };
+    if (error instanceof InvalidSessionError) {
+      log.error({ problem: error.message }, 'no usable bot account session');
+      outcome = { status: 'failed', reason: 'invalid_config', detail: error.message.slice(0, 2000) };
+    } else {
+      log.error({ err: error }, 'bot crashed');
+      outcome = { status: 'failed', reason: 'crashed', detail: (error as Error).message?.slice(0, 2000) };
+    }
   }
   await reader?.stop();
   outcome = blameMemoryLimit(outcome, oomKillsAtStart);
+  if (config.signedIn) outcome = signedInOutcome(outcome);
   await waitAtMost(outbox.event(outcome), FINAL_EVENT_LIMIT_MS);
   await waitAtMost(outbox.drain(), FINAL_EVENT_LIMIT_MS);
   await waitAtMost(liveness.stop(), FINAL_EVENT_LIMIT_MS);

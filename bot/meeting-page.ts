@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BotConfig } from '../shared/contract/bot-config.js';
+import type { StorageState } from '../shared/contract/storage-state.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { type PageMedia, pageMedia } from './actions/page-media.js';
 import { MEDIA_INIT_SCRIPT } from './actions/media-page-script.js';
@@ -34,17 +35,23 @@ export interface MeetingPageHooks {
   onFatal(outcome: Outcome): void;
 }
 
+export interface MeetingPageOptions {
+  /** A signed-in bot's browser session, which its context opens with. */
+  storageState?: StorageState | undefined;
+}
+
 export type MeetingPageFactory = (
   config: BotConfig,
   hooks: MeetingPageHooks,
   log: Logger,
+  options?: MeetingPageOptions,
 ) => Promise<MeetingPage>;
 
 const speakingChanges = z.array(z.tuple([speakingSignal, z.string(), z.boolean(), z.number()]));
 
 /** Chromium with the navigation guard, the capture and speaking scripts installed before any page loads. */
-export const openChromiumMeetingPage: MeetingPageFactory = async (config, hooks, log) =>
-  openMeetingPageIn(await launchBrowser(config.browser, log), config, hooks, log);
+export const openChromiumMeetingPage: MeetingPageFactory = async (config, hooks, log, options = {}) =>
+  openMeetingPageIn(await launchBrowser(config.browser, log, options.storageState), config, hooks, log);
 
 /** The meeting page on a browser session (closed with it, and on failure). */
 export async function openMeetingPageIn(

@@ -1,5 +1,6 @@
 import type { BotConfig, TranscriptionConfig } from '../shared/contract/bot-config.js';
 import type { BotCommand, ChatSendCommand, SpeakCommand } from '../shared/contract/commands.js';
+import type { StorageState } from '../shared/contract/storage-state.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { MeetingChat } from './actions/chat.js';
 import { ScreenShare } from './actions/screen.js';
@@ -47,6 +48,8 @@ export interface SessionDeps {
   chatSink?: ChatSink;
   /** The config's speech engine by default; tests pass their own. */
   synthesizer?: SpeechSynthesizer;
+  /** A signed-in bot's browser session (bot/signed-in.ts); absent: an anonymous guest. */
+  storageState?: StorageState | undefined;
 }
 
 export interface Pacing {
@@ -241,6 +244,7 @@ export class BotSession {
         onFatal: (outcome) => end.end(outcome),
       },
       this.log,
+      { storageState: this.deps.storageState },
     );
     this.page = page;
     this.driver = page.driver;

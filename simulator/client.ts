@@ -102,6 +102,14 @@ export class SimulatorClient {
     );
   }
 
+  /** The account's session cookie stops signing in (a sign-in-only meeting's `access.accounts`). */
+  expireAccount(id: string, accountName: string): Promise<MeetingSnapshot> {
+    return this.request(
+      'POST',
+      `/api/meetings/${encodeURIComponent(id)}/accounts/${encodeURIComponent(accountName)}/expire`,
+    );
+  }
+
   private action(id: string, name: string): Promise<MeetingSnapshot> {
     return this.request('POST', `/api/meetings/${encodeURIComponent(id)}/${name}`);
   }

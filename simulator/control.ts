@@ -12,6 +12,7 @@
  *   POST   /api/meetings/:id/remove-bot       remove the bot from the call
  *   POST   /api/meetings/:id/end              the host ends the meeting for everyone
  *   POST   /api/meetings/:id/everyone-leaves  every participant leaves now; nobody else joins or speaks
+ *   POST   /api/meetings/:id/accounts/:name/expire  the account's session cookie stops signing in
  *   (each action → 200 MeetingSnapshot)
  *
  * Create body (see schema.ts; everything but `platform` is optional):
@@ -48,6 +49,10 @@
  *                                       { "at": 6, "clip": "librivox/sense_and_sensibility_01_austen_64kb-0880" }] }],
  *     // an utterance is either `text` (spoken by the participant's voice) or `clip`: a recording of real
  *     // speech by name (`<set>/<name>` from recordings.ts: librivox, cards, asterisk; never a path)
+ *     "access": { "signedInOnly": true,              // guests get the platform's sign-in screen
+ *                 "accounts": [{ "name": "Ada Bot", "token": "sim-token-1", "expired"?: false }] },
+ *        // a browser with the cookie sim_account=<token> on the simulator's origin is signed in as
+ *        // that account: no name field, it joins under the account's name
  *     "endAt"?: 40                                     // the host ends the meeting then
  *   }
  * Times are seconds after the bot's media starts: the moment it is admitted, or, with the
@@ -66,12 +71,15 @@
  * could not hear it).
  */
 import { Router } from '@koa/router';
+import { z } from 'zod';
 import { meetingIdParam, parseOr400, readJson } from './http.js';
 import type { Meeting } from './meeting.js';
 import type { MeetingRegistry } from './registry.js';
 import { createMeetingInput } from './schema.js';
 
 type MeetingAction = (meeting: Meeting) => void;
+
+const accountNameParam = z.string().min(1).max(80);
 
 const ACTIONS: Record<string, MeetingAction> = {
   admit: (meeting) => meeting.admit(),
@@ -103,6 +111,12 @@ export function controlRouter(registry: MeetingRegistry): Router {
   router.delete('/meetings/:id', (ctx) => {
     registry.delete(parseOr400(meetingIdParam, ctx.params.id));
     ctx.status = 204;
+  });
+
+  router.post('/meetings/:id/accounts/:name/expire', (ctx) => {
+    const meeting = meetingOf(ctx.params.id!);
+    meeting.expireAccount(parseOr400(accountNameParam, ctx.params.name));
+    ctx.body = meeting.snapshot();
   });
 
   for (const [name, action] of Object.entries(ACTIONS)) {

@@ -6,7 +6,7 @@ import {
   isWaitingOrIn,
   type LeaveReason,
 } from './bot-state.js';
-import { conflict } from './errors.js';
+import { conflict, notFound } from './errors.js';
 import { BotHearing, type Recognize } from './hearing.js';
 import type { SimPlatform } from './ids.js';
 import type { PageAction, PageChatMessage, PageEvent, PageMeetingView } from './page-protocol.js';
@@ -38,6 +38,8 @@ interface Session {
   id: string;
   state: BotState;
   name: string | null;
+  /** The account the page's browser is signed in as (its session cookie, at its latest connect). */
+  account: string | null;
   micOn: boolean | null;
   cameraOn: boolean | null;
   openedAt: Date;
@@ -125,6 +127,8 @@ export class Meeting {
   private everyoneLeft = false;
   private readonly pageGoneGraceMs: number;
   private readonly chatLog: ChatEntry[] = [];
+  /** Accounts whose session cookie no longer signs in (`access.accounts[].expired`, or expired since). */
+  private readonly expiredAccounts = new Set<string>();
   private sentChatCount = 0;
 
   constructor(private readonly setup: MeetingSetup) {
@@ -132,6 +136,8 @@ export class Meeting {
     this.platform = setup.platform;
     this.passcode = setup.passcode;
     this.pageGoneGraceMs = setup.pageGoneGraceMs ?? DEFAULT_PAGE_GONE_GRACE_MS;
+    for (const account of setup.script.access.accounts)
+      if (account.expired) this.expiredAccounts.add(account.name);
     for (const participant of setup.participants) {
       const here = participant.joinAt === 0;
       this.presence.set(participant.id, {
@@ -159,7 +165,11 @@ export class Meeting {
 
   // ---- pages ----
 
-  connect(sessionId: string, connection: PageConnection): void {
+  /**
+   * A page opened (or reconnected). `accountToken` is the session cookie its browser presented
+   * (`sim_account`), if any: it signs the page in when it names an account that has not expired.
+   */
+  connect(sessionId: string, connection: PageConnection, accountToken: string | null = null): void {
     if (this.status === 'ended' && !this.sessions.has(sessionId)) {
       connection.send({ event: 'hello', data: { found: false, reason: 'ended' } });
       return;
@@ -171,6 +181,7 @@ export class Meeting {
         id: sessionId,
         state: 'prejoin',
         name: null,
+        account: null,
         micOn: null,
         cameraOn: null,
         openedAt: now,
@@ -193,13 +204,15 @@ export class Meeting {
     clearTimeout(session.goneTimer);
     session.goneTimer = undefined;
     session.connections.add(connection);
+    session.account = this.signedInAs(accountToken);
     connection.send({
       event: 'hello',
       data: {
         found: true,
-        meeting: this.pageView(),
+        meeting: this.pageView(session),
         state: session.state,
-        name: session.name,
+        name: session.account ?? session.name,
+        signedInAs: session.account,
         chat: this.chatLog.map((entry) => this.chatViewFor(entry, sessionId)),
       },
     });
@@ -351,6 +364,13 @@ export class Meeting {
       traps: script.traps,
       speaking: script.speaking,
       load: script.load,
+      access: {
+        signedInOnly: script.access.signedInOnly,
+        accounts: script.access.accounts.map((account) => ({
+          name: account.name,
+          expired: this.expiredAccounts.has(account.name),
+        })),
+      },
       endAt: script.endAt ?? null,
       bot: this.botSnapshot(),
       participants: this.setup.participants.map((p) => this.participantSnapshot(p)),
@@ -364,7 +384,10 @@ export class Meeting {
   private ask(session: Session, action: Extract<PageAction, { type: 'ask' }>): void {
     if (this.status === 'ended') throw conflict('the meeting has ended');
     if (!canAskToJoin(session.state)) throw conflict(`cannot ask to join from state ${session.state}`);
-    session.name = action.name;
+    if (this.setup.script.access.signedInOnly && !session.account)
+      throw conflict('this meeting admits only signed-in users');
+    // A signed-in page joins under its account's name, whatever it typed.
+    session.name = session.account ?? action.name;
     session.micOn = action.micOn;
     session.cameraOn = action.cameraOn;
     session.askedAt = new Date();
@@ -616,7 +639,31 @@ export class Meeting {
     return `spaces/${this.setup.spaceId}/devices/${index}`;
   }
 
-  private pageView(): PageMeetingView {
+  /** The account a session cookie signs in as, or null (no cookie, unknown or expired). */
+  private signedInAs(token: string | null): string | null {
+    if (token === null) return null;
+    const account = this.setup.script.access.accounts.find((candidate) => candidate.token === token);
+    if (!account || this.expiredAccounts.has(account.name)) return null;
+    return account.name;
+  }
+
+  /** The account's cookie stops signing in from the next page load on. */
+  expireAccount(name: string): void {
+    if (!this.setup.script.access.accounts.some((account) => account.name === name))
+      throw notFound(`account ${name}`);
+    this.expiredAccounts.add(name);
+  }
+
+  /** The traps as this session's page sees them: a sign-in-only meeting shows a guest its sign-in screen. */
+  private trapsFor(session: Session | undefined): PageMeetingView['traps'] {
+    const { access, traps } = this.setup.script;
+    if (!access.signedInOnly || session?.account) return traps;
+    return this.platform === 'google_meet'
+      ? { ...traps, signInScreen: true }
+      : { ...traps, signIn: traps.signIn ?? 'sign_in_to_continue' };
+  }
+
+  private pageView(session?: Session): PageMeetingView {
     const { script } = this.setup;
     return {
       id: this.id,
@@ -624,7 +671,7 @@ export class Meeting {
       spaceId: this.setup.spaceId,
       admission: script.admission.policy,
       audio: { mode: this.audioMode(), trackDelaySeconds: script.audio.trackDelaySeconds },
-      traps: script.traps,
+      traps: this.trapsFor(session),
       speaking: script.speaking,
       load: script.load,
       participants: this.setup.participants.map((p, index) => ({
@@ -652,6 +699,7 @@ export class Meeting {
         state: 'none',
         sessionId: null,
         name: null,
+        signedInAs: null,
         micOn: null,
         cameraOn: null,
         openedAt: null,
@@ -671,6 +719,7 @@ export class Meeting {
       state: bot.state,
       sessionId: bot.id,
       name: bot.name,
+      signedInAs: bot.account,
       micOn: bot.micOn,
       cameraOn: bot.cameraOn,
       openedAt: bot.openedAt.toISOString(),

@@ -7,6 +7,7 @@ import { meetingIdParam, parseOr400, readJson } from './http.js';
 import type { Meeting, PageConnection } from './meeting.js';
 import { type NotFoundReason, type PageEvent, pageAction, sessionQuery } from './page-protocol.js';
 import type { MeetingRegistry } from './registry.js';
+import { SIM_ACCOUNT_COOKIE } from './schema.js';
 
 const KEEPALIVE_MS = 15_000;
 
@@ -45,7 +46,7 @@ export function pageRouter(registry: MeetingRegistry, streams: OpenStreams): Rou
         data: { found: false, reason: reason ?? 'unknown' },
       } satisfies PageEvent);
     } else {
-      meeting.connect(query.sid, connection);
+      meeting.connect(query.sid, connection, ctx.cookies.get(SIM_ACCOUNT_COOKIE) ?? null);
     }
     ctx.req.on('close', () => {
       clearInterval(keepalive);

@@ -113,6 +113,8 @@ export type PageEvent =
         meeting: PageMeetingView;
         state: BotState;
         name: string | null;
+        /** The account the page is signed in as (its session cookie); null: a guest. */
+        signedInAs: string | null;
         /** The chat so far, which the page shows when its panel opens. */
         chat: PageChatMessage[];
       };

@@ -253,6 +253,32 @@ export const speakingInput = z.object({
 export type Speaking = z.output<typeof speakingInput>;
 export type SpeakingInput = z.input<typeof speakingInput>;
 
+/** The cookie a browser presents to be signed in on the simulator's origin: `sim_account=<token>`. */
+export const SIM_ACCOUNT_COOKIE = 'sim_account';
+
+/**
+ * Who may join: anyone (the default), or only signed-in users. A page whose browser presents an
+ * account's session cookie (`sim_account=<token>`, set on the simulator's origin, as a Playwright
+ * storage state carries it) is signed in as that account: no name field, and it joins under the
+ * account's name. Anyone else gets the platform's sign-in screen (Meet's in-page "Sign in", Teams'
+ * "Sign in to continue"), as with the `signInScreen` / `signIn` traps. An `expired` account's cookie
+ * no longer signs in (also switched on mid-life: POST /api/meetings/:id/accounts/:name/expire).
+ */
+export const accessInput = z.object({
+  signedInOnly: z.boolean().default(false),
+  accounts: z
+    .array(
+      z.object({
+        name: z.string().trim().min(1).max(80),
+        token: z.string().regex(/^[A-Za-z0-9_-]{8,200}$/, 'must be 8 to 200 letters, digits, _ or -'),
+        expired: z.boolean().default(false),
+      }),
+    )
+    .max(20)
+    .default([]),
+});
+export type Access = z.output<typeof accessInput>;
+
 export const createMeetingInput = z
   .object({
     platform: z.enum(SIM_PLATFORMS),
@@ -284,6 +310,7 @@ export const createMeetingInput = z
     }),
     speaking: speakingInput.default({ hidden: [], tileClass: 'generated' }),
     load: loadInput.default({ cameras: false, screenShare: 'off', pageWeight: false }),
+    access: accessInput.default({ signedInOnly: false, accounts: [] }),
     participants: z.array(participantInput).max(20).default([]),
     /** The host ends the meeting this many seconds after the bot's media starts. */
     endAt: seconds.optional(),
@@ -351,6 +378,19 @@ export const createMeetingInput = z
         message: 'only exists on google_meet',
       });
     }
+    const accountNames = new Set<string>();
+    const tokens = new Set<string>();
+    value.access.accounts.forEach((account, index) => {
+      if (accountNames.has(account.name) || tokens.has(account.token)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['access', 'accounts', index],
+          message: 'account names and tokens must be unique',
+        });
+      }
+      accountNames.add(account.name);
+      tokens.add(account.token);
+    });
     const names = new Set<string>();
     value.participants.forEach((participant, index) => {
       if (names.has(participant.name)) {

@@ -9,8 +9,10 @@ export type AudioTransport = 'rtc-loopback' | 'webaudio';
 export interface BotSnapshot {
   state: BotState;
   sessionId: string | null;
-  /** The display name the bot typed, once it asked to join. */
+  /** The display name the bot typed (a signed-in bot: its account's), once it asked to join. */
   name: string | null;
+  /** The account the bot's page is signed in as (its session cookie); null: a guest. */
+  signedInAs: string | null;
   micOn: boolean | null;
   cameraOn: boolean | null;
   /** ISO times; null until it happened. */
@@ -114,6 +116,8 @@ export interface MeetingSnapshot {
   speaking: Speaking;
   /** The video and page weight the page carries besides audio. */
   load: Load;
+  /** Who may join (accounts by name; their tokens stay in the script). */
+  access: { signedInOnly: boolean; accounts: { name: string; expired: boolean }[] };
   endAt: number | null;
   bot: BotSnapshot;
   participants: ParticipantSnapshot[];

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { BOT_ACCOUNT_STATUSES, countBotAccountsByStatus } from '../shared/accounts/bot-accounts-store.js';
 import { NON_TERMINAL_STATUSES } from '../shared/contract/meeting-status.js';
+import { PLATFORMS } from '../shared/contract/platforms.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { METRIC_PREFIX, mayScrape } from '../shared/infra/metrics.js';
@@ -95,6 +97,25 @@ export class WorkerMetrics implements IngestMetrics {
             return [];
           })) as Array<{ count: number | string }>;
         this.set(Number(rows[0]?.count ?? 0));
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}bot_accounts`,
+      help: 'Bot accounts (all workers) by platform and status: active (in the pool), expired, disabled',
+      labelNames: ['platform', 'status'],
+      registers,
+      async collect() {
+        const rows = await countBotAccountsByStatus(deps.db).catch((error: unknown) => {
+          deps.log.warn({ err: error }, 'could not count bot accounts for metrics');
+          return undefined;
+        });
+        if (!rows) return;
+        for (const platform of PLATFORMS) {
+          for (const status of BOT_ACCOUNT_STATUSES) {
+            const row = rows.find((entry) => entry.platform === platform && entry.status === status);
+            this.set({ platform, status }, row?.count ?? 0);
+          }
+        }
       },
     });
     new Gauge({

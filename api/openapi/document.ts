@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   apiKeySummarySchema,
+  botAccountSchema,
   issuedTokenSchema,
   userDetailSchema,
   userSchema,
@@ -31,7 +32,13 @@ import {
   webhookSettingsSchema,
   webhookTestResultSchema,
 } from '../../shared/webhooks/wire.js';
-import { createTokenRequest, createUserRequest, updateUserRequest } from '../routes/admin/schema.js';
+import {
+  createBotAccountRequest,
+  createTokenRequest,
+  createUserRequest,
+  updateBotAccountRequest,
+  updateUserRequest,
+} from '../routes/admin/schema.js';
 import {
   createBotRequest,
   moveBotRequest,
@@ -62,6 +69,9 @@ const documented = [
   createUserRequest,
   updateUserRequest,
   createTokenRequest,
+  botAccountSchema,
+  createBotAccountRequest,
+  updateBotAccountRequest,
   webhookSettingsRequest,
   webhookSettingsSchema,
   webhookTestResultSchema,

@@ -1,3 +1,4 @@
+import { BOT_ACCOUNT_KEY_MISSING } from '../accounts/bot-account-sessions.js';
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { lockUserForUpdate } from '../accounts/users-store.js';
 import type { BotSettingsChange } from '../contract/commands.js';
@@ -60,6 +61,8 @@ export interface BotServiceDeps {
   transcriptionEngine: TranscriptionEngine;
   /** How far ahead `join_at` may be, and how far behind it is still taken as now. */
   schedule: ScheduleSettings;
+  /** Whether bots may sign in with bot accounts (BOT_ACCOUNT_KEY is set); `authenticated` is 503 otherwise. */
+  signedInBots?: boolean | undefined;
 }
 
 function assertLanguageSupported(engine: TranscriptionEngine, language: string | undefined): void {
@@ -83,6 +86,8 @@ export interface BotRequest {
   webhook?: { url: string; secret?: string | undefined; partialSegments?: boolean | undefined } | undefined;
   /** A scheduled bot: when it joins (in the future, within the horizon); omitted: at once. */
   joinAt?: Date | undefined;
+  /** The bot signs in with one of the operator's bot accounts of the platform (docs/api.md, "Signed-in bots"). */
+  authenticated?: boolean | undefined;
   /**
    * The scheduler's name for the occurrence (a calendar feed's event and start), unique per user:
    * scheduling it again returns the meeting already made for it.
@@ -147,6 +152,7 @@ async function createOrFindBot(
 ): Promise<{ meeting: MeetingRecord; created: boolean }> {
   const resolved = resolveCreateBot(request, deps);
   assertLanguageSupported(deps.transcriptionEngine, request.language);
+  if (request.authenticated && !deps.signedInBots) throw new ServiceUnavailableError(BOT_ACCOUNT_KEY_MISSING);
   const joinAt = request.joinAt && checkJoinAt(request.joinAt, deps.schedule);
   const webhookUrl =
     request.webhook === undefined
@@ -187,6 +193,7 @@ async function createOrFindBot(
               },
         joinAt,
         scheduleKey: request.scheduleKey,
+        authenticated: request.authenticated ?? false,
       });
       // Without a secret of its own the bot's deliveries are signed with the user's: make sure one exists.
       if (webhookUrl && !request.webhook?.secret) await userWebhookSettings(trx, user.id);

@@ -6,6 +6,12 @@ import { BOT_STREAM_LAYOUTS } from './streams.js';
 /** The environment variable the worker puts the bot's JSON config in. */
 export const BOT_CONFIG_ENV = 'BOT_CONFIG';
 
+/** Where a signed-in bot finds its account's session: the bot user's home in the image (docker/bot.Dockerfile). */
+export const BOT_STORAGE_STATE_DIR = '/home/bot';
+export const BOT_STORAGE_STATE_FILE = 'bot-account-session.json';
+/** The bot user's uid and gid in the image (docker/bot.Dockerfile), who owns the session file. */
+export const BOT_USER_ID = 10001;
+
 /**
  * The embedded recognizer's named trade-offs between accuracy and CPU (their flags and figures:
  * bot/engines/embedded/recognizer-profiles.ts, docs/benchmarks.md "Accuracy on real speech").
@@ -154,6 +160,13 @@ export const botConfigSchema = z.object({
     })
     .default({ executablePath: CHROMIUM_BUILDS.headless_shell, headless: true, sandbox: false }),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * A signed-in bot: the browser session of its bot account waits in this file (0600, the bot's own;
+   * the worker puts it into the container before it starts, never in the environment). The bot reads
+   * and deletes it, and opens its browser context with it; a sign-in screen then ends the bot as
+   * `sign_in_expired`, not `sign_in_required`. Absent: an anonymous guest.
+   */
+  signedIn: z.object({ storageStatePath: z.string().startsWith('/') }).optional(),
 });
 export type BotConfig = z.infer<typeof botConfigSchema>;
 export type BotConfigInput = z.input<typeof botConfigSchema>;

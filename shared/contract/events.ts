@@ -17,12 +17,27 @@ export const FAILED_REASONS = [
   'meeting_unreachable',
   'blocked',
   'sign_in_required',
+  /**
+   * A signed-in bot (POST /bots `authenticated`) met a sign-in screen: its bot account's session no
+   * longer works. The worker marks the account `expired`, out of the pool.
+   */
+  'sign_in_expired',
   'invalid_config',
   'engine_error',
   'crashed',
   /** The container hit its memory limit (BOT_MEMORY_MB) and the kernel killed part of the bot. */
   'out_of_memory',
 ] as const;
+/**
+ * Why the worker failed a meeting before its bot could run: `no_bot_account_available` when a
+ * signed-in bot (POST /bots `authenticated`) found no active bot account of its platform with room.
+ * And an event that keeps the status (`from` = `to` = `failed`), `bot_account_expired`, after a
+ * `sign_in_expired`: the bot account it names was marked expired and left the pool.
+ */
+export const BotAccountReasons = {
+  noneAvailable: 'no_bot_account_available',
+  expired: 'bot_account_expired',
+} as const;
 export type CompletedReason = (typeof COMPLETED_REASONS)[number];
 export type FailedReason = (typeof FAILED_REASONS)[number];
 

@@ -5,6 +5,7 @@ import { DEFAULT_EMBEDDED_PROFILE, EMBEDDED_PROFILES, FLITE_VOICES } from '../co
 import { SPEAK_AUDIO_MAX_BYTES } from '../contract/commands.js';
 import { SEGMENT_TIME_MAX_SECONDS } from '../contract/events.js';
 import { TRANSCRIPTION_ENGINES } from '../contract/languages.js';
+import { sealingKeyFrom } from './sealing.js';
 
 const commaList = z
   .string()
@@ -52,6 +53,23 @@ export const configSchema = z
     ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
     DEFAULT_MAX_CONCURRENT_BOTS: z.coerce.number().int().min(0).max(10_000).default(3),
     DEFAULT_BOT_NAME: z.string().min(1).max(100).default('Meetbot'),
+    /**
+     * Seals bot accounts' browser sessions at rest (AES-256-GCM): base64 of 32 random bytes. Unset:
+     * the service runs without signed-in bots (their routes answer 503).
+     */
+    BOT_ACCOUNT_KEY: z
+      .string()
+      .optional()
+      .superRefine((value, context) => {
+        if (value === undefined) return;
+        try {
+          sealingKeyFrom(value);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      }),
+    /** How many bots may use one bot account at once. */
+    BOT_ACCOUNT_MAX_BOTS: z.coerce.number().int().min(1).max(100).default(1),
     EXTRA_MEETING_ORIGINS: originList,
     REQUEST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
     TRUST_PROXY: booleanFlag,

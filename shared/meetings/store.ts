@@ -38,6 +38,10 @@ export interface MeetingRecord {
   joinAt: Date | null;
   /** The occurrence a scheduler created this meeting for (unique per user); null for POST /bots. */
   scheduleKey: string | null;
+  /** The bot signs in with a bot account (POST /bots `authenticated`). */
+  authenticated: boolean;
+  /** The bot account its bot took at launch (null: anonymous, or not launched yet). */
+  botAccountId: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -69,6 +73,8 @@ export interface MeetingRow {
   webhook_partial_segments: boolean;
   join_at: Date | null;
   schedule_key: string | null;
+  authenticated: boolean;
+  bot_account_id: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -103,6 +109,8 @@ function toRecord(row: MeetingRow): MeetingRecord {
     recordingEnabled: row.recording_enabled,
     joinAt: row.join_at,
     scheduleKey: row.schedule_key,
+    authenticated: row.authenticated,
+    botAccountId: row.bot_account_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -128,6 +136,8 @@ export interface NewMeeting {
   joinAt?: Date | undefined;
   /** The scheduler's name for the occurrence (unique per user). */
   scheduleKey?: string | undefined;
+  /** The bot signs in with a bot account. */
+  authenticated?: boolean | undefined;
 }
 
 export async function insertMeeting(db: Db, meeting: NewMeeting): Promise<MeetingRecord> {
@@ -149,6 +159,7 @@ export async function insertMeeting(db: Db, meeting: NewMeeting): Promise<Meetin
       join_at: meeting.joinAt ?? null,
       ...(meeting.joinAt ? { data: { join_at: meeting.joinAt.toISOString() } } : {}),
       schedule_key: meeting.scheduleKey ?? null,
+      authenticated: meeting.authenticated ?? false,
     })
     .returning('*');
   return toRecord(row!);

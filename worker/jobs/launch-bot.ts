@@ -7,6 +7,7 @@ import { claimLaunch, recordBotContainer } from '../../shared/meetings/launch-st
 import type { MeetingRecord } from '../../shared/meetings/store.js';
 import { findTranscriptTimeline } from '../../shared/transcripts/store.js';
 import { closeBotSession, openBotSession } from '../bot-sessions.js';
+import { botAccountForLaunch } from '../bot-account-launch.js';
 import { failMeeting } from '../fail-meeting.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
 import type { WorkerDeps } from '../worker-deps.js';
@@ -54,6 +55,16 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
   }
   if (!claimed) return { launched: false, reason: 'claimed by another launch' };
 
+  const signIn = await botAccountForLaunch(deps, claimed);
+  if ('gone' in signIn) return { launched: false, reason: 'meeting ended during launch' };
+  if ('failed' in signIn) {
+    log.info({ reason: signIn.failed.reason }, 'signed-in bot not launched');
+    await failMeeting(deps, meeting.id, signIn.failed.reason, signIn.failed.detail);
+    return { launched: false, reason: signIn.failed.reason };
+  }
+  const account = 'account' in signIn ? signIn.account : null;
+  if (account) log.info({ botAccountId: account.id }, 'the bot signs in with a bot account');
+
   let containerId: string;
   const timer = deps.metrics.launchDuration.startTimer();
   try {
@@ -61,7 +72,7 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
       claimed.relaunchCount > 0 ? (await findTranscriptTimeline(deps.db, meeting.id)).origin : null;
     const redisUrl = await openBotSession(deps, { meetingId: meeting.id, sessionId });
     containerId = await deps.runtime.start(
-      botContainerSpec(deps.config, claimed, sessionId, origin, redisUrl),
+      botContainerSpec(deps.config, claimed, sessionId, origin, redisUrl, account),
     );
     timer();
   } catch (error) {

@@ -1,14 +1,25 @@
 import {
   BOT_CONFIG_ENV,
+  BOT_STORAGE_STATE_DIR,
+  BOT_STORAGE_STATE_FILE,
+  BOT_USER_ID,
   type BotConfigInput,
   type SpeechConfig,
   CHROMIUM_BUILDS,
   type TranscriptionConfig,
 } from '../../shared/contract/bot-config.js';
+import type { StorageState } from '../../shared/contract/storage-state.js';
 import type { Config } from '../../shared/infra/config.js';
 import type { MeetingRecord } from '../../shared/meetings/store.js';
 import { type BotContainerSpec, Labels } from './bot-runtime.js';
 import { botSeccompProfile } from './bot-seccomp-profile.js';
+
+/** What a signed-in bot takes into its container: its account's name and opened session. */
+export interface LaunchAccount {
+  id: number;
+  displayName: string;
+  storageState: StorageState;
+}
 
 /** Built once: every bot container of a worker runs under the same profile. */
 const BOT_SECCOMP_PROFILE_JSON = JSON.stringify(botSeccompProfile());
@@ -61,6 +72,7 @@ export function botConfigFor(
   sessionId: string,
   transcriptOrigin: Date | null = null,
   redisUrl: string = sharedBotRedisUrl(config),
+  account: Pick<LaunchAccount, 'displayName'> | null = null,
 ): BotConfigInput {
   const automaticLeave: Record<string, number> = {};
   if (config.BOT_ADMISSION_TIMEOUT_SECONDS)
@@ -74,7 +86,8 @@ export function botConfigFor(
     sessionId,
     platform: meeting.platform,
     meetingUrl: meeting.meetingUrl,
-    botName: meeting.botName,
+    // A signed-in bot joins as its account: the page shows the account's name, not one it types.
+    botName: account?.displayName ?? meeting.botName,
     language: meeting.language,
     task: meeting.task,
     redisUrl,
@@ -92,6 +105,7 @@ export function botConfigFor(
       sandbox: config.BOT_CHROMIUM_SANDBOX === 'on',
     },
     logLevel: config.BOT_LOG_LEVEL,
+    ...(account && { signedIn: { storageStatePath: `${BOT_STORAGE_STATE_DIR}/${BOT_STORAGE_STATE_FILE}` } }),
   };
 }
 
@@ -135,7 +149,10 @@ export function deploymentLabels(config: Config): Record<string, string> {
 /**
  * The container of one launch. Its environment holds the bot's config and nothing else: the only
  * secrets in it are the bot's own Redis credential and, when the operator chose an external
- * transcription engine, that engine's key.
+ * transcription engine, that engine's key. A signed-in bot's session is no environment variable or
+ * label (`docker inspect` shows those to anyone with the engine's socket, and they outlive the
+ * bot's reading them): it is a file written into the container before it starts, 0600 and the bot
+ * user's, which the bot deletes once read.
  */
 export function botContainerSpec(
   config: Config,
@@ -143,13 +160,28 @@ export function botContainerSpec(
   sessionId: string,
   transcriptOrigin: Date | null = null,
   redisUrl: string = sharedBotRedisUrl(config),
+  account: LaunchAccount | null = null,
 ): BotContainerSpec {
   return {
     name: containerNameFor(config, meeting),
     image: config.BOT_IMAGE,
     env: {
-      [BOT_CONFIG_ENV]: JSON.stringify(botConfigFor(config, meeting, sessionId, transcriptOrigin, redisUrl)),
+      [BOT_CONFIG_ENV]: JSON.stringify(
+        botConfigFor(config, meeting, sessionId, transcriptOrigin, redisUrl, account),
+      ),
     },
+    files: account
+      ? [
+          {
+            directory: BOT_STORAGE_STATE_DIR,
+            name: BOT_STORAGE_STATE_FILE,
+            content: Buffer.from(JSON.stringify(account.storageState), 'utf8'),
+            mode: 0o600,
+            uid: BOT_USER_ID,
+            gid: BOT_USER_ID,
+          },
+        ]
+      : [],
     labels: {
       ...deploymentLabels(config),
       [Labels.meetingId]: String(meeting.id),

@@ -13,6 +13,21 @@ export interface BotContainerSpec {
    * null: the engine's default profile (BOT_CHROMIUM_SANDBOX=off).
    */
   seccompProfile: string | null;
+  /**
+   * Files put into the container after it is created and before it starts (a signed-in bot's
+   * session): never in its environment or labels, which `docker inspect` shows.
+   */
+  files?: ContainerFile[];
+}
+
+export interface ContainerFile {
+  /** An existing directory of the image. */
+  directory: string;
+  name: string;
+  content: Buffer;
+  mode: number;
+  uid: number;
+  gid: number;
 }
 
 export interface BotContainerInfo {

@@ -1,6 +1,13 @@
 import type Docker from 'dockerode';
 import type { Logger } from '../../shared/infra/logger.js';
-import type { BotContainerInfo, BotContainerSpec, BotRuntime, ContainerUsage } from './bot-runtime.js';
+import type {
+  BotContainerInfo,
+  BotContainerSpec,
+  BotRuntime,
+  ContainerFile,
+  ContainerUsage,
+} from './bot-runtime.js';
+import { tarOf } from './container-files.js';
 
 /** The parts of the engine's stats answer we read. */
 interface DockerStats {
@@ -53,6 +60,10 @@ export class DockerRuntime implements BotRuntime {
       },
     });
     try {
+      // Before it starts, so the bot finds them at once (and they are never in its config).
+      for (const [directory, files] of filesByDirectory(spec.files ?? [])) {
+        await container.putArchive(tarOf(files), { path: directory });
+      }
       await container.start();
     } catch (error) {
       await this.remove(container.id);
@@ -198,6 +209,12 @@ export class DockerRuntime implements BotRuntime {
       this.log.warn({ err: error }, 'unreadable docker event');
     }
   }
+}
+
+function filesByDirectory(files: readonly ContainerFile[]): Map<string, ContainerFile[]> {
+  const grouped = new Map<string, ContainerFile[]>();
+  for (const file of files) grouped.set(file.directory, [...(grouped.get(file.directory) ?? []), file]);
+  return grouped;
 }
 
 /** `docker ps` says e.g. "Exited (137) 2 seconds ago". */

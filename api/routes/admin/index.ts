@@ -20,7 +20,8 @@ import { webhookSettingsSchema } from '../../../shared/webhooks/wire.js';
 import { error, json, ref } from '../../openapi/responses.js';
 import { integerIdParameter, invalidIntegerId } from '../path-params.js';
 import { limitParameter, offsetParameter } from '../query-params.js';
-import { adminAuth, routesOf } from '../route.js';
+import { adminAuth, type Route, routesOf } from '../route.js';
+import { type BotAccountRouteDeps, botAccountRoutes } from './bot-accounts.js';
 import { webhookChangeOf, webhookSettingsRequest } from '../user/schema.js';
 import {
   createTokenQuery,
@@ -32,7 +33,7 @@ import {
   updateUserRequest,
 } from './schema.js';
 
-export interface AdminRouteDeps {
+export interface AdminRouteDeps extends BotAccountRouteDeps {
   db: Knex;
   defaultMaxConcurrentBots: number;
   webhookPolicy: WebhookAddressPolicy;
@@ -45,7 +46,7 @@ const badAdminKey = error('Bad admin key');
 const userNotFound = error('User not found');
 
 /** Vexa-shaped admin API (header X-Admin-API-Key), so existing clients and scripts work unchanged. */
-export const adminRoutes = [
+export const adminRoutes: Route<AdminRouteDeps>[] = [
   route({
     method: 'post',
     path: '/admin/users',
@@ -267,4 +268,5 @@ export const adminRoutes = [
       ctx.status = 204;
     },
   }),
+  ...botAccountRoutes,
 ];

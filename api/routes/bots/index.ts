@@ -65,7 +65,7 @@ export const botRoutes = [
         '`Too many concurrent bots` (not for a scheduled bot: its limit is checked at `join_at`); or over the per-key request rate or failed-authentication limit (with `Retry-After`)',
       ),
       503: error(
-        'The job queue is unreachable, nothing was started; or Postgres is unreachable for now (`Database unavailable; try again shortly`, with `Retry-After`)',
+        'The job queue is unreachable, nothing was started; or Postgres is unreachable for now (`Database unavailable; try again shortly`, with `Retry-After`); or `authenticated: true` on a deployment without BOT_ACCOUNT_KEY',
       ),
     },
     async handler(ctx, { body }, deps) {

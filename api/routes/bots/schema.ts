@@ -42,6 +42,12 @@ export const createBotRequest = z
         .describe("Signs this bot's deliveries; defaults to the user's secret (GET /user/webhook)"),
       webhook_partial_segments: webhookPartialSegments.optional(),
       join_at: joinAt.optional(),
+      authenticated: z
+        .boolean({ error: 'must be a boolean' })
+        .optional()
+        .describe(
+          "Sign in: the bot joins with one of the operator's bot accounts of the platform, under the account's name (bot_name is not used). The meeting fails with no_bot_account_available when none is free. 503 when the deployment has no BOT_ACCOUNT_KEY.",
+        ),
       recording_enabled: z
         .boolean({ error: 'must be a boolean' })
         .optional()
@@ -73,6 +79,7 @@ export function botRequestOf(body: CreateBotRequest): BotRequest {
     language: body.language,
     task: body.task,
     recordingEnabled: body.recording_enabled,
+    authenticated: body.authenticated,
     joinAt: body.join_at === undefined ? undefined : new Date(body.join_at),
     webhook:
       body.webhook_url === undefined

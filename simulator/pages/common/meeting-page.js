@@ -17,6 +17,8 @@ export function meetingPageState(extra = {}) {
     session: null,
     state: null,
     name: '',
+    /** The account this browser is signed in as (a sign-in-only meeting's accounts); null: a guest. */
+    signedInAs: null,
     micOn: true,
     cameraOn: true,
     present: [],
@@ -107,6 +109,8 @@ export function connectMeetingPage(
       const firstHello = ui.meeting === null;
       ui.meeting = data.meeting;
       if (data.name) ui.name = data.name;
+      // Signed in (the browser's session cookie): the page joins under the account's name.
+      ui.signedInAs = data.signedInAs ?? null;
       ui.chat = data.chat ?? [];
       if (firstHello) {
         ui.engine = createEngine();

@@ -28,6 +28,7 @@ export const GERMAN = {
   Next: 'Weiter',
   'Your name': 'Ihr Name',
   "What's your name?": 'Wie heißen Sie?',
+  'Ready to join?': 'Bereit zum Beitreten?',
   'Ask to join': 'Teilnahme anfordern',
   'Join now': 'Jetzt teilnehmen',
   'Ask to join anyway': 'Trotzdem Teilnahme anfordern',

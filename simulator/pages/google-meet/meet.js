@@ -155,17 +155,21 @@ function renderPreJoin() {
   const label = ui.meeting.traps.joinButtonLabel ?? (open ? 'Join now' : 'Ask to join');
   const join = button(t(label), () => ask());
   join.disabled = ui.name.trim().length === 0;
+  const signedIn = ui.signedInAs !== null;
   showJoinScreen(
     { class: 'join-panel' },
     [
-      // Anonymous visitors always see a way to sign in; it is not the sign-in screen.
-      h(
-        'div',
-        { class: 'account' },
-        button(t('Sign in'), () => {}),
-      ),
-      h('h1', {}, t("What's your name?")),
-      input,
+      // Anonymous visitors always see a way to sign in; it is not the sign-in screen. A signed-in
+      // user sees their account instead, and no name field: they join under the account's name.
+      signedIn
+        ? h('div', { class: 'account' }, h('span', { class: 'account-name' }, ui.signedInAs))
+        : h(
+            'div',
+            { class: 'account' },
+            button(t('Sign in'), () => {}),
+          ),
+      h('h1', {}, signedIn ? t('Ready to join?') : t("What's your name?")),
+      !signedIn && input,
       h('div', { class: 'join-actions' }, join),
       h('p', { class: 'who-is-here' }, whoIsHere()),
     ],

@@ -237,7 +237,8 @@ function renderPreJoin() {
         h(
           'div',
           { class: 'prejoin-side' },
-          input,
+          // Signed in: the account's name, no field (they join under it).
+          ui.signedInAs === null ? input : h('p', { class: 'account-name' }, ui.signedInAs),
           h(
             'div',
             { role: 'radiogroup', 'aria-label': t('Audio options') },

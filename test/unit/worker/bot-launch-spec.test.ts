@@ -45,6 +45,8 @@ describe('botConfigFor', () => {
     recordingEnabled: false,
     joinAt: null,
     scheduleKey: null,
+    authenticated: false,
+    botAccountId: null,
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
@@ -84,6 +86,58 @@ describe('botConfigFor', () => {
     const off = botContainerSpec(parseConfig({ BOT_CHROMIUM_SANDBOX: 'off' }), meeting, 'session-1');
     expect(botConfigSchema.parse(JSON.parse(off.env[BOT_CONFIG_ENV]!)).browser.sandbox).toBe(false);
     expect(off.seccompProfile).toBeNull();
+  });
+  it("puts a signed-in bot's session in a 0600 file of the bot user, never in its environment or labels", () => {
+    const account = {
+      id: 7,
+      displayName: 'Ada Bot',
+      storageState: {
+        cookies: [
+          {
+            name: 'SID',
+            value: 'secret-cookie-value-123',
+            domain: '.google.com',
+            path: '/',
+            expires: -1,
+            httpOnly: true,
+            secure: true,
+            sameSite: 'Lax' as const,
+          },
+        ],
+        origins: [],
+      },
+    };
+    const spec = botContainerSpec(
+      parseConfig({}),
+      { ...meeting, authenticated: true },
+      'session-1',
+      null,
+      undefined,
+      account,
+    );
+    const everythingInspectShows = JSON.stringify({ env: spec.env, labels: spec.labels, name: spec.name });
+    expect(everythingInspectShows).not.toContain('secret-cookie-value-123');
+    const botConfig = botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!));
+    expect(botConfig).toMatchObject({
+      botName: 'Ada Bot',
+      signedIn: { storageStatePath: '/home/bot/bot-account-session.json' },
+    });
+    expect(spec.files).toHaveLength(1);
+    const [file] = spec.files!;
+    expect(file).toMatchObject({
+      directory: '/home/bot',
+      name: 'bot-account-session.json',
+      mode: 0o600,
+      uid: 10001,
+      gid: 10001,
+    });
+    expect(JSON.parse(file!.content.toString('utf8'))).toEqual(account.storageState);
+  });
+
+  it('gives an anonymous bot no file and no signedIn', () => {
+    const spec = botContainerSpec(parseConfig({}), meeting, 'session-1');
+    expect(spec.files).toEqual([]);
+    expect(botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!)).signedIn).toBeUndefined();
   });
 });
 
