@@ -124,7 +124,12 @@ describe('a three-speaker meeting', () => {
       const played = (await client.getMeeting(meeting.id)).utterances;
       expect(played.map((utterance) => utterance.status)).toEqual(['played', 'played', 'played']);
       const segments = finalSegments(await botSegments(redis, prefix, bot.config.sessionId));
-      expect(segments.length).toBeGreaterThanOrEqual(SCRIPT.length);
+      // What was heard, before any check: a failure then shows whether lines merged or went missing.
+      const segmentLines = segments.map(
+        (s) => `${s.start.toFixed(2)}–${s.end.toFixed(2)} ${s.speaker}: ${s.text}`,
+      );
+      console.log(`[${variant.label}] segments:\n  ${segmentLines.join('\n  ')}`);
+      expect(segments.length, segmentLines.join(' | ')).toBeGreaterThanOrEqual(SCRIPT.length);
 
       // Chronological, on both clocks.
       for (let i = 1; i < segments.length; i++) {
