@@ -7,11 +7,7 @@ import {
 } from '../../shared/accounts/wire.js';
 import { speakAcceptedSchema, speakStoppedSchema } from '../../shared/bots/speech-wire.js';
 import { botConfigAcceptedSchema, botStatusSchema, runningBotSchema } from '../../shared/bots/wire.js';
-import {
-  calendarFeedListSchema,
-  calendarFeedSchema,
-  feedPollSchema,
-} from '../../shared/calendars/wire.js';
+import { calendarFeedListSchema, calendarFeedSchema, feedPollSchema } from '../../shared/calendars/wire.js';
 import { chatMessageSchema, chatMessagesSchema, chatSendAcceptedSchema } from '../../shared/chat/wire.js';
 import {
   deletedMeetingsSchema,

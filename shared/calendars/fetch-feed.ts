@@ -38,7 +38,9 @@ export async function fetchFeed(
   for (let hop = 0; ; hop += 1) {
     const checked = await checkWebhookUrl(current, policy);
     if (!checked.ok) {
-      throw new FeedFetchError(hop === 0 ? `the URL ${checked.reason}` : `a redirect to ${current}: ${checked.reason}`);
+      throw new FeedFetchError(
+        hop === 0 ? `the URL ${checked.reason}` : `a redirect to ${current}: ${checked.reason}`,
+      );
     }
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw timedOut(limits.timeoutMs);
@@ -123,7 +125,9 @@ function getOnce(
         response.on('aborted', () => finish({ error: new FeedFetchError('the answer was cut short') }));
       },
     );
-    request.on('error', (error) => finish({ error: new FeedFetchError(`could not be fetched: ${error.message}`) }));
+    request.on('error', (error) =>
+      finish({ error: new FeedFetchError(`could not be fetched: ${error.message}`) }),
+    );
     request.end();
   });
 }

@@ -94,7 +94,10 @@ function textOf(component: Component, property: string): string {
 
 /** `YYYYMMDDTHHMMSSZ` */
 function basicUtc(instant: number): string {
-  return new Date(instant).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(instant)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 interface EventText {
@@ -227,7 +230,13 @@ function expandEvent(
   if (!recurring) {
     const span = spanOf(master);
     if (span && inWindow(span.start)) {
-      occurrences.push({ uid, recurrenceId: null, start: new Date(span.start), end: new Date(span.end), ...masterText });
+      occurrences.push({
+        uid,
+        recurrenceId: null,
+        start: new Date(span.start),
+        end: new Date(span.end),
+        ...masterText,
+      });
     }
     return occurrences;
   }
@@ -239,7 +248,9 @@ function expandEvent(
   const iterator = new ICAL.Event(master, { exceptions: [] }).iterator();
   for (let step = 0; ; step += 1) {
     if (step >= MAX_RECURRENCE_STEPS) {
-      throw new IcsParseError(`its recurrence has more than ${MAX_RECURRENCE_STEPS} occurrences before the window ends`);
+      throw new IcsParseError(
+        `its recurrence has more than ${MAX_RECURRENCE_STEPS} occurrences before the window ends`,
+      );
     }
     const next = iterator.next();
     if (!next) break;

@@ -32,7 +32,10 @@ export function feedKeyPrefix(feedId: number): string {
 }
 
 /** The schedule key of one occurrence: the feed, the event's UID, and for a recurring one its RECURRENCE-ID. */
-export function occurrenceKey(feedId: number, occurrence: Pick<FeedOccurrence, 'uid' | 'recurrenceId'>): string {
+export function occurrenceKey(
+  feedId: number,
+  occurrence: Pick<FeedOccurrence, 'uid' | 'recurrenceId'>,
+): string {
   const uid =
     occurrence.uid.length <= MAX_UID_IN_KEY
       ? occurrence.uid
@@ -53,7 +56,10 @@ export function planFeed(
 ): FeedPlan {
   const notes: FeedNote[] = expansion.skipped.map((skipped) => ({ ...skipped }));
   if (expansion.truncated) {
-    notes.push({ uid: '', reason: 'more occurrences than CALENDAR_FEED_MAX_OCCURRENCES: the latest were left out' });
+    notes.push({
+      uid: '',
+      reason: 'more occurrences than CALENDAR_FEED_MAX_OCCURRENCES: the latest were left out',
+    });
   }
   const planned: PlannedOccurrence[] = [];
   const noted = new Set<string>();

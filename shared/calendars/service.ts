@@ -1,6 +1,12 @@
 import { lockUserForUpdate } from '../accounts/users-store.js';
 import { type BotServiceDeps, cancelWaitingBot } from '../bots/service.js';
-import { BadRequestError, ConflictError, NotFoundError, SpecErrors, UnauthorizedError } from '../infra/errors.js';
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  SpecErrors,
+  UnauthorizedError,
+} from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
 import { listWaitingScheduled } from '../meetings/store.js';
 import { checkWebhookUrl, type WebhookAddressPolicy } from '../webhooks/address-policy.js';
@@ -89,7 +95,11 @@ export async function changeCalendarFeed(
  * Deletes a feed and cancels its bots still waiting for their time (bots that launched go on).
  * Returns how many were cancelled.
  */
-export async function deleteCalendarFeed(deps: CalendarFeedDeps, userId: number, id: number): Promise<number> {
+export async function deleteCalendarFeed(
+  deps: CalendarFeedDeps,
+  userId: number,
+  id: number,
+): Promise<number> {
   if (!(await findUserFeed(deps.db, userId, id))) throw new NotFoundError(FEED_NOT_FOUND);
   // Deleted first, so a poll in progress can no longer record (its lease row is gone) nor be claimed again.
   if (!(await deleteFeed(deps.db, userId, id))) throw new NotFoundError(FEED_NOT_FOUND);

@@ -121,7 +121,11 @@ export async function listUserFeeds(db: Db, userId: number): Promise<CalendarFee
   return rows.map(toRecord);
 }
 
-export async function findUserFeed(db: Db, userId: number, id: number): Promise<CalendarFeedRecord | undefined> {
+export async function findUserFeed(
+  db: Db,
+  userId: number,
+  id: number,
+): Promise<CalendarFeedRecord | undefined> {
   const row = await db<FeedRow>('calendar_feeds').where({ user_id: userId, id }).first();
   return row && toRecord(row);
 }
@@ -145,7 +149,10 @@ export async function updateFeed(
   if (changes.botName !== undefined) update.bot_name = changes.botName;
   if (changes.events !== undefined) update.events = changes.events;
   if (changes.marker !== undefined) update.marker = changes.marker;
-  const [row] = await db<FeedRow>('calendar_feeds').where({ user_id: userId, id }).update(update).returning('*');
+  const [row] = await db<FeedRow>('calendar_feeds')
+    .where({ user_id: userId, id })
+    .update(update)
+    .returning('*');
   return row && toRecord(row);
 }
 

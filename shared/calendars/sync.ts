@@ -63,13 +63,18 @@ export async function syncFeedBots(
   );
   const waiting = await listWaitingScheduled(deps.db, userId, feedKeyPrefix(feed.id));
   const keep = new Set<number>();
-  const note = (detail: string) => ({ source: CALENDAR_SOURCE, detail: `calendar feed ${feed.id}: ${detail}` });
+  const note = (detail: string) => ({
+    source: CALENDAR_SOURCE,
+    detail: `calendar feed ${feed.id}: ${detail}`,
+  });
   const cancel = async (meeting: MeetingRecord, why: string) => {
     if (await cancelWaitingBot(deps, meeting.id, note(why))) report.cancelled += 1;
   };
 
   const byLink = new Map<string, PlannedOccurrence[]>();
-  for (const item of [...planned].sort((a, b) => a.occurrence.start.getTime() - b.occurrence.start.getTime())) {
+  for (const item of [...planned].sort(
+    (a, b) => a.occurrence.start.getTime() - b.occurrence.start.getTime(),
+  )) {
     const link = `${item.link.platform}/${item.link.nativeMeetingId}`;
     byLink.set(link, [...(byLink.get(link) ?? []), item]);
   }

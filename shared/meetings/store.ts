@@ -465,6 +465,8 @@ export async function findMeetingsByScheduleKeys(
   scheduleKeys: readonly string[],
 ): Promise<Map<string, MeetingRecord>> {
   if (scheduleKeys.length === 0) return new Map();
-  const rows = await db<MeetingRow>('meetings').where({ user_id: userId }).whereIn('schedule_key', scheduleKeys);
+  const rows = await db<MeetingRow>('meetings')
+    .where({ user_id: userId })
+    .whereIn('schedule_key', scheduleKeys);
   return new Map(rows.map((row) => [row.schedule_key!, toRecord(row)]));
 }

@@ -90,7 +90,7 @@ export const calendarFeedRoutes = [
     body: updateCalendarFeedRequest,
     summary: 'Change a calendar feed (only the members sent); it is polled again within seconds',
     description:
-      "Bots already scheduled follow at that poll: an event the new choice or marker leaves out loses its waiting bot. A new bot_name applies to bots scheduled from then on.",
+      'Bots already scheduled follow at that poll: an event the new choice or marker leaves out loses its waiting bot. A new bot_name applies to bots scheduled from then on.',
     parameters: [integerIdParameter],
     responses: {
       200: feedAnswer('The feed as changed'),
@@ -110,7 +110,8 @@ export const calendarFeedRoutes = [
     path: '/calendar-feeds/:id',
     auth: userAuth,
     params: calendarFeedIdParams,
-    summary: "Delete a calendar feed; its bots still waiting for their time are cancelled (launched bots go on)",
+    summary:
+      'Delete a calendar feed; its bots still waiting for their time are cancelled (launched bots go on)',
     parameters: [integerIdParameter],
     responses: { 204: { description: 'Deleted' }, 400: invalidIntegerId, ...commonErrors, 404: notFound },
     async handler(ctx, { params }, deps) {

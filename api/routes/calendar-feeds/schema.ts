@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { DEFAULT_FEED_MARKER, FEED_EVENT_CHOICES, type FeedChanges } from '../../../shared/calendars/store.js';
+import {
+  DEFAULT_FEED_MARKER,
+  FEED_EVENT_CHOICES,
+  type FeedChanges,
+} from '../../../shared/calendars/store.js';
 import { botName } from '../../../shared/contract/commands.js';
 import { MAX_DB_INTEGER } from '../../../shared/infra/knex.js';
 
@@ -26,7 +30,9 @@ export const createCalendarFeedRequest = z
   .object(
     {
       url: feedUrl,
-      bot_name: botName.optional().describe("The bots' name in the meetings; the deployment's default when omitted"),
+      bot_name: botName
+        .optional()
+        .describe("The bots' name in the meetings; the deployment's default when omitted"),
       events: events.optional().describe('Default all'),
       marker: marker.optional(),
     },
@@ -47,7 +53,10 @@ export const updateCalendarFeedRequest = z
   )
   .refine(
     (body) =>
-      body.url !== undefined || body.bot_name !== undefined || body.events !== undefined || body.marker !== undefined,
+      body.url !== undefined ||
+      body.bot_name !== undefined ||
+      body.events !== undefined ||
+      body.marker !== undefined,
     { error: 'must contain at least one of url, bot_name, events, marker' },
   )
   .meta({ id: 'UpdateCalendarFeedRequest' });
