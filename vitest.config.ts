@@ -36,6 +36,8 @@ const SIDE_LANE_FILES = [
   // Moved from the main lane when issues 28–33 grew it (the lanes end within a minute of each other).
   'test/e2e/stack/full-path.test.ts',
   'test/e2e/stack/failures.test.ts',
+  // Issue 33: a calendar feed's event a minute ahead; mostly waiting for its time.
+  'test/e2e/stack/calendar-feed.test.ts',
   'test/e2e/web/app.test.ts',
 ];
 const E2E = {
