@@ -5,7 +5,7 @@ import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
 import { FeedFetchError, type FeedFetchLimits, fetchFeed } from './fetch-feed.js';
 import { expandFeed, IcsParseError } from './ics.js';
 import { planFeed } from './plan.js';
-import { type ClaimedFeed, type FeedPollOutcome, finishPoll } from './store.js';
+import { type ClaimedFeed, type FeedPollOutcome, finishPoll, holdsLease } from './store.js';
 import { syncFeedBots } from './sync.js';
 
 export interface FeedPollSettings {
@@ -61,6 +61,10 @@ export async function pollFeed(
       maxOccurrences: settings.maxOccurrences,
     });
     const plan = planFeed(feed, expansion, deps.extraMeetingOrigins);
+    // The fetch took time: a feed deleted meanwhile, or taken by another poller after this lease
+    // expired, must not get bots from this poll.
+    if (!(await holdsLease(deps.db, feed)))
+      return { label: 'ok', outcome: { ...empty, ok: true, error: null }, recorded: false };
     const report = await syncFeedBots(deps, auth, feed, plan.planned, {
       leadSeconds: settings.leadSeconds,
       now,

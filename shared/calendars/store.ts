@@ -216,3 +216,9 @@ export async function finishPoll(
     });
   return updated > 0;
 }
+
+/** Whether the poller still holds the feed's lease (not expired and taken by another, nor the feed deleted). */
+export async function holdsLease(db: Db, feed: Pick<ClaimedFeed, 'id' | 'leaseToken'>): Promise<boolean> {
+  const row = await db('calendar_feeds').where({ id: feed.id, lease_token: feed.leaseToken }).first('id');
+  return row !== undefined;
+}

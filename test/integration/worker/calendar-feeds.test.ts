@@ -3,11 +3,16 @@ import { redisBotCommands } from '../../../shared/bots/command-channel.js';
 import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import type { BotServiceDeps } from '../../../shared/bots/service.js';
 import { pollFeed } from '../../../shared/calendars/poll.js';
+import { claimDueFeeds } from '../../../shared/calendars/store.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { webhookPolicyOf } from '../../../shared/webhooks/address-policy.js';
 import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
+import { Registry } from 'prom-client';
+import { BotFleet } from '../../../worker/bot-fleet.js';
 import { CalendarPoller, calendarFeedSettingsOf } from '../../../worker/calendar-poller.js';
+import { WorkerMetrics } from '../../../worker/metrics.js';
+import type { BotRuntime } from '../../../worker/runtime/bot-runtime.js';
 import { startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import {
   BERLIN_VTIMEZONE,
@@ -387,8 +392,26 @@ describe('a calendar feed polled by the worker', () => {
       ]),
     );
     const feedId = await registerFeed(user, '/marked.ics', { events: 'marked' });
-    expect(await pollRound(feedId)).toMatchObject({ ok: true, scheduled: 1, occurrences: 1 });
+    // This round with the worker's metrics.
+    const metrics = new WorkerMetrics(new Registry(), {
+      fleet: new BotFleet(1),
+      runtime: {} as BotRuntime,
+      db: api.database.db,
+      workerId: 'calendar-test',
+      log,
+    });
+    await makeDue(feedId);
+    const poller = new CalendarPoller(
+      { bots: botDeps(), settings: settings(), log, metrics },
+      { tickMs: 1000, leaseSeconds: 60 },
+    );
+    expect(await poller.pollDue()).toBe(1);
+    const feed = await api.request('GET', `/calendar-feeds/${feedId}`, { key: user.key });
+    expect(feed.body.last_poll).toMatchObject({ ok: true, scheduled: 1, occurrences: 1 });
     expect((await meetingsOf(user)).map((row) => row.native_meeting_id)).toEqual(['ghi-jklm-nop']);
+    const scraped = await metrics.registry.metrics();
+    expect(scraped).toContain('meetbot_calendar_feed_polls_total{outcome="ok"} 1');
+    expect(scraped).toContain('meetbot_calendar_feed_bot_changes_total{change="scheduled"} 1');
   });
 
   it('two pollers at once: one polls the feed; even two polls of it at once never make two bots', async () => {
@@ -420,7 +443,7 @@ describe('a calendar feed polled by the worker', () => {
       .db('meetings')
       .where({ user_id: user.id })
       .update({ schedule_key: null, status: 'failed' });
-    const claimed = (token: string) => ({
+    const claimed = (leaseToken: string) => ({
       id: feedId,
       userId: user.id,
       url: feed.url,
@@ -431,18 +454,47 @@ describe('a calendar feed polled by the worker', () => {
       updatedAt: feed.updated_at,
       nextPollAt: feed.next_poll_at,
       lastPoll: null,
-      leaseToken: token,
+      leaseToken,
     });
-    const results = await Promise.all(
-      ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'].map((token) =>
-        pollFeed(botDeps(), settings(), claimed(token)),
-      ),
-    );
+    // Both believe they hold the lease (the second took it after the first's expired, and the
+    // first has not noticed yet).
+    const token = '00000000-0000-4000-8000-000000000001';
+    await api.database.db('calendar_feeds').where({ id: feedId }).update({ lease_token: token });
+    const results = await Promise.all([1, 2].map(() => pollFeed(botDeps(), settings(), claimed(token))));
     expect(results.reduce((sum, result) => sum + result.outcome.scheduled, 0)).toBe(4);
     const waiting = (await meetingsOf(user)).filter((row) => row.status === 'requested');
     expect(waiting.map((row) => row.schedule_key).sort()).toEqual(
       links.map((_, index) => `feed:${feedId}:busy-${index}`).sort(),
     );
+  });
+
+  it('a poll that lost its lease (the feed deleted, or taken by another poller) schedules nothing', async () => {
+    const user = await newUser();
+    ics.feeds.set(
+      '/lost.ics',
+      icsCalendar([
+        icsEvent([
+          'UID:lost',
+          `DTSTART:${icsUtc(google)}`,
+          'DURATION:PT30M',
+          'LOCATION:https://meet.google.com/opq-rstu-vwx',
+        ]),
+      ]),
+    );
+    const feedId = await registerFeed(user, '/lost.ics');
+    const [claimed] = await claimDueFeeds(api.database.db, { leaseSeconds: 60, limit: 100 }).then((feeds) =>
+      feeds.filter((feed) => feed.id === feedId),
+    );
+    expect(claimed).toBeDefined();
+    await api.database
+      .db('calendar_feeds')
+      .where({ id: feedId })
+      .update({ lease_token: null, lease_until: null });
+    const result = await pollFeed(botDeps(), settings(), claimed!);
+    expect(result.recorded).toBe(false);
+    expect(await meetingsOf(user)).toEqual([]);
+    // Its own next poll does schedule it.
+    expect(await pollRound(feedId)).toMatchObject({ ok: true, scheduled: 1 });
   });
 
   it('deleting a feed cancels its waiting bots', async () => {
