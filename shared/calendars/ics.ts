@@ -151,11 +151,13 @@ function spanOf(component: Component): { start: number; end: number } | undefine
  * out, all-day events left out. Pure: the window carries the clock.
  */
 export function expandFeed(text: string, window: ExpansionWindow): Expansion {
+  // The parser's own messages quote the text: never shown, since where the operator allows private
+  // addresses a feed URL could name an internal service whose answer its user must not read.
   let root: Component;
   try {
     root = new ICAL.Component(ICAL.parse(text));
-  } catch (error) {
-    throw new IcsParseError(`not an iCalendar file: ${(error as Error).message}`);
+  } catch {
+    throw new IcsParseError('not an iCalendar file: it could not be parsed');
   }
   if (root.name !== 'vcalendar') throw new IcsParseError('not an iCalendar file: no VCALENDAR');
   const expansion: Expansion = { occurrences: [], skipped: [], truncated: false };
@@ -184,7 +186,7 @@ export function expandFeed(text: string, window: ExpansionWindow): Expansion {
       const reason =
         error instanceof UnknownTimeZone || error instanceof IcsParseError
           ? error.message
-          : `could not be read: ${(error as Error).message}`;
+          : 'could not be read';
       expansion.skipped.push({ uid, reason });
     }
   }
