@@ -36,8 +36,12 @@ export interface CalendarFeedDeps {
 
 const FEED_NOT_FOUND = 'Calendar feed not found';
 
+/**
+ * A feed URL under the webhook address rules. A `webcal://` (or `webcals://`) subscription link, as
+ * calendar apps hand them out, is the same feed over https.
+ */
 async function checkedUrl(url: string, policy: WebhookAddressPolicy): Promise<string> {
-  const check = await checkWebhookUrl(url, policy);
+  const check = await checkWebhookUrl(url.trim().replace(/^webcals?:\/\//i, 'https://'), policy);
   if (!check.ok) throw new BadRequestError(`url: ${check.reason}`);
   return check.url.toString();
 }

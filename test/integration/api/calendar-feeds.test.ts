@@ -157,6 +157,9 @@ describe('/calendar-feeds', () => {
     }
     const allowed = await create(strict, user, { url: 'http://93.184.215.14/calendar.ics' });
     expect(allowed.status, allowed.text).toBe(201);
+    // A calendar app's subscription link is the same feed over https.
+    const webcal = await create(strict, user, { url: 'webcal://93.184.215.14/basic.ics' });
+    expect(webcal.body.url).toBe('https://93.184.215.14/basic.ics');
     expectError(
       await strict.request('PATCH', `/calendar-feeds/${allowed.body.id}`, {
         key: user.key,
