@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { zonedWallTimeToInstant } from './time-zones.js';
+import { ianaZoneOf, zonedWallTimeToInstant } from './time-zones.js';
 
 /** One occurrence of a feed's event within the window, with the text its meeting link is looked for in. */
 export interface FeedOccurrence {
@@ -62,7 +62,8 @@ class UnknownTimeZone extends Error {}
 
 /**
  * The instant of an iCalendar time: UTC as written; a zone defined by a VTIMEZONE of the feed as
- * ical.js reads it; a TZID without a VTIMEZONE as the IANA zone it names (Node's Intl); a floating
+ * ical.js reads it; a TZID without a VTIMEZONE as the IANA zone it names (Node's Intl; a Windows
+ * zone name or a prefixed IANA name is understood too); a floating
  * time (no zone at all) as UTC.
  */
 function instantOf(time: Time, tzid: string | undefined): number {
@@ -70,7 +71,8 @@ function instantOf(time: Time, tzid: string | undefined): number {
   if (zone && zone !== 'floating') return time.toUnixTime() * 1000;
   const wall = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
   if (!tzid) return wall;
-  const instant = zonedWallTimeToInstant(wall, tzid);
+  const iana = ianaZoneOf(tzid);
+  const instant = iana === undefined ? undefined : zonedWallTimeToInstant(wall, iana);
   if (instant === undefined) throw new UnknownTimeZone(`unknown time zone ${tzid}`);
   return instant;
 }

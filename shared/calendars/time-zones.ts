@@ -72,3 +72,47 @@ export function zonedWallTimeToInstant(wallMs: number, zone: string): number | u
   if (retried + offsetAt(formatter, retried) === wallMs) return retried;
   return wallMs - Math.min(first, second);
 }
+
+/** Windows' names for the most used zones (Outlook and Exchange write them as TZIDs). */
+const WINDOWS_ZONES: Record<string, string> = {
+  'W. Europe Standard Time': 'Europe/Berlin',
+  'Romance Standard Time': 'Europe/Paris',
+  'Central Europe Standard Time': 'Europe/Budapest',
+  'Central European Standard Time': 'Europe/Warsaw',
+  'GMT Standard Time': 'Europe/London',
+  'E. Europe Standard Time': 'Europe/Chisinau',
+  'FLE Standard Time': 'Europe/Kiev',
+  'Russian Standard Time': 'Europe/Moscow',
+  'Eastern Standard Time': 'America/New_York',
+  'Central Standard Time': 'America/Chicago',
+  'Mountain Standard Time': 'America/Denver',
+  'US Mountain Standard Time': 'America/Phoenix',
+  'Pacific Standard Time': 'America/Los_Angeles',
+  'Alaskan Standard Time': 'America/Anchorage',
+  'Hawaiian Standard Time': 'Pacific/Honolulu',
+  'E. South America Standard Time': 'America/Sao_Paulo',
+  'India Standard Time': 'Asia/Kolkata',
+  'China Standard Time': 'Asia/Shanghai',
+  'Tokyo Standard Time': 'Asia/Tokyo',
+  'Singapore Standard Time': 'Asia/Singapore',
+  'AUS Eastern Standard Time': 'Australia/Sydney',
+  'New Zealand Standard Time': 'Pacific/Auckland',
+  UTC: 'UTC',
+};
+
+/**
+ * The IANA zone a TZID names: itself, a Windows name (`W. Europe Standard Time`), or an IANA name
+ * behind a prefix (Lightning's `/mozilla.org/20070129_1/Europe/Berlin`). Undefined when none is known.
+ */
+export function ianaZoneOf(tzid: string): string | undefined {
+  const name = tzid.trim();
+  if (isKnownTimeZone(name)) return name;
+  const windows = WINDOWS_ZONES[name];
+  if (windows) return windows;
+  const parts = name.split('/');
+  for (let index = 1; index < parts.length - 1; index += 1) {
+    const tail = parts.slice(index).join('/');
+    if (isKnownTimeZone(tail)) return tail;
+  }
+  return undefined;
+}

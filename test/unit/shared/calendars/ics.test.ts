@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expandFeed, IcsParseError } from '../../../../shared/calendars/ics.js';
-import { zonedWallTimeToInstant } from '../../../../shared/calendars/time-zones.js';
+import { ianaZoneOf, zonedWallTimeToInstant } from '../../../../shared/calendars/time-zones.js';
 
 const BERLIN_VTIMEZONE = `BEGIN:VTIMEZONE
 TZID:Europe/Berlin
@@ -195,5 +195,14 @@ describe('zonedWallTimeToInstant', () => {
     // 02:30 comes twice on 25 October 2026 in Berlin: the first (summer time).
     expect(at('2026-10-25T02:30:00', 'Europe/Berlin')).toBe('2026-10-25T00:30:00.000Z');
     expect(zonedWallTimeToInstant(wall('2026-07-01T09:00:00'), 'Not/AZone')).toBeUndefined();
+  });
+});
+
+describe('ianaZoneOf', () => {
+  it('understands IANA names, Windows names and IANA names behind a prefix', () => {
+    expect(ianaZoneOf('America/New_York')).toBe('America/New_York');
+    expect(ianaZoneOf('W. Europe Standard Time')).toBe('Europe/Berlin');
+    expect(ianaZoneOf('/mozilla.org/20070129_1/Europe/Berlin')).toBe('Europe/Berlin');
+    expect(ianaZoneOf('Mars/Olympus_Mons')).toBeUndefined();
   });
 });
