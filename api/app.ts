@@ -32,6 +32,7 @@ import { buildOpenApiDocument } from './openapi/document.js';
 import { BotAccountSessions } from '../shared/accounts/bot-account-sessions.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { botRoutes } from './routes/bots/index.js';
+import { calendarFeedRoutes } from './routes/calendar-feeds/index.js';
 import { screenRoutes } from './routes/bots/screen.js';
 import { speechRoutes } from './routes/bots/speech.js';
 import { docsRouter } from './routes/docs.js';
@@ -160,6 +161,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         log: deps.logger,
         fetchTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
         rateLimits: deps.rateLimits,
+      },
+      kit,
+    ),
+    routerOf(
+      calendarFeedRoutes,
+      {
+        db,
+        webhookPolicy,
+        maxPerUser: config.CALENDAR_FEED_MAX_PER_USER,
+        bots: { db, events: webhookOutbox, announce: deps.announce },
       },
       kit,
     ),

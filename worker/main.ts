@@ -11,8 +11,10 @@ import { createWorkerRedis } from '../shared/infra/redis.js';
 import { Shutdown } from '../shared/infra/shutdown.js';
 import { meetingAnnouncer } from '../shared/meetings/changes.js';
 import { createRecordingStorage } from '../shared/recordings/create-storage.js';
+import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { BotFleet } from './bot-fleet.js';
 import { BotLagWatch } from './bot-lag-watch.js';
+import { CalendarPoller, calendarFeedSettingsOf, calendarPollerOptionsOf } from './calendar-poller.js';
 import { restoreLostCredentials } from './bot-sessions.js';
 import { defaultBotSlots, type EngineMachine } from './bot-slots.js';
 import { WorkerHeartbeat } from './heartbeat.js';
@@ -28,6 +30,7 @@ import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { Labels } from './runtime/bot-runtime.js';
 import { DockerRuntime } from './runtime/docker-runtime.js';
 import { handleBotExit } from './runtime/exit-handler.js';
+import { domainEvents } from './domain-events.js';
 import { WebhookService } from './webhook-deliveries.js';
 import type { WorkerDeps } from './worker-deps.js';
 
@@ -196,6 +199,35 @@ const webhooks = new WebhookService(
 );
 await webhooks.start();
 
+// Calendar feeds: their occurrences become scheduled bots through the same path as POST /bots.
+const webhookPolicy = webhookPolicyOf(config);
+const calendarPoller = new CalendarPoller(
+  {
+    bots: {
+      db,
+      jobs: deps.jobs,
+      commands,
+      log: log.child({ component: 'calendar-feeds' }),
+      defaultBotName: config.DEFAULT_BOT_NAME,
+      recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
+      extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
+      announce,
+      events: domainEvents,
+      webhookPolicy,
+      transcriptionEngine: config.TRANSCRIPTION_ENGINE,
+      schedule: {
+        horizonDays: config.BOT_SCHEDULE_HORIZON_DAYS,
+        clockSkewSeconds: config.BOT_SCHEDULE_CLOCK_SKEW_SECONDS,
+      },
+    },
+    settings: calendarFeedSettingsOf(config, webhookPolicy),
+    log: log.child({ component: 'calendar-feeds' }),
+    metrics,
+  },
+  calendarPollerOptionsOf(config),
+);
+calendarPoller.start();
+
 const reconciler = new PeriodicLoop({
   intervalMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
   task: async () => {
@@ -233,6 +265,7 @@ new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
   .add('control worker', () => controlWorker.close())
   .add('webhook deliveries', () => webhooks.stop())
   .add('reconciler', () => reconciler.stop())
+  .add('calendar feeds', () => calendarPoller.stop())
   .add('heartbeat', () => heartbeat.stop())
   .add('docker events', () => stopWatchingExits())
   .add('ingester', () => ingester.stop())

@@ -31,6 +31,10 @@ export class WorkerMetrics implements IngestMetrics {
   readonly relaunches: Counter;
   /** From a scheduled bot's `join_at` to its claim (how late it launched). */
   readonly scheduledLaunchDelay: Histogram;
+  /** Calendar feed polls by outcome (ok, fetch_failed, invalid_feed, failed). */
+  readonly calendarFeedPolls: Counter;
+  /** Bots calendar feeds scheduled, moved and cancelled. */
+  readonly calendarFeedBotChanges: Counter;
   /** The last CPU sample of each bot container, for a rate between two scrapes. */
   private readonly lastCpu = new Map<string, { cpu: number; system: number }>();
 
@@ -79,6 +83,18 @@ export class WorkerMetrics implements IngestMetrics {
       name: `${METRIC_PREFIX}scheduled_launch_delay_seconds`,
       help: "From a scheduled bot's join_at to this worker taking its launch (how late it launched)",
       buckets: [0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+      registers,
+    });
+    this.calendarFeedPolls = new Counter({
+      name: `${METRIC_PREFIX}calendar_feed_polls_total`,
+      help: 'Calendar feed polls this worker made, by outcome (ok, fetch_failed, invalid_feed, failed)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.calendarFeedBotChanges = new Counter({
+      name: `${METRIC_PREFIX}calendar_feed_bot_changes_total`,
+      help: "Scheduled bots this worker's calendar feed polls changed, by change (scheduled, moved, cancelled)",
+      labelNames: ['change'],
       registers,
     });
     new Gauge({

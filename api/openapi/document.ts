@@ -8,6 +8,7 @@ import {
 } from '../../shared/accounts/wire.js';
 import { speakAcceptedSchema, speakStoppedSchema } from '../../shared/bots/speech-wire.js';
 import { botConfigAcceptedSchema, botStatusSchema, runningBotSchema } from '../../shared/bots/wire.js';
+import { calendarFeedListSchema, calendarFeedSchema, feedPollSchema } from '../../shared/calendars/wire.js';
 import { chatMessageSchema, chatMessagesSchema, chatSendAcceptedSchema } from '../../shared/chat/wire.js';
 import {
   deletedMeetingsSchema,
@@ -46,6 +47,7 @@ import {
   updateBotConfigRequest,
 } from '../routes/bots/schema.js';
 import { screenAcceptedSchema, screenRequest } from '../routes/bots/screen.js';
+import { createCalendarFeedRequest, updateCalendarFeedRequest } from '../routes/calendar-feeds/schema.js';
 import { speakRequest } from '../routes/bots/speech-schema.js';
 import { mcpRequest } from '../routes/mcp/schema.js';
 import { updateMeetingDataRequest } from '../routes/meetings/schema.js';
@@ -88,6 +90,11 @@ const documented = [
   speakStoppedSchema,
   screenRequest,
   screenAcceptedSchema,
+  createCalendarFeedRequest,
+  updateCalendarFeedRequest,
+  feedPollSchema,
+  calendarFeedSchema,
+  calendarFeedListSchema,
   meetingSchema,
   meetingListSchema,
   recordingSchema,

@@ -1,5 +1,6 @@
 import { adminRoutes } from '../routes/admin/index.js';
 import { botRoutes } from '../routes/bots/index.js';
+import { calendarFeedRoutes } from '../routes/calendar-feeds/index.js';
 import { screenRoutes } from '../routes/bots/screen.js';
 import { speechRoutes } from '../routes/bots/speech.js';
 import { healthRoutes } from '../routes/health.js';
@@ -20,6 +21,7 @@ export const documentedRoutes: readonly Route<never>[] = [
   ...botRoutes,
   ...speechRoutes,
   ...screenRoutes,
+  ...calendarFeedRoutes,
   ...meetingRoutes,
   ...transcriptRoutes,
   ...searchRoutes,

@@ -31,8 +31,10 @@ import {
   findMeetingByScheduleKey,
   insertMeeting,
   listLiveMeetings,
+  lockWaitingScheduled,
   type MeetingRecord,
   moveScheduledJoin,
+  releaseScheduleKey,
   updateBotSettings,
 } from '../meetings/store.js';
 import { recordStatusChange, transitionMeeting } from '../meetings/transitions.js';
@@ -93,6 +95,14 @@ export interface BotRequest {
    * scheduling it again returns the meeting already made for it.
    */
   scheduleKey?: string | undefined;
+  /** Who scheduled it, as the meeting's history records it (default: the API, a user's request). */
+  scheduledBy?: SchedulerNote | undefined;
+}
+
+/** A scheduler's name and words for a change it makes, in the meeting's history (`source`, `detail`). */
+export interface SchedulerNote {
+  source: string;
+  detail: string;
 }
 
 /** The request's platform rules, in the order a caller would fix them. Pure: no IO. */
@@ -201,9 +211,9 @@ async function createOrFindBot(
         meetingId: created.id,
         from: null,
         to: 'requested',
-        source: 'api',
+        source: request.scheduledBy?.source ?? 'api',
         reason: joinAt ? ScheduleReasons.scheduled : 'bot requested',
-        detail: joinAt ? `join_at ${joinAt.toISOString()}` : null,
+        detail: joinAt ? withNote(`join_at ${joinAt.toISOString()}`, request.scheduledBy) : null,
       });
       return { meeting: created, created: true };
     })
@@ -264,29 +274,39 @@ export async function moveScheduledBot(
   const joinAt = checkJoinAt(requestedJoinAt, deps.schedule);
   const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
   if (!live) throw new NotFoundError(SpecErrors.botNotFound);
-  if (!isWaitingScheduled(live)) {
-    throw new ConflictError(
-      'The bot is not scheduled or has already launched; only a waiting bot can be moved',
-    );
-  }
+  const notWaiting = 'The bot is not scheduled or has already launched; only a waiting bot can be moved';
+  if (!isWaitingScheduled(live)) throw new ConflictError(notWaiting);
+  const moved = await moveWaitingBot(deps, live.id, joinAt, { source: 'api', detail: '' });
+  if (!moved) throw new ConflictError(notWaiting);
+  return moved;
+}
+
+/**
+ * Moves the scheduled bot of `meetingId` to `requestedJoinAt` if it is still waiting (undefined when
+ * it launched or ended meanwhile: then nothing changes), and queues its launch for then. A time the
+ * schedule rules refuse (past, beyond the horizon) throws BadRequestError.
+ */
+export async function moveWaitingBot(
+  deps: BotServiceDeps,
+  meetingId: number,
+  requestedJoinAt: Date,
+  note: SchedulerNote,
+): Promise<MeetingRecord | undefined> {
+  const joinAt = checkJoinAt(requestedJoinAt, deps.schedule);
   const moved = await deps.db.transaction(async (trx) => {
-    const updated = await moveScheduledJoin(trx, live.id, joinAt);
+    const updated = await moveScheduledJoin(trx, meetingId, joinAt);
     if (!updated) return undefined;
     await recordStatusChange(trx, deps.events, {
       meetingId: updated.id,
       from: 'requested',
       to: 'requested',
-      source: 'api',
+      source: note.source,
       reason: ScheduleReasons.moved,
-      detail: `join_at ${joinAt.toISOString()}`,
+      detail: withNote(`join_at ${joinAt.toISOString()}`, note),
     });
     return updated;
   });
-  if (!moved) {
-    throw new ConflictError(
-      'The bot is not scheduled or has already launched; only a waiting bot can be moved',
-    );
-  }
+  if (!moved) return undefined;
   await deps.announce([moved.id]);
   try {
     await deps.jobs.launch(launchPayload(moved));
@@ -298,6 +318,39 @@ export async function moveScheduledBot(
     );
   }
   return moved;
+}
+
+/**
+ * Cancels the scheduled bot of `meetingId` if it is still waiting (the meeting becomes `completed`,
+ * reason `schedule_cancelled`, and no container is ever started), and frees its schedule key so its
+ * scheduler may schedule that occurrence again should it come back. Undefined when the bot launched
+ * or ended meanwhile: a launched bot is never touched. The row lock orders this against a launch's
+ * claim, so the two never both happen.
+ */
+export async function cancelWaitingBot(
+  deps: Pick<BotServiceDeps, 'db' | 'events' | 'announce'>,
+  meetingId: number,
+  note: SchedulerNote,
+): Promise<MeetingRecord | undefined> {
+  const cancelled = await deps.db.transaction(async (trx) => {
+    if (!(await lockWaitingScheduled(trx, meetingId))) return undefined;
+    const result = await transitionMeeting(trx, deps.events, meetingId, {
+      to: 'completed',
+      source: note.source,
+      reason: ScheduleReasons.cancelled,
+      detail: note.detail || null,
+    });
+    if (!result) return undefined;
+    await releaseScheduleKey(trx, meetingId);
+    return result.meeting;
+  });
+  if (cancelled) await deps.announce([cancelled.id]);
+  return cancelled;
+}
+
+/** The history's detail: the change, then who asked for it when a scheduler did. */
+function withNote(detail: string, note: SchedulerNote | undefined): string {
+  return note?.detail ? `${detail}; ${note.detail}` : detail;
 }
 
 /**

@@ -182,6 +182,20 @@ export const configSchema = z
     BOT_SCHEDULE_HORIZON_DAYS: z.coerce.number().int().min(1).max(366).default(30),
     /** A `join_at` at most this far in the past (clients' clock skew) is taken as now, not refused. */
     BOT_SCHEDULE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+    /** Calendar feeds one user may register (POST /calendar-feeds). */
+    CALENDAR_FEED_MAX_PER_USER: z.coerce.number().int().min(0).max(1000).default(10),
+    /** How often each feed is fetched again (seconds). */
+    CALENDAR_FEED_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    /** How long before an event's start its bot joins (seconds). */
+    CALENDAR_FEED_LEAD_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+    /** One deadline for fetching a feed: redirects, headers and body together (ms). */
+    CALENDAR_FEED_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    /** The largest feed read (bytes), however it is sent. */
+    CALENDAR_FEED_MAX_BYTES: z.coerce.number().int().min(1024).max(104_857_600).default(5_242_880),
+    /** Redirects followed when fetching a feed, each to an address checked again. */
+    CALENDAR_FEED_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
+    /** Occurrences of one feed read within the horizon (the earliest kept). */
+    CALENDAR_FEED_MAX_OCCURRENCES: z.coerce.number().int().min(1).max(100_000).default(1000),
     /** A meeting no worker has taken after this long is failed with a reason saying so. */
     REQUESTED_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),

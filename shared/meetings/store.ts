@@ -434,3 +434,50 @@ export async function moveScheduledJoin(
     .returning('*');
   return row && toRecord(row);
 }
+
+/** A scheduled bot still waiting for its time, locked until the transaction ends; undefined otherwise. */
+export async function lockWaitingScheduled(db: Db, meetingId: number): Promise<MeetingRecord | undefined> {
+  const row = await db<MeetingRow>('meetings')
+    .where({ id: meetingId, status: 'requested' })
+    .whereNotNull('join_at')
+    .whereNull('launch_session_id')
+    .forUpdate()
+    .first();
+  return row && toRecord(row);
+}
+
+/**
+ * Frees a cancelled meeting's schedule key, so its scheduler can schedule the occurrence again if it
+ * comes back (the meeting keeps its history; the key lives on in nothing else).
+ */
+export async function releaseScheduleKey(db: Db, meetingId: number): Promise<void> {
+  await db('meetings').where({ id: meetingId }).update({ schedule_key: null });
+}
+
+/** The user's scheduled bots still waiting whose schedule key starts with `keyPrefix` (one scheduler's). */
+export async function listWaitingScheduled(
+  db: Db,
+  userId: number,
+  keyPrefix: string,
+): Promise<MeetingRecord[]> {
+  const rows = await db<MeetingRow>('meetings')
+    .where({ user_id: userId, status: 'requested' })
+    .whereNotNull('join_at')
+    .whereNull('launch_session_id')
+    .whereRaw('left(schedule_key, ?) = ?', [keyPrefix.length, keyPrefix])
+    .orderBy('id');
+  return rows.map(toRecord);
+}
+
+/** The user's meetings made for these schedule keys, by key (any status). */
+export async function findMeetingsByScheduleKeys(
+  db: Db,
+  userId: number,
+  scheduleKeys: readonly string[],
+): Promise<Map<string, MeetingRecord>> {
+  if (scheduleKeys.length === 0) return new Map();
+  const rows = await db<MeetingRow>('meetings')
+    .where({ user_id: userId })
+    .whereIn('schedule_key', scheduleKeys);
+  return new Map(rows.map((row) => [row.schedule_key!, toRecord(row)]));
+}

@@ -24,6 +24,8 @@
  *   (record-events.ts) and delivers them; it reads only their event types and segment JSON.
  * - bots: sending, stopping and reconfiguring bots. It creates meetings, checks webhook URLs, and
  *   owns the producers of the launch queue and the command streams.
+ * - calendars: calendar feeds (iCalendar URLs fetched under the webhook address rules, expanded with
+ *   ical.js) whose occurrences become scheduled bots through the bots feature's scheduling path.
  * - workers: the worker registry (heartbeats, free slots, lapsed workers' meetings).
  * The processes (api/, worker/) are the composition roots: they hand the webhook outbox to the
  * features as their event receiver (api/app.ts, worker/domain-events.ts).
@@ -39,5 +41,6 @@ export const SHARED_ORDER = [
   'search',
   'webhooks',
   'bots',
+  'calendars',
   'workers',
 ] as const;
