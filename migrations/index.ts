@@ -11,6 +11,7 @@ import * as mediaLinksAndUserErasure from './20261125000009_media_links_and_user
 import * as chatMessages from './20261126000010_chat_messages.js';
 import * as search from './20261127000011_search.js';
 import * as scheduledBots from './20261127000012_scheduled_bots.js';
+import * as joinRetries from './20261128000014_join_retries.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
@@ -29,4 +30,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.M
   ['20261126000010_chat_messages', chatMessages],
   ['20261127000011_search', search],
   ['20261127000012_scheduled_bots', scheduledBots],
+  ['20261128000014_join_retries', joinRetries],
 ];

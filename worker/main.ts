@@ -12,6 +12,7 @@ import { Shutdown } from '../shared/infra/shutdown.js';
 import { meetingAnnouncer } from '../shared/meetings/changes.js';
 import { createRecordingStorage } from '../shared/recordings/create-storage.js';
 import { BotFleet } from './bot-fleet.js';
+import { joinRetryOf } from './bot-outcome.js';
 import { BotLagWatch } from './bot-lag-watch.js';
 import { restoreLostCredentials } from './bot-sessions.js';
 import { defaultBotSlots, type EngineMachine } from './bot-slots.js';
@@ -164,6 +165,7 @@ const ingester = new Ingester({
   prefix: config.QUEUE_PREFIX,
   consumerName: config.WORKER_ID,
   onSegmentsCommitted: (written) => metrics.segmentsWritten(written),
+  joinRetry: joinRetryOf(deps),
   log,
 });
 ingester.start();

@@ -38,6 +38,10 @@ export interface MeetingRecord {
   joinAt: Date | null;
   /** The occurrence a scheduler created this meeting for (unique per user); null for POST /bots. */
   scheduleKey: string | null;
+  /** How many times the bot was launched again after a refusal a retry can help (worker/join-retry-policy.ts). */
+  joinRetries: number;
+  /** When the pending retry is due; null when none is pending. */
+  retryDueAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -69,6 +73,8 @@ export interface MeetingRow {
   webhook_partial_segments: boolean;
   join_at: Date | null;
   schedule_key: string | null;
+  join_retries: number;
+  retry_due_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -103,6 +109,8 @@ function toRecord(row: MeetingRow): MeetingRecord {
     recordingEnabled: row.recording_enabled,
     joinAt: row.join_at,
     scheduleKey: row.schedule_key,
+    joinRetries: row.join_retries,
+    retryDueAt: row.retry_due_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

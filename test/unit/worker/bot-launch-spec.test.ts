@@ -45,6 +45,8 @@ describe('botConfigFor', () => {
     recordingEnabled: false,
     joinAt: null,
     scheduleKey: null,
+    joinRetries: 0,
+    retryDueAt: null,
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
