@@ -4,6 +4,8 @@ import { Counter, Histogram, Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redisBotCommands } from '../../../shared/bots/command-channel.js';
 import { bullBotJobs } from '../../../shared/bots/jobs.js';
+import { streamFields } from '../../../shared/contract/stream-codec.js';
+import { botSessionStream } from '../../../shared/contract/streams.js';
 import { parseConfig } from '../../../shared/infra/config.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
@@ -13,10 +15,12 @@ import { closeBotSession } from '../../../worker/bot-sessions.js';
 import { LaunchPlacement } from '../../../worker/placement.js';
 import { createLaunchWorker } from '../../../worker/queue-workers.js';
 import { sweepPendingRetries } from '../../../worker/reconciler.js';
+import { Ingester } from '../../../worker/ingest/ingester.js';
 import { createBotCredentials } from '../../../worker/runtime/bot-credentials.js';
 import type { BotContainerSpec, BotRuntime } from '../../../worker/runtime/bot-runtime.js';
 import type { WorkerDeps } from '../../../worker/worker-deps.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { tempRecordingStorage } from '../../support/recording-storage.js';
 import { createTestRedis } from '../../support/redis.js';
 
 // Retries of refused bots against the real API, Postgres, Redis and BullMQ, with launch workers as
@@ -226,6 +230,66 @@ describe('retrying a refused bot', () => {
       "attempt 3 of 3: you can't join this video call",
     ]);
   }, 40_000);
+
+  it("a refusal on the bot's own stream, read by two workers' ingesters, is retried once", async () => {
+    const user = await api.createUser();
+    const a = startWorker('retry-g');
+    const b = startWorker('retry-h');
+    const { meetingId } = await sendBot(user);
+    const first = await launchNumber(meetingId, 1);
+    const redis = a.connections[0]!;
+    for (const [seq, event] of [
+      { status: 'joining' },
+      { status: 'failed', reason: 'blocked_by_platform', detail: 'refused' },
+    ].entries()) {
+      await redis.xadd(
+        botSessionStream(api.prefix, first.sessionId, 'events'),
+        '*',
+        ...streamFields({
+          meetingId,
+          sessionId: first.sessionId,
+          at: new Date().toISOString(),
+          seq,
+          ...event,
+        }),
+      );
+    }
+    const ingesters = [a, b].map((w) => {
+      const eventsRedis = redis.duplicate();
+      const segmentsRedis = redis.duplicate();
+      w.connections.push(eventsRedis, segmentsRedis);
+      return new Ingester({
+        db: api.database.db,
+        eventsRedis,
+        segmentsRedis,
+        publisher: redis,
+        prefix: api.prefix,
+        consumerName: w.deps.config.WORKER_ID,
+        log,
+        recordingStorage: tempRecordingStorage(),
+        joinRetry: joinRetryOf(w.deps),
+      });
+    });
+    await Promise.all(ingesters.map((ingester) => ingester.events.drain()));
+    for (const ingester of ingesters) await ingester.stop();
+    expect(await findMeetingById(api.database.db, meetingId)).toMatchObject({
+      status: 'joining',
+      joinRetries: 1,
+    });
+    await launchNumber(meetingId, 2);
+    await sleep(2000);
+    expect(startsOf(meetingId)).toHaveLength(2);
+    const refusals = (await eventsOf(user, meetingId)).filter(
+      (event) => event.reason === 'blocked_by_platform',
+    );
+    expect(refusals).toEqual([
+      expect.objectContaining({
+        from: 'joining',
+        to: 'joining',
+        detail: 'attempt 1 of 3: refused; attempt 2 in 1 s',
+      }),
+    ]);
+  }, 30_000);
 
   it('does not retry a verification screen, a sign-in screen, a missing meeting or a denial', async () => {
     const user = await api.createUser();
