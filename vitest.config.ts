@@ -37,6 +37,8 @@ const SIDE_LANE_FILES = [
   'test/e2e/stack/web-app.test.ts',
   // Moved from the main lane when issues 28–33 grew it (the lanes end within a minute of each other).
   'test/e2e/stack/full-path.test.ts',
+  // Six bots at once, four of them refused within seconds (issue 34).
+  'test/e2e/stack/blocked-reasons.test.ts',
   'test/e2e/stack/failures.test.ts',
   // Issue 34 part 1: signed-in bots on both platforms (three meetings each, mostly sequential).
   'test/e2e/stack/signed-in-bots.test.ts',

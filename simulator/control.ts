@@ -25,6 +25,10 @@
  *                | { "policy": "deny", "delaySeconds": 1 }
  *                | { "policy": "open" }                         // Meet shows only "Join now"
  *                | { "policy": "blocked" },                     // refused at once (anti-bot, sign-in)
+ *     "refusal": { "screen": "bot_detection" | "verification", "attempts"?: 1 },
+ *        // the platform distrusts the bot: its first `attempts` join requests (all when absent) meet
+ *        // Meet's "You can't join this video call" / Teams' "Sorry, we couldn't connect you", or
+ *        // Google's unusual-traffic page / Teams' "Verify you're a real person"; then `admission` applies
  *     "audio": { "mode": "slots" | "mixed", "trackDelaySeconds": 0 },
  *        // Meet default "slots": 3 <audio> elements under <body>, reassigned per utterance;
  *        // "mixed" (Teams always): one remote track, no per-person <audio> elements.

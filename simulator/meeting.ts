@@ -10,7 +10,7 @@ import { conflict, notFound } from './errors.js';
 import { BotHearing, type Recognize } from './hearing.js';
 import type { SimPlatform } from './ids.js';
 import type { PageAction, PageChatMessage, PageEvent, PageMeetingView } from './page-protocol.js';
-import type { CreateMeeting } from './schema.js';
+import type { CreateMeeting, RefusalScreen } from './schema.js';
 import type {
   AudioTransport,
   BotSnapshot,
@@ -54,6 +54,8 @@ interface Session {
   /** What the meeting sees of this session's camera. */
   video: BotVideoSnapshot;
   history: { state: BotState; at: Date }[];
+  /** The screen that refused this session's join request (the meeting's `refusal`), if one did. */
+  refusal: RefusalScreen | null;
   connections: Set<PageConnection>;
   admissionTimer: NodeJS.Timeout | undefined;
   goneTimer: NodeJS.Timeout | undefined;
@@ -120,6 +122,8 @@ export class Meeting {
   private endedAt: Date | null = null;
   private readonly sessions = new Map<string, Session>();
   private botSessionId: string | null = null;
+  /** Join requests the meeting's `refusal` has turned away so far. */
+  private refusedJoins = 0;
   private readonly presence = new Map<string, Presence>();
   private readonly playback = new Map<string, UtterancePlayback>();
   private timelineStartedAt: Date | null = null;
@@ -194,6 +198,7 @@ export class Meeting {
         hearing: new BotHearing(this.setup.recognize),
         video: noVideo(),
         history: [{ state: 'prejoin', at: now }],
+        refusal: null,
         connections: new Set(),
         admissionTimer: undefined,
         goneTimer: undefined,
@@ -211,6 +216,7 @@ export class Meeting {
         found: true,
         meeting: this.pageView(session),
         state: session.state,
+        refusal: session.refusal,
         name: session.account ?? session.name,
         signedInAs: session.account,
         chat: this.chatLog.map((entry) => this.chatViewFor(entry, sessionId)),
@@ -394,7 +400,13 @@ export class Meeting {
     session.leftAt = null;
     session.leaveReason = null;
     this.botSessionId = session.id;
-    const { admission } = this.setup.script;
+    const { admission, refusal } = this.setup.script;
+    if (refusal && (refusal.attempts === undefined || this.refusedJoins < refusal.attempts)) {
+      this.refusedJoins += 1;
+      session.refusal = refusal.screen;
+      this.setState(session, 'blocked');
+      return;
+    }
     if (admission.policy === 'open') {
       this.enterCall(session);
       return;
@@ -599,7 +611,7 @@ export class Meeting {
     const now = new Date();
     session.history.push({ state, at: now });
     if ((state === 'removed' || state === 'ended') && session.leftAt === null) session.leftAt = now;
-    this.sendTo(session, { event: 'state', data: { state } });
+    this.sendTo(session, { event: 'state', data: { state, refusal: session.refusal } });
   }
 
   private requireBot(state: BotState): Session {
@@ -713,6 +725,7 @@ export class Meeting {
         heard: [],
         video: noVideo(),
         history: [],
+        refusal: null,
       };
     }
     return {
@@ -733,6 +746,7 @@ export class Meeting {
       heard: bot.hearing.snapshot(),
       video: bot.video,
       history: bot.history.map((h) => ({ state: h.state, at: h.at.toISOString() })),
+      refusal: bot.refusal,
     };
   }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BotState } from './bot-state.js';
 import type { SimPlatform } from './ids.js';
-import type { AdmissionPolicy, AudioMode, Load, Speaking, Traps } from './schema.js';
+import type { AdmissionPolicy, AudioMode, Load, RefusalScreen, Speaking, Traps } from './schema.js';
 
 /** What the meeting pages report to the simulator (POST /_sim/sessions/:sid/actions). */
 export const pageAction = z.discriminatedUnion('type', [
@@ -112,6 +112,7 @@ export type PageEvent =
         found: true;
         meeting: PageMeetingView;
         state: BotState;
+        refusal: RefusalScreen | null;
         name: string | null;
         /** The account the page is signed in as (its session cookie); null: a guest. */
         signedInAs: string | null;
@@ -120,7 +121,7 @@ export type PageEvent =
       };
     }
   | { event: 'chat'; data: PageChatMessage }
-  | { event: 'state'; data: { state: BotState } }
+  | { event: 'state'; data: { state: BotState; refusal: RefusalScreen | null } }
   | { event: 'participants'; data: { present: string[] } }
   | { event: 'play'; data: { utteranceId: string } }
   | { event: 'stop'; data: { utteranceIds: string[] } };

@@ -65,6 +65,22 @@ export const admissionInput = z.discriminatedUnion('policy', [
 ]);
 export type AdmissionPolicy = z.infer<typeof admissionInput>;
 
+/**
+ * The screens a platform puts before a bot it does not trust: `bot_detection` refuses the join (Meet's
+ * "You can't join this video call", Teams' "Sorry, we couldn't connect you"); `verification` asks for
+ * proof of a person (Google's unusual-traffic page with "I'm not a robot", Teams' "Verify you're a
+ * real person").
+ */
+export const REFUSAL_SCREENS = ['bot_detection', 'verification'] as const;
+export type RefusalScreen = (typeof REFUSAL_SCREENS)[number];
+
+export const refusalInput = z.object({
+  screen: z.enum(REFUSAL_SCREENS),
+  /** How many join requests of the meeting are refused (then `admission` decides); every one when absent. */
+  attempts: z.number().int().min(1).max(100).optional(),
+});
+export type Refusal = z.infer<typeof refusalInput>;
+
 export const MEET_JOIN_BUTTON_LABELS = [
   'Ask to join',
   'Join now',
@@ -285,6 +301,8 @@ export const createMeetingInput = z
     id: z.string().optional(),
     passcode: z.string().regex(TEAMS_PASSCODE_PATTERN).optional(),
     admission: admissionInput.default({ policy: 'after', delaySeconds: 1 }),
+    /** The platform distrusts the bot: its first join requests meet this screen (see refusalInput). */
+    refusal: refusalInput.optional(),
     audio: audioInput.default({ trackDelaySeconds: 0 }),
     traps: trapsInput.default({
       sharedControls: false,

@@ -1,7 +1,7 @@
 import type { BotState, LeaveReason } from './bot-state.js';
 import type { HeardSnapshot } from './hearing.js';
 import type { SimPlatform } from './ids.js';
-import type { AdmissionPolicy, AudioMode, Load, Speaking, Traps, Voice } from './schema.js';
+import type { AdmissionPolicy, AudioMode, Load, RefusalScreen, Speaking, Traps, Voice } from './schema.js';
 
 /** How the page got its remote audio: a real loopback RTCPeerConnection, or WebAudio when ICE can't connect. */
 export type AudioTransport = 'rtc-loopback' | 'webaudio';
@@ -31,6 +31,8 @@ export interface BotSnapshot {
   /** What the meeting's participants heard from the bot's microphone, one entry per unmuted span. */
   heard: HeardSnapshot[];
   history: { state: BotState; at: string }[];
+  /** The screen that refused the bot's join request (the meeting's `refusal`), if one did. */
+  refusal: RefusalScreen | null;
 }
 
 export interface BotVideoSnapshot {

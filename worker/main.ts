@@ -13,6 +13,7 @@ import { meetingAnnouncer } from '../shared/meetings/changes.js';
 import { createRecordingStorage } from '../shared/recordings/create-storage.js';
 import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
 import { BotFleet } from './bot-fleet.js';
+import { joinRetryOf } from './bot-outcome.js';
 import { BotLagWatch } from './bot-lag-watch.js';
 import { CalendarPoller, calendarFeedSettingsOf, calendarPollerOptionsOf } from './calendar-poller.js';
 import { restoreLostCredentials } from './bot-sessions.js';
@@ -167,6 +168,7 @@ const ingester = new Ingester({
   prefix: config.QUEUE_PREFIX,
   consumerName: config.WORKER_ID,
   onSegmentsCommitted: (written) => metrics.segmentsWritten(written),
+  joinRetry: joinRetryOf(deps),
   log,
 });
 ingester.start();

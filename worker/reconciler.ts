@@ -1,6 +1,11 @@
 import { isTerminal } from '../shared/contract/meeting-status.js';
-import { listLiveMeetingsOfWorker, listUnclaimedRequestedBefore } from '../shared/meetings/launch-store.js';
+import {
+  listLiveMeetingsOfWorker,
+  listPendingRetriesDueBefore,
+  listUnclaimedRequestedBefore,
+} from '../shared/meetings/launch-store.js';
 import { findMeetingById } from '../shared/meetings/store.js';
+import { joinRetryOf, queueRetry } from './bot-outcome.js';
 import { LAUNCH_IN_PROGRESS_MS, sweepBotSessions } from './bot-sessions.js';
 import { failMeeting } from './fail-meeting.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
@@ -33,6 +38,7 @@ export interface ReconcileReport {
  * - a live meeting this worker launched whose container is gone is failed;
  * - a meeting no worker took within REQUESTED_TIMEOUT_SECONDS is failed, saying so;
  * - a launch unclaimed for half a minute is queued again (a no-op unless it was never queued);
+ * - so is a refused bot's retry half a minute past its time, failed once it waited too long;
  * - a bot credential whose bot is gone (this host's container gone, or a lost host's bot no longer
  *   alive) is revoked (worker/bot-sessions.ts).
  */
@@ -67,12 +73,38 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
     const detail = `no worker took the launch within ${timeoutSeconds} s`;
     if (await failMeeting(deps, meeting.id, 'no_worker_available', detail)) report.failedUnclaimed += 1;
   }
+  report.failedUnclaimed += await sweepPendingRetries(deps);
   await requeueLaunches(deps);
   // Listed again: the exits handled above removed containers and revoked their credentials.
   const remaining = await deps.runtime.list(deploymentLabels(deps.config));
   const sessions = new Set(remaining.map((container) => container.labels[Labels.sessionId] ?? ''));
   Object.assign(report, await sweepBotSessions(deps, sessions));
   return report;
+}
+
+/**
+ * Retries of refused bots whose due time has passed and that no launch claimed: queued again (a no-op
+ * while their delayed job is in Redis; only one whose queueing failed is added), and failed with
+ * `no_worker_available` once no worker took them within REQUESTED_TIMEOUT_SECONDS of their time.
+ */
+export async function sweepPendingRetries(
+  deps: Pick<WorkerDeps, 'db' | 'jobs' | 'log' | 'announce' | 'config'>,
+): Promise<number> {
+  const timeoutSeconds = deps.config.REQUESTED_TIMEOUT_SECONDS;
+  let failed = 0;
+  for (const meeting of await listPendingRetriesDueBefore(
+    deps.db,
+    new Date(Date.now() - UNQUEUED_AFTER_MS),
+  )) {
+    const dueAt = meeting.retryDueAt ?? new Date();
+    if (Date.now() - dueAt.getTime() >= timeoutSeconds * 1000) {
+      const detail = `no worker took retry ${meeting.joinRetries} within ${timeoutSeconds} s of its time`;
+      if (await failMeeting(deps, meeting.id, 'no_worker_available', detail)) failed += 1;
+      continue;
+    }
+    await queueRetry({ db: deps.db, log: deps.log, retry: joinRetryOf(deps) }, meeting, dueAt);
+  }
+  return failed;
 }
 
 /** A launch not claimed this long may never have been queued (its API process died right after the commit). */

@@ -20,7 +20,12 @@ export type Screen =
       kind: 'failed';
       reason: Extract<
         FailedReason,
-        'admission_denied' | 'admission_timeout' | 'meeting_not_found' | 'blocked' | 'sign_in_required'
+        | 'admission_denied'
+        | 'admission_timeout'
+        | 'meeting_not_found'
+        | 'blocked_by_platform'
+        | 'verification_required'
+        | 'sign_in_required'
       >;
       detail: string;
     };

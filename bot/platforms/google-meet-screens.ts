@@ -74,11 +74,32 @@ export const MEET_DIALOG_ANSWERS = [
   'verstanden',
 ] as const;
 
-const BLOCKED = [
+/**
+ * Meet refusing the join outright, most often a suspected bot (docs/platform-landmarks.md, "Blocked,
+ * said exactly"): the page, and the variants public bots report seeing.
+ */
+const BLOCKED_BY_PLATFORM = [
   "you can't join this video call",
+  'you cannot join this video call',
+  "you can't join this meeting",
+  'you cannot join this meeting',
   'there is a problem connecting to this video call',
   'sie können an diesem videoanruf nicht teilnehmen',
+  'sie können nicht an dieser besprechung teilnehmen',
   'beim verbinden mit diesem videoanruf ist ein problem aufgetreten',
+];
+/**
+ * Google asking for proof of a person before the page goes on: its "unusual traffic" page, a
+ * reCAPTCHA's own words, the account's "Verify it's you" (a visible reCAPTCHA challenge counts too).
+ */
+const VERIFICATION = [
+  'our systems have detected unusual traffic from your computer network',
+  "i'm not a robot",
+  'are you a robot',
+  "verify it's you",
+  'unsere systeme haben ungewöhnlichen datenverkehr aus ihrem computernetzwerk festgestellt',
+  'ich bin kein roboter',
+  'bestätigen sie ihre identität',
 ];
 const NOT_FOUND = [
   'check your meeting code',
@@ -184,7 +205,8 @@ export function isMeetNameField(input: InputEvidence): boolean {
 type TerminalScreen = Extract<Screen, { kind: 'failed' | 'ended' }>;
 
 const MEET_TERMINAL_RULES: TextRule<TerminalScreen>[] = [
-  { phrases: BLOCKED, screen: { kind: 'failed', reason: 'blocked', detail: '' } },
+  { phrases: VERIFICATION, screen: { kind: 'failed', reason: 'verification_required', detail: '' } },
+  { phrases: BLOCKED_BY_PLATFORM, screen: { kind: 'failed', reason: 'blocked_by_platform', detail: '' } },
   { phrases: NOT_FOUND, screen: { kind: 'failed', reason: 'meeting_not_found', detail: '' } },
   { phrases: REMOVED, screen: { kind: 'ended', reason: 'removed', detail: '' } },
   { phrases: NO_RESPONSE, screen: { kind: 'failed', reason: 'admission_timeout', detail: '' } },
@@ -245,7 +267,9 @@ function leftWithoutLeaving(evidence: PageEvidence, progress: MeetJoinProgress):
  * recognised with in-call-only controls present and no lobby or pre-join evidence at all.
  */
 export function classifyMeetScreen(evidence: PageEvidence, progress: MeetJoinProgress = NOT_STARTED): Screen {
-  if (evidence.recaptchaChallengeVisible) return { kind: 'failed', reason: 'blocked', detail: 'recaptcha' };
+  if (evidence.recaptchaChallengeVisible) {
+    return { kind: 'failed', reason: 'verification_required', detail: 'reCAPTCHA challenge' };
+  }
   const signIn = evidence.headings.find((heading) => SIGN_IN_HEADINGS.includes(heading));
   if (signIn) return { kind: 'failed', reason: 'sign_in_required', detail: `"${signIn}" screen` };
   const terminal = firstTextRule<TerminalScreen>(evidence.text, MEET_TERMINAL_RULES);

@@ -71,17 +71,28 @@ const SIGN_IN = [
   'sign in to continue',
   'enter your email, phone, or skype',
   'pick an account',
-  "verify you're a real person",
   'wir müssen ihre angaben überprüfen, bevor sie teilnehmen können',
   'melden sie sich an, um an dieser besprechung teilzunehmen',
   'melden sie sich an, um fortzufahren',
   'geben sie ihre e-mail-adresse, telefonnummer oder ihren skype-namen ein',
   'konto auswählen',
+];
+/** Microsoft's challenge for anonymous guests (a puzzle or a code to read) before the join form. */
+const VERIFICATION = [
+  "verify you're a real person",
+  "verify you're human",
+  'solve the puzzle to continue',
   'bestätigen sie, dass sie ein mensch sind',
 ];
 /** Microsoft's login form, recognised by its field whatever the page says around it. */
 const LOGIN_FIELD_NAMES = ['loginfmt'];
-const BLOCKED = ["we couldn't connect you", 'wir konnten keine verbindung herstellen'];
+/** Teams refusing the join outright (its counterpart of Meet's "You can't join this video call"). */
+const BLOCKED_BY_PLATFORM = [
+  "we couldn't connect you",
+  "you can't join this meeting",
+  'wir konnten keine verbindung herstellen',
+  'sie können nicht an dieser besprechung teilnehmen',
+];
 const NOT_FOUND = [
   'looks like the meeting url is incorrect',
   "this meeting link isn't valid",
@@ -155,8 +166,9 @@ const CALL_CONTROL_LABELS = [
 type TerminalScreen = Extract<Screen, { kind: 'failed' | 'ended' }>;
 
 const TEAMS_TERMINAL_RULES: TextRule<TerminalScreen>[] = [
+  { phrases: VERIFICATION, screen: { kind: 'failed', reason: 'verification_required', detail: '' } },
   { phrases: SIGN_IN, screen: { kind: 'failed', reason: 'sign_in_required', detail: '' } },
-  { phrases: BLOCKED, screen: { kind: 'failed', reason: 'blocked', detail: '' } },
+  { phrases: BLOCKED_BY_PLATFORM, screen: { kind: 'failed', reason: 'blocked_by_platform', detail: '' } },
   { phrases: NOT_FOUND, screen: { kind: 'failed', reason: 'meeting_not_found', detail: '' } },
   { phrases: REMOVED, screen: { kind: 'ended', reason: 'removed', detail: '' } },
   { phrases: DENIED, screen: { kind: 'failed', reason: 'admission_denied', detail: '' } },

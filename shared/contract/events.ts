@@ -15,7 +15,12 @@ export const FAILED_REASONS = [
   'admission_timeout',
   'meeting_not_found',
   'meeting_unreachable',
+  /** The page left the platform's hosts, or the join form never led to a join request. */
   'blocked',
+  /** The platform refused the join outright ("You can't join this video call"): often suspected automation. */
+  'blocked_by_platform',
+  /** A captcha or "verify you're a person" screen stands before the join. */
+  'verification_required',
   'sign_in_required',
   /**
    * A signed-in bot (POST /bots `authenticated`) met a sign-in screen: its bot account's session no

@@ -37,6 +37,13 @@ export const launchBotPayload = z.object({
    * job; the old one finds another time on the meeting and does nothing.
    */
   joinAt: z.number().int().nonnegative().optional(),
+  /**
+   * Set on a retry after a refusal a retry can help (blocked_by_platform, meeting_unreachable): which
+   * one (1, 2, ...), so each gets a job of its own, and when it is due (ms since epoch): the job
+   * waits in Redis as a delayed job until then.
+   */
+  retry: z.number().int().positive().optional(),
+  retryAt: z.number().int().nonnegative().optional(),
 });
 export type LaunchBotPayload = z.infer<typeof launchBotPayload>;
 
@@ -69,20 +76,31 @@ const keepFinishedJobs = {
   removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
 } satisfies JobsOptions;
 
+function launchJobId(payload: LaunchBotPayload): string {
+  if (payload.relaunch) return `launch-${payload.meetingId}-relaunch-${payload.relaunch}`;
+  if (payload.retry) return `launch-${payload.meetingId}-retry-${payload.retry}`;
+  if (payload.joinAt !== undefined) return `launch-${payload.meetingId}-at-${payload.joinAt}`;
+  return `launch-${payload.meetingId}`;
+}
+
+/** When a launch may start (ms since epoch): a retry's due time, a scheduled bot's join_at; else now. */
+function launchDueAt(payload: LaunchBotPayload): number | undefined {
+  return payload.retry ? payload.retryAt : payload.joinAt;
+}
+
 /** Default options per job type; job ids make a second enqueue of the same work a no-op. */
 export const JobOptions = {
-  [JobNames.launchBot]: (payload: LaunchBotPayload): JobsOptions => ({
-    ...keepFinishedJobs,
-    jobId: payload.relaunch
-      ? `launch-${payload.meetingId}-relaunch-${payload.relaunch}`
-      : payload.joinAt !== undefined
-        ? `launch-${payload.meetingId}-at-${payload.joinAt}`
-        : `launch-${payload.meetingId}`,
-    // A scheduled launch waits in Redis as a delayed job until its time (across worker restarts).
-    ...(payload.joinAt !== undefined ? { delay: Math.max(0, payload.joinAt - Date.now()) } : {}),
-    attempts: 3,
-    backoff: { type: 'exponential', delay: 2000 },
-  }),
+  [JobNames.launchBot]: (payload: LaunchBotPayload): JobsOptions => {
+    const dueAt = launchDueAt(payload);
+    return {
+      ...keepFinishedJobs,
+      jobId: launchJobId(payload),
+      // A scheduled launch or a retry waits in Redis as a delayed job until its time (across worker restarts).
+      ...(dueAt !== undefined ? { delay: Math.max(0, dueAt - Date.now()) } : {}),
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 2000 },
+    };
+  },
   [JobNames.stopBot]: (payload: StopBotPayload): JobsOptions => ({
     ...keepFinishedJobs,
     jobId: `stop-${payload.meetingId}`,

@@ -205,6 +205,13 @@ export const configSchema = z
     WORKER_LOST_AFTER_SECONDS: z.coerce.number().min(2).max(3600).default(30),
     /** How many times one meeting's bot is relaunched after lost hosts before the meeting is failed. */
     BOT_MAX_RELAUNCHES: z.coerce.number().int().min(0).max(100).default(2),
+    /**
+     * How many times a bot refused with a reason a retry can help (blocked_by_platform,
+     * meeting_unreachable) is launched again before the meeting fails with that reason; 0: never.
+     */
+    BOT_RETRY_ATTEMPTS: z.coerce.number().int().min(0).max(10).default(2),
+    /** The wait before the first retry; each further one waits twice the one before (at most 15 min). */
+    BOT_RETRY_BACKOFF_SECONDS: z.coerce.number().min(1).max(3600).default(30),
     /** How this worker's Docker engine is named in heartbeats and metrics (default: the engine's own name). */
     DOCKER_HOST_NAME: z
       .string()

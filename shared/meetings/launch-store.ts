@@ -27,10 +27,49 @@ export async function claimLaunch(
       launch_session_id: claim.sessionId,
       worker_id: claim.workerId,
       launched_at: db.fn.now() as unknown as Date,
+      retry_due_at: null,
       updated_at: db.fn.now() as unknown as Date,
     })
     .returning('*');
   return row && toMeetingRecord(row);
+}
+
+/**
+ * Takes a live meeting away from the bot session `fromSessionId` that was refused with a reason a
+ * retry can help, so the retry's launch can claim it once `dueAt` has come, and counts the retry.
+ * Only one caller can ever release a given session (the ingester and the exit handler may both read
+ * the bot's final event), so a refusal is retried once. Undefined when the meeting ended or moved on.
+ */
+export async function releaseForRetry(
+  db: Db,
+  meetingId: number,
+  fromSessionId: string,
+  dueAt: Date,
+): Promise<MeetingRecord | undefined> {
+  const [row] = await db<MeetingRow>('meetings')
+    .where({ id: meetingId, launch_session_id: fromSessionId })
+    .whereIn('status', NON_TERMINAL_STATUSES)
+    .update({
+      launch_session_id: null,
+      worker_id: null,
+      launched_at: null,
+      bot_container_id: null,
+      join_retries: db.raw('join_retries + 1') as unknown as number,
+      retry_due_at: dueAt,
+      updated_at: db.fn.now() as unknown as Date,
+    })
+    .returning('*');
+  return row && toMeetingRecord(row);
+}
+
+/** Live meetings whose retry was due before `dueBefore` and that no launch has claimed yet. */
+export async function listPendingRetriesDueBefore(db: Db, dueBefore: Date): Promise<MeetingRecord[]> {
+  const rows = await db<MeetingRow>('meetings')
+    .whereIn('status', NON_TERMINAL_STATUSES)
+    .whereNull('launch_session_id')
+    .andWhere('retry_due_at', '<', dueBefore)
+    .orderBy('id');
+  return rows.map(toMeetingRecord);
 }
 
 /**
@@ -64,6 +103,8 @@ export async function listUnclaimedRelaunchesBefore(db: Db, olderThan: Date): Pr
   const rows = await db<MeetingRow>('meetings')
     .whereIn('status', NON_TERMINAL_STATUSES)
     .whereNull('launch_session_id')
+    // A retry waiting out its backoff is not a relaunch nobody took (listPendingRetriesDueBefore).
+    .whereNull('retry_due_at')
     .andWhere('relaunch_requested_at', '<', olderThan);
   return rows.map(toMeetingRecord);
 }
@@ -96,6 +137,7 @@ export async function listUnclaimedRequestedBefore(
     .where({ status: 'requested' })
     .whereNull('launch_session_id')
     .whereNull('relaunch_requested_at')
+    .whereNull('retry_due_at')
     .andWhere(db.raw('coalesce(join_at, created_at)'), '<', olderThan)
     .orderBy('id')
     .limit(limit);

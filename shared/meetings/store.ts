@@ -42,6 +42,10 @@ export interface MeetingRecord {
   authenticated: boolean;
   /** The bot account its bot took at launch (null: anonymous, or not launched yet). */
   botAccountId: number | null;
+  /** How many times the bot was launched again after a refusal a retry can help (worker/join-retry-policy.ts). */
+  joinRetries: number;
+  /** When the pending retry is due; null when none is pending. */
+  retryDueAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -75,6 +79,8 @@ export interface MeetingRow {
   schedule_key: string | null;
   authenticated: boolean;
   bot_account_id: number | null;
+  join_retries: number;
+  retry_due_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -111,6 +117,8 @@ function toRecord(row: MeetingRow): MeetingRecord {
     scheduleKey: row.schedule_key,
     authenticated: row.authenticated,
     botAccountId: row.bot_account_id,
+    joinRetries: row.join_retries,
+    retryDueAt: row.retry_due_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

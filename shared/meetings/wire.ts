@@ -76,7 +76,9 @@ export const meetingEventSchema = z
     reason: z
       .string()
       .nullable()
-      .describe('Machine-readable, e.g. admission_denied, stopped, container_exited.'),
+      .describe(
+        'Machine-readable, e.g. admission_denied, blocked_by_platform, verification_required, sign_in_required, stopped, container_exited.',
+      ),
     detail: z.string().nullable().describe('Human-readable context, e.g. the exit code and last log lines.'),
   })
   .meta({ id: 'MeetingEvent' });

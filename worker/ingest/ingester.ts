@@ -12,6 +12,7 @@ import type { Logger } from '../../shared/infra/logger.js';
 import { meetingAnnouncer } from '../../shared/meetings/changes.js';
 import type { RecordingStorage } from '../../shared/recordings/storage.js';
 import type { SegmentRecord } from '../../shared/transcripts/store.js';
+import type { BotOutcomeDeps } from '../bot-outcome.js';
 import { botStreamsOf } from './bot-streams.js';
 import { chatMessageHandler } from './chat-messages.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
@@ -44,6 +45,8 @@ export interface IngesterOptions {
   onSegmentsCommitted?: (written: SegmentRecord[]) => void;
   /** How long another consumer's message may stay pending before this one takes it over. */
   claimIdleMs?: number;
+  /** Retries of refused bots (worker/bot-outcome.ts); none when absent. */
+  joinRetry?: BotOutcomeDeps['retry'];
 }
 
 /**
@@ -71,7 +74,12 @@ export class Ingester {
       redis: options.eventsRedis,
       name: 'events',
       streams: botStreamsOf(options.eventsRedis, options.prefix, 'events', botEventsStream(options.prefix)),
-      handler: lifecycleEventHandler(options.db, options.log.child({ component: 'ingest-events' }), announce),
+      handler: lifecycleEventHandler(
+        options.db,
+        options.log.child({ component: 'ingest-events' }),
+        announce,
+        options.joinRetry,
+      ),
       log: options.log,
       // Status changes are few and ordered: small batches keep them prompt.
       batchSize: 50,

@@ -4,6 +4,7 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { recordRejoin, transitionMeeting } from '../../shared/meetings/transitions.js';
+import { applyBotEnd, type BotOutcomeDeps } from '../bot-outcome.js';
 import { domainEvents } from '../domain-events.js';
 import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
@@ -14,7 +15,12 @@ import type { BatchHandler, DeadLetter } from './stream-consumer.js';
  * another launch session than the meeting's own are ignored. The meeting is the one of the stream
  * the event came through.
  */
-export function lifecycleEventHandler(db: Knex, log: Logger, announce: AnnounceChanges): BatchHandler {
+export function lifecycleEventHandler(
+  db: Knex,
+  log: Logger,
+  announce: AnnounceChanges,
+  retry?: BotOutcomeDeps['retry'],
+): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
     const changed = new Set<number>();
@@ -42,11 +48,21 @@ export function lifecycleEventHandler(db: Knex, log: Logger, announce: AnnounceC
         }
         continue;
       }
+      if (event.status === 'completed' || event.status === 'failed') {
+        const applied = await applyBotEnd({ db, log, retry }, meeting.id, sessionId, {
+          status: event.status,
+          source: 'bot',
+          reason: event.reason,
+          detail: event.detail ?? null,
+        });
+        if (applied !== 'ignored') changed.add(meeting.id);
+        log.info({ meetingId: meeting.id, status: event.status, reason: event.reason, applied }, 'bot ended');
+        continue;
+      }
       const moved = await transitionMeeting(db, domainEvents, meeting.id, {
         to: event.status,
         source: 'bot',
-        reason: 'reason' in event ? event.reason : null,
-        detail: 'detail' in event ? event.detail : null,
+        reason: null,
       });
       if (moved) {
         changed.add(meeting.id);

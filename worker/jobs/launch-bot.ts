@@ -29,14 +29,21 @@ export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Pr
   if (!meeting) return { launched: false, reason: 'meeting not found' };
   if (isTerminal(meeting.status)) return { launched: false, reason: `meeting is ${meeting.status}` };
   if (meeting.launchSessionId) return { launched: false, reason: 'already launched' };
-  if (meeting.status !== 'requested' && !payload.relaunch) {
+  if (payload.retry !== undefined && payload.retry !== meeting.joinRetries) {
+    // A retry's job launches only the retry the meeting waits for (not an old one queued again).
+    return { launched: false, reason: `retry ${payload.retry} is not the pending one` };
+  }
+  if (payload.retry === undefined && meeting.retryDueAt !== null) {
+    return { launched: false, reason: 'a retry is pending; its own job launches it' };
+  }
+  if (meeting.status !== 'requested' && !payload.relaunch && !payload.retry) {
     return { launched: false, reason: `meeting is ${meeting.status}` };
   }
 
   const sessionId = randomUUID();
   const claim = { sessionId, workerId: deps.config.WORKER_ID };
   let claimed: MeetingRecord | undefined;
-  if (meeting.joinAt && !payload.relaunch) {
+  if (meeting.joinAt && !payload.relaunch && !payload.retry) {
     // A scheduled bot: only the job for its current time launches it, and only if the limit has room.
     if (payload.joinAt !== meeting.joinAt.getTime()) return { launched: false, reason: 'moved' };
     const scheduled = await claimScheduledLaunch(deps.db, meeting, claim);

@@ -4,6 +4,7 @@ import { decodeStreamEntry } from '../../shared/contract/stream-codec.js';
 import { botEventsStream, botSessionStream } from '../../shared/contract/streams.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { transitionMeeting } from '../../shared/meetings/transitions.js';
+import { applyBotEnd, joinRetryOf } from '../bot-outcome.js';
 import { closeBotSession } from '../bot-sessions.js';
 import { domainEvents } from '../domain-events.js';
 import type { WorkerDeps } from '../worker-deps.js';
@@ -12,7 +13,8 @@ import { Labels } from './bot-runtime.js';
 export type ExitHandlerDeps = Pick<
   WorkerDeps,
   'config' | 'db' | 'redis' | 'runtime' | 'fleet' | 'log' | 'announce' | 'credentials'
->;
+> &
+  Partial<Pick<WorkerDeps, 'jobs'>>;
 
 /** How far back in the events stream to look for the bot's own final event. */
 const RECENT_EVENTS = 1000;
@@ -42,11 +44,9 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
       if (info.exitCode === null) return;
       const final = await findFinalEvent(deps, meetingId, sessionId);
       if (final) {
-        await transitionMeeting(deps.db, domainEvents, meetingId, {
-          to: final.status,
+        await applyBotEnd({ db: deps.db, log, retry: joinRetryOf(deps) }, meetingId, sessionId, {
+          ...final,
           source: 'bot',
-          reason: final.reason,
-          detail: final.detail,
         });
         log.info(
           { status: final.status, reason: final.reason, exitCode: info.exitCode },

@@ -23,6 +23,8 @@ export function meetingPageState(extra = {}) {
     cameraOn: true,
     present: [],
     engine: null,
+    /** The screen that refused this page's join request (the meeting's `refusal`), if one did. */
+    refusal: null,
     /** The meeting chat as this page has it (PageChatMessage), shown when its panel is open. */
     chat: [],
     ...extra,
@@ -135,9 +137,13 @@ export function connectMeetingPage(
         }
       }
       found?.(data, firstHello);
+      ui.refusal = data.refusal ?? null;
       setState(data.state);
     },
-    state: (data) => setState(data.state),
+    state: (data) => {
+      ui.refusal = data.refusal ?? null;
+      setState(data.state);
+    },
     participants,
     play: (data) => ui.engine?.play(data.utteranceId),
     stop: (data) => ui.engine?.stopUtterances(data.utteranceIds),

@@ -95,4 +95,9 @@ export const GERMAN = {
   "You've been removed from the meeting": 'Sie wurden aus der Besprechung entfernt',
   'Your host ended the meeting for everyone': 'Der Organisator hat die Besprechung für alle beendet',
   'The call ended': 'Der Anruf wurde beendet',
+  'Our systems have detected unusual traffic from your computer network.':
+    'Unsere Systeme haben ungewöhnlichen Datenverkehr aus Ihrem Computernetzwerk festgestellt.',
+  "This page checks to see if it's really you sending the requests, and not a robot.":
+    'Auf dieser Seite wird überprüft, ob die Anfragen wirklich von Ihnen und nicht von einem Roboter gesendet werden.',
+  "I'm not a robot": 'Ich bin kein Roboter',
 };

@@ -53,6 +53,23 @@ function messageScreen(title, detail, ...actions) {
   );
 }
 
+/**
+ * Google's answer to traffic it takes for automation (the `refusal: verification` setting): its
+ * "unusual traffic" page with a reCAPTCHA-style checkbox, instead of the meeting.
+ */
+function renderUnusualTraffic() {
+  show(
+    app,
+    h(
+      'main',
+      { class: 'message' },
+      h('h1', {}, t('Our systems have detected unusual traffic from your computer network.')),
+      h('p', {}, t("This page checks to see if it's really you sending the requests, and not a robot.")),
+      h('label', { class: 'challenge' }, h('input', { type: 'checkbox' }), t("I'm not a robot")),
+    ),
+  );
+}
+
 // ---- not found ----
 
 function renderNotFound(reason) {
@@ -609,6 +626,7 @@ function render() {
         homeButton(),
       );
     case 'blocked':
+      if (ui.refusal === 'verification') return renderUnusualTraffic();
       return messageScreen(
         t("You can't join this video call"),
         t('There is a problem connecting to this video call. Try again, or contact the meeting organizer.'),

@@ -63,6 +63,8 @@ export const GERMAN = {
   'No account? Create one!': 'Kein Konto? Erstellen Sie jetzt eins!',
   'Verify you’re a real person': 'Bestätigen Sie, dass Sie ein Mensch sind',
   'Solve the puzzle to continue': 'Lösen Sie das Rätsel, um fortzufahren',
+  "Sorry, we couldn't connect you": 'Wir konnten leider keine Verbindung herstellen',
+  'Please try again.': 'Versuchen Sie es erneut.',
   'Sorry, but you were denied access to the meeting.':
     'Ihnen wurde leider der Zugriff auf die Besprechung verweigert.',
   'Your request to join was declined': 'Ihre Teilnahmeanfrage wurde abgelehnt',

@@ -570,6 +570,10 @@ function render() {
     case 'timed_out':
       return retryScreen('Sorry, no one let you in', 'No one responded to your request to join.');
     case 'blocked':
+      // The `refusal` setting: the anti-bot refusal, or the challenge for anonymous guests.
+      if (ui.refusal === 'bot_detection')
+        return retryScreen("Sorry, we couldn't connect you", 'Please try again.');
+      if (ui.refusal === 'verification') return signInScreen('real_person');
       return retryScreen('We need to verify your info before you can join', 'Sign in to join this meeting.');
     case 'left':
       return retryScreen('You left the meeting', null, { rejoin: true });

@@ -845,13 +845,26 @@ describe('second pass, Microsoft Teams', () => {
     ['"Enter your email, phone, or Skype"', 'enter_email'],
     ['"Pick an account"', 'pick_account'],
     ['login form with input[name="loginfmt"]', 'login_form'],
-    ['"Verify you\'re a real person"', 'real_person'],
   ] as const)(
     'Teams: sign-in family, %s → sign_in_required',
     async (_row, signIn) => {
       const meeting = await meetingWith('teams', { traps: { signIn }, participants: [{ name: ALICE }] });
       const bot = startBot('teams', meeting.url);
       await expectTrail(bot, ['joining', 'failed:sign_in_required']);
+      expect((await client.getMeeting(meeting.id)).bot.askedAt).toBeNull();
+    },
+    ROW_TIMEOUT,
+  );
+
+  it(
+    'Teams: "Verify you\'re a real person" (a challenge for anonymous guests) → verification_required',
+    async () => {
+      const meeting = await meetingWith('teams', {
+        traps: { signIn: 'real_person' },
+        participants: [{ name: ALICE }],
+      });
+      const bot = startBot('teams', meeting.url);
+      await expectTrail(bot, ['joining', 'failed:verification_required']);
       expect((await client.getMeeting(meeting.id)).bot.askedAt).toBeNull();
     },
     ROW_TIMEOUT,

@@ -133,7 +133,7 @@ describe('Google Meet screens', () => {
       ],
       ['Check your meeting code', { kind: 'failed', reason: 'meeting_not_found' }],
       ['Invalid video call name.', { kind: 'failed', reason: 'meeting_not_found' }],
-      ["You can't join this video call", { kind: 'failed', reason: 'blocked' }],
+      ["You can't join this video call", { kind: 'failed', reason: 'blocked_by_platform' }],
       ['You’ve been removed from the meeting', { kind: 'ended', reason: 'removed' }],
       [
         'Your host ended the meeting for everyone. The call ended',
@@ -146,7 +146,7 @@ describe('Google Meet screens', () => {
       );
     }
     expect(classifyMeetScreen(page({ recaptchaChallengeVisible: true }))).toMatchObject({
-      reason: 'blocked',
+      reason: 'verification_required',
     });
   });
 });
@@ -226,11 +226,11 @@ describe('Teams screens', () => {
       ["You've been removed from this meeting", { kind: 'ended', reason: 'removed' }],
       ['Meeting ended. Sorry, this meeting has ended.', { kind: 'ended', reason: 'meeting_ended' }],
       ['We need to verify your info before you can join', { kind: 'failed', reason: 'sign_in_required' }],
-      ["Verify you're a real person", { kind: 'failed', reason: 'sign_in_required' }],
+      ["Verify you're a real person", { kind: 'failed', reason: 'verification_required' }],
       ['Sign in to continue', { kind: 'failed', reason: 'sign_in_required' }],
       ['Enter your email, phone, or Skype.', { kind: 'failed', reason: 'sign_in_required' }],
       ['Pick an account', { kind: 'failed', reason: 'sign_in_required' }],
-      ["Sorry, we couldn't connect you", { kind: 'failed', reason: 'blocked' }],
+      ["Sorry, we couldn't connect you", { kind: 'failed', reason: 'blocked_by_platform' }],
       [
         'Looks like the meeting URL is incorrect. Please check the URL and try again.',
         { kind: 'failed', reason: 'meeting_not_found' },
@@ -391,7 +391,7 @@ describe('locale: English asked for, German pages still resolve', () => {
       ],
       ['Sie wurden aus der Besprechung entfernt', { kind: 'ended', reason: 'removed' }],
       ['Der Organisator hat die Besprechung für alle beendet', { kind: 'ended', reason: 'meeting_ended' }],
-      ['Sie können an diesem Videoanruf nicht teilnehmen', { kind: 'failed', reason: 'blocked' }],
+      ['Sie können an diesem Videoanruf nicht teilnehmen', { kind: 'failed', reason: 'blocked_by_platform' }],
       ['Überprüfen Sie Ihren Besprechungscode', { kind: 'failed', reason: 'meeting_not_found' }],
       ['Sie haben die Besprechung verlassen', { kind: 'failed', reason: 'admission_denied' }],
     ];
@@ -426,7 +426,7 @@ describe('locale: English asked for, German pages still resolve', () => {
         'Geben Sie Ihre E-Mail-Adresse, Telefonnummer oder Ihren Skype-Namen ein.',
         { kind: 'failed', reason: 'sign_in_required' },
       ],
-      ['Bestätigen Sie, dass Sie ein Mensch sind', { kind: 'failed', reason: 'sign_in_required' }],
+      ['Bestätigen Sie, dass Sie ein Mensch sind', { kind: 'failed', reason: 'verification_required' }],
       [
         'Ihnen wurde leider der Zugriff auf die Besprechung verweigert.',
         { kind: 'failed', reason: 'admission_denied' },

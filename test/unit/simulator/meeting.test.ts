@@ -64,6 +64,35 @@ describe('Meeting', () => {
     expect(meeting.snapshot().utterances[0]!.status).toBe('sent');
   });
 
+  it('refuses the first join requests with the refusal screen, then admits as scripted', () => {
+    const meeting = meetingFrom({
+      admission: { policy: 'open' },
+      refusal: { screen: 'bot_detection', attempts: 2 },
+    });
+    for (const session of ['launch-1', 'launch-2']) {
+      const tab = page();
+      meeting.connect(session, tab);
+      meeting.act(session, ask);
+      expect(meeting.snapshot().bot).toMatchObject({ state: 'blocked', refusal: 'bot_detection' });
+      expect(tab.named('state').at(-1)).toEqual({
+        event: 'state',
+        data: { state: 'blocked', refusal: 'bot_detection' },
+      });
+    }
+    meeting.connect('launch-3', page());
+    meeting.act('launch-3', ask);
+    expect(meeting.snapshot().bot).toMatchObject({ state: 'in_call', refusal: null });
+  });
+
+  it('a verification refusal without a count refuses every join request', () => {
+    const meeting = meetingFrom({ refusal: { screen: 'verification' } });
+    for (const session of ['launch-1', 'launch-2', 'launch-3']) {
+      meeting.connect(session, page());
+      meeting.act(session, ask);
+      expect(meeting.snapshot().bot, session).toMatchObject({ state: 'blocked', refusal: 'verification' });
+    }
+  });
+
   it('records what the bot’s page reports about playback', () => {
     const meeting = meetingFrom({
       admission: { policy: 'open' },

@@ -47,6 +47,8 @@ describe('botConfigFor', () => {
     scheduleKey: null,
     authenticated: false,
     botAccountId: null,
+    joinRetries: 0,
+    retryDueAt: null,
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };

@@ -1,0 +1,369 @@
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Counter, Histogram, Registry } from 'prom-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { redisBotCommands } from '../../../shared/bots/command-channel.js';
+import { bullBotJobs } from '../../../shared/bots/jobs.js';
+import { streamFields } from '../../../shared/contract/stream-codec.js';
+import { botSessionStream } from '../../../shared/contract/streams.js';
+import { parseConfig } from '../../../shared/infra/config.js';
+import { createLogger } from '../../../shared/infra/logger.js';
+import { findMeetingById } from '../../../shared/meetings/store.js';
+import { BotFleet } from '../../../worker/bot-fleet.js';
+import { applyBotEnd, type BotEnd, joinRetryOf } from '../../../worker/bot-outcome.js';
+import { closeBotSession } from '../../../worker/bot-sessions.js';
+import { LaunchPlacement } from '../../../worker/placement.js';
+import { createLaunchWorker } from '../../../worker/queue-workers.js';
+import { sweepPendingRetries } from '../../../worker/reconciler.js';
+import { Ingester } from '../../../worker/ingest/ingester.js';
+import { createBotCredentials } from '../../../worker/runtime/bot-credentials.js';
+import type { BotContainerSpec, BotRuntime } from '../../../worker/runtime/bot-runtime.js';
+import type { WorkerDeps } from '../../../worker/worker-deps.js';
+import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { tempRecordingStorage } from '../../support/recording-storage.js';
+import { createTestRedis } from '../../support/redis.js';
+
+// Retries of refused bots against the real API, Postgres, Redis and BullMQ, with launch workers as
+// worker/main.ts builds them; the container runtime is a recorder (no bot runs), and the bot's end is
+// applied the way the ingester and the exit handler apply a bot's final event (applyBotEnd).
+
+const log = createLogger('join-retries-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+let api: TestApi;
+
+const starts: Array<{ meetingId: number; at: number; workerId: string; sessionId: string }> = [];
+
+interface RunningWorker {
+  deps: WorkerDeps;
+  worker: Worker;
+  connections: Redis[];
+}
+const running: RunningWorker[] = [];
+
+function recordingRuntime(workerId: string): BotRuntime {
+  return {
+    async start(spec: BotContainerSpec) {
+      const meetingId = Number(spec.labels['meetbot.meeting-id']);
+      const sessionId = spec.labels['meetbot.session-id'] ?? '';
+      starts.push({ meetingId, at: Date.now(), workerId, sessionId });
+      return `container-${meetingId}-${sessionId}`;
+    },
+    inspect: async () => undefined,
+    list: async () => [],
+    stop: async () => undefined,
+    remove: async () => undefined,
+    logsTail: async () => '',
+    usage: async () => undefined,
+    onExit: async () => () => undefined,
+  };
+}
+
+function configEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: api.database.url,
+    REDIS_URL: api.config.REDIS_URL,
+    QUEUE_PREFIX: api.prefix,
+    LOG_LEVEL: 'silent',
+    BOT_RETRY_ATTEMPTS: '2',
+    BOT_RETRY_BACKOFF_SECONDS: '1',
+    ...extra,
+  };
+}
+
+function startWorker(workerId: string, extra: Record<string, string> = {}): RunningWorker {
+  const config = parseConfig({ ...process.env, ...configEnv(extra), WORKER_ID: workerId });
+  const redis = createTestRedis(config.REDIS_URL);
+  const fleet = new BotFleet(4);
+  const registry = new Registry();
+  const deps: WorkerDeps = {
+    config,
+    db: api.database.db,
+    redis,
+    runtime: recordingRuntime(workerId),
+    credentials: createBotCredentials(redis, config),
+    fleet,
+    log,
+    metrics: {
+      relaunches: new Counter({ name: 'r', help: 'h', labelNames: ['outcome'], registers: [registry] }),
+      launchDuration: new Histogram({ name: 'l', help: 'h', registers: [registry] }),
+    },
+    jobs: bullBotJobs(api.queues),
+    commands: redisBotCommands(redis, api.prefix),
+    announce: async () => undefined,
+  };
+  const placement = new LaunchPlacement({
+    db: api.database.db,
+    fleet,
+    workerId,
+    heartbeatSeconds: config.WORKER_HEARTBEAT_SECONDS,
+  });
+  const connection = redis.duplicate();
+  const worker = createLaunchWorker(deps, connection, placement);
+  void worker.run();
+  const started = { deps, worker, connections: [redis, connection] };
+  running.push(started);
+  return started;
+}
+
+async function stopWorker(target: RunningWorker): Promise<void> {
+  await target.worker.close();
+  for (const connection of target.connections) connection.disconnect();
+  running.splice(running.indexOf(target), 1);
+}
+
+let meetingCounter = 0;
+function nextMeetingId(): string {
+  meetingCounter += 1;
+  const letters = [676, 26, 1].map((unit) =>
+    String.fromCharCode(97 + (Math.floor(meetingCounter / unit) % 26)),
+  );
+  return `rty-defg-${letters.join('')}`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(read: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(50);
+  }
+}
+
+function startsOf(meetingId: number) {
+  return starts.filter((start) => start.meetingId === meetingId);
+}
+
+async function sendBot(user: TestUser) {
+  const nativeMeetingId = nextMeetingId();
+  const response = await api.request('POST', '/bots', {
+    key: user.key,
+    json: googleMeetBot(nativeMeetingId),
+  });
+  expect(response.status, response.text).toBe(201);
+  return { meetingId: response.body.id as number, nativeMeetingId };
+}
+
+/** The n-th launch of the meeting (1 = the first), once a worker has started it. */
+async function launchNumber(meetingId: number, n: number) {
+  return until(() => startsOf(meetingId)[n - 1]);
+}
+
+const refused: BotEnd = {
+  status: 'failed',
+  reason: 'blocked_by_platform',
+  detail: "you can't join this video call",
+  source: 'bot',
+};
+
+async function eventsOf(user: TestUser, meetingId: number) {
+  const response = await api.request('GET', `/meetings/${meetingId}/events`, { key: user.key });
+  expect(response.status).toBe(200);
+  return response.body.events as Array<{
+    from: string;
+    to: string;
+    source: string;
+    reason: string;
+    detail: string;
+  }>;
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+
+afterEach(async () => {
+  for (const target of [...running]) await stopWorker(target);
+});
+
+afterAll(async () => {
+  const redis = createTestRedis(api.config.REDIS_URL);
+  const config = parseConfig({ ...configEnv(), WORKER_ID: 'cleanup' });
+  const deps = { config, db: api.database.db, redis, log, credentials: createBotCredentials(redis, config) };
+  for (const start of starts) await closeBotSession(deps, start.sessionId).catch(() => undefined);
+  redis.disconnect();
+  await api?.close();
+});
+
+describe('retrying a refused bot', () => {
+  it('relaunches after a doubling backoff, once per refusal with two workers, then fails with the last reason', async () => {
+    const user = await api.createUser();
+    const a = startWorker('retry-a');
+    const b = startWorker('retry-b');
+    const { meetingId } = await sendBot(user);
+    const first = await launchNumber(meetingId, 1);
+
+    // Both workers read the refusal (the ingester and an exit handler do): one retry.
+    const ends = await Promise.all(
+      [a, b].map((w) => applyBotEnd(deps(w), meetingId, first.sessionId, refused)),
+    );
+    const refusedAt = Date.now();
+    expect(ends.sort()).toEqual(['ignored', 'retrying']);
+    const second = await launchNumber(meetingId, 2);
+    expect(second.at - refusedAt).toBeGreaterThanOrEqual(900);
+    expect(second.sessionId).not.toBe(first.sessionId);
+
+    expect(await applyBotEnd(deps(a), meetingId, second.sessionId, refused)).toBe('retrying');
+    const refusedAgainAt = Date.now();
+    const third = await launchNumber(meetingId, 3);
+    expect(third.at - refusedAgainAt).toBeGreaterThanOrEqual(1900);
+
+    // Out of retries: the meeting ends with the last attempt's reason.
+    expect(await applyBotEnd(deps(b), meetingId, third.sessionId, refused)).toBe('ended');
+    await sleep(2500);
+    expect(startsOf(meetingId)).toHaveLength(3);
+    const meeting = await findMeetingById(api.database.db, meetingId);
+    expect(meeting).toMatchObject({ status: 'failed', joinRetries: 2, retryDueAt: null });
+
+    const events = (await eventsOf(user, meetingId)).filter(
+      (event) => event.reason === 'blocked_by_platform',
+    );
+    expect(events.map(({ from, to, source }) => ({ from, to, source }))).toEqual([
+      { from: 'requested', to: 'requested', source: 'bot' },
+      { from: 'requested', to: 'requested', source: 'bot' },
+      { from: 'requested', to: 'failed', source: 'bot' },
+    ]);
+    expect(events.map((event) => event.detail)).toEqual([
+      "attempt 1 of 3: you can't join this video call; attempt 2 in 1 s",
+      "attempt 2 of 3: you can't join this video call; attempt 3 in 2 s",
+      "attempt 3 of 3: you can't join this video call",
+    ]);
+  }, 40_000);
+
+  it("a refusal on the bot's own stream, read by two workers' ingesters, is retried once", async () => {
+    const user = await api.createUser();
+    const a = startWorker('retry-g');
+    const b = startWorker('retry-h');
+    const { meetingId } = await sendBot(user);
+    const first = await launchNumber(meetingId, 1);
+    const redis = a.connections[0]!;
+    for (const [seq, event] of [
+      { status: 'joining' },
+      { status: 'failed', reason: 'blocked_by_platform', detail: 'refused' },
+    ].entries()) {
+      await redis.xadd(
+        botSessionStream(api.prefix, first.sessionId, 'events'),
+        '*',
+        ...streamFields({
+          meetingId,
+          sessionId: first.sessionId,
+          at: new Date().toISOString(),
+          seq,
+          ...event,
+        }),
+      );
+    }
+    const ingesters = [a, b].map((w) => {
+      const eventsRedis = redis.duplicate();
+      const segmentsRedis = redis.duplicate();
+      w.connections.push(eventsRedis, segmentsRedis);
+      return new Ingester({
+        db: api.database.db,
+        eventsRedis,
+        segmentsRedis,
+        publisher: redis,
+        prefix: api.prefix,
+        consumerName: w.deps.config.WORKER_ID,
+        log,
+        recordingStorage: tempRecordingStorage(),
+        joinRetry: joinRetryOf(w.deps),
+      });
+    });
+    await Promise.all(ingesters.map((ingester) => ingester.events.drain()));
+    for (const ingester of ingesters) await ingester.stop();
+    expect(await findMeetingById(api.database.db, meetingId)).toMatchObject({
+      status: 'joining',
+      joinRetries: 1,
+    });
+    await launchNumber(meetingId, 2);
+    await sleep(2000);
+    expect(startsOf(meetingId)).toHaveLength(2);
+    const refusals = (await eventsOf(user, meetingId)).filter(
+      (event) => event.reason === 'blocked_by_platform',
+    );
+    expect(refusals).toEqual([
+      expect.objectContaining({
+        from: 'joining',
+        to: 'joining',
+        detail: 'attempt 1 of 3: refused; attempt 2 in 1 s',
+      }),
+    ]);
+  }, 30_000);
+
+  it('does not retry a verification screen, a sign-in screen, a missing meeting or a denial', async () => {
+    const user = await api.createUser();
+    const a = startWorker('retry-c');
+    for (const reason of [
+      'verification_required',
+      'sign_in_required',
+      'meeting_not_found',
+      'admission_denied',
+    ]) {
+      const { meetingId } = await sendBot(user);
+      const first = await launchNumber(meetingId, 1);
+      expect(
+        await applyBotEnd(deps(a), meetingId, first.sessionId, { ...refused, reason, detail: 'x' }),
+      ).toBe('ended');
+      const meeting = await findMeetingById(api.database.db, meetingId);
+      expect(meeting, reason).toMatchObject({ status: 'failed', joinRetries: 0 });
+      const last = (await eventsOf(user, meetingId)).at(-1);
+      expect(last).toMatchObject({ to: 'failed', reason, detail: 'x' });
+    }
+  }, 30_000);
+
+  it('a stop during the backoff cancels the retry', async () => {
+    const user = await api.createUser();
+    const a = startWorker('retry-d', { BOT_RETRY_BACKOFF_SECONDS: '3' });
+    const { meetingId, nativeMeetingId } = await sendBot(user);
+    const first = await launchNumber(meetingId, 1);
+    expect(await applyBotEnd(deps(a), meetingId, first.sessionId, refused)).toBe('retrying');
+    const stop = await api.request('DELETE', `/bots/google_meet/${nativeMeetingId}`, { key: user.key });
+    expect(stop.status, stop.text).toBe(202);
+    await sleep(4500);
+    expect(startsOf(meetingId)).toHaveLength(1);
+    expect(await findMeetingById(api.database.db, meetingId)).toMatchObject({ status: 'completed' });
+    const events = await eventsOf(user, meetingId);
+    expect(events.at(-1)).toMatchObject({ to: 'completed', source: 'api', reason: 'stopped' });
+  }, 30_000);
+
+  it('the retry waits in Redis across a worker restart, and a lost enqueue is queued by the reconciler', async () => {
+    const user = await api.createUser();
+    const before = startWorker('retry-e', { BOT_RETRY_BACKOFF_SECONDS: '2' });
+    const { meetingId } = await sendBot(user);
+    const first = await launchNumber(meetingId, 1);
+    expect(await applyBotEnd(deps(before), meetingId, first.sessionId, refused)).toBe('retrying');
+    await stopWorker(before);
+    startWorker('retry-f');
+    const second = await launchNumber(meetingId, 2);
+    expect(second.workerId).toBe('retry-f');
+
+    // A retry whose job never reached Redis: the reconciler queues it once it is overdue.
+    const lost = await sendBot(user);
+    const lostFirst = await launchNumber(lost.meetingId, 1);
+    const noQueue = {
+      ...deps(running[0]!),
+      retry: {
+        ...joinRetryOf(running[0]!.deps)!,
+        jobs: {
+          launch: async () => {
+            throw new Error('Redis away');
+          },
+        },
+      },
+    };
+    expect(await applyBotEnd(noQueue, lost.meetingId, lostFirst.sessionId, refused)).toBe('retrying');
+    await api.database
+      .db('meetings')
+      .where({ id: lost.meetingId })
+      .update({ retry_due_at: new Date(Date.now() - 60_000) });
+    await sleep(1500);
+    expect(startsOf(lost.meetingId)).toHaveLength(1);
+    expect(await sweepPendingRetries(running[0]!.deps)).toBe(0);
+    await launchNumber(lost.meetingId, 2);
+  }, 40_000);
+});
+
+function deps(target: RunningWorker) {
+  return { db: target.deps.db, log, retry: joinRetryOf(target.deps) };
+}

@@ -1,0 +1,124 @@
+import type { BotJobs } from '../shared/bots/jobs.js';
+import { isTerminal } from '../shared/contract/meeting-status.js';
+import type { Config } from '../shared/infra/config.js';
+import type { Knex } from '../shared/infra/knex.js';
+import type { Logger } from '../shared/infra/logger.js';
+import { releaseForRetry } from '../shared/meetings/launch-store.js';
+import { findMeetingById, type MeetingRecord } from '../shared/meetings/store.js';
+import { recordStatusChange, transitionMeeting } from '../shared/meetings/transitions.js';
+import { domainEvents } from './domain-events.js';
+import { decideJoinRetry, type JoinRetrySettings, totalAttempts } from './join-retry-policy.js';
+
+/** What applying a bot's end needs: retries happen only when `retry` is given. */
+export interface BotOutcomeDeps {
+  db: Knex;
+  log: Logger;
+  retry?: { settings: JoinRetrySettings; jobs: Pick<BotJobs, 'launch'> } | undefined;
+}
+
+export interface BotEnd {
+  status: 'completed' | 'failed';
+  reason: string;
+  detail: string | null;
+  /** Who saw it: `bot` for its own final event. */
+  source: string;
+}
+
+export type BotEndApplied = 'ended' | 'retrying' | 'ignored';
+
+/**
+ * Applies the end a bot reported for its launch session `sessionId`: the meeting completes or fails
+ * with the bot's reason, unless the reason is one a retry can help (worker/join-retry-policy.ts) and
+ * attempts remain; then the meeting keeps its status, the attempt is recorded on its events (its
+ * number and reason, status unchanged) and the next launch is queued as a delayed job for when the
+ * backoff is over. Both readers of a bot's final event (the ingester and the exit handler) come here:
+ * under the meeting's row lock, only the first one for the session does anything.
+ */
+export async function applyBotEnd(
+  deps: BotOutcomeDeps,
+  meetingId: number,
+  sessionId: string,
+  end: BotEnd,
+): Promise<BotEndApplied> {
+  const outcome = await deps.db.transaction(async (trx) => {
+    await trx('meetings').where({ id: meetingId }).forUpdate().first('id');
+    const meeting = await findMeetingById(trx, meetingId);
+    if (!meeting || isTerminal(meeting.status) || meeting.launchSessionId !== sessionId) {
+      return { applied: 'ignored' as const };
+    }
+    const settings = deps.retry?.settings;
+    const decision =
+      end.status === 'failed' && settings ? decideJoinRetry(end.reason, meeting.joinRetries, settings) : null;
+    const attempts = settings ? totalAttempts(settings) : 1;
+    if (decision?.retry) {
+      const dueAt = new Date(Date.now() + decision.delaySeconds * 1000);
+      const released = await releaseForRetry(trx, meetingId, sessionId, dueAt);
+      if (!released) return { applied: 'ignored' as const };
+      await recordStatusChange(trx, domainEvents, {
+        meetingId,
+        from: meeting.status,
+        to: meeting.status,
+        source: end.source,
+        reason: end.reason,
+        detail: `attempt ${decision.attempt} of ${attempts}: ${end.detail || end.reason}; attempt ${decision.nextAttempt} in ${decision.delaySeconds} s`,
+      });
+      return { applied: 'retrying' as const, meeting: released, dueAt };
+    }
+    const counted =
+      end.status === 'failed' &&
+      decision !== null &&
+      (meeting.joinRetries > 0 || decision.why === 'exhausted');
+    const moved = await transitionMeeting(trx, domainEvents, meetingId, {
+      to: end.status,
+      source: end.source,
+      reason: end.reason,
+      detail: counted
+        ? `attempt ${meeting.joinRetries + 1} of ${attempts}: ${end.detail || end.reason}`
+        : end.detail,
+    });
+    return { applied: moved ? ('ended' as const) : ('ignored' as const) };
+  });
+  if (outcome.applied === 'retrying') await queueRetry(deps, outcome.meeting, outcome.dueAt);
+  return outcome.applied;
+}
+
+/** The worker's retry settings and queue, when it can queue launches (every worker process does). */
+export function joinRetryOf(deps: {
+  config: Pick<Config, 'BOT_RETRY_ATTEMPTS' | 'BOT_RETRY_BACKOFF_SECONDS'>;
+  jobs?: Pick<BotJobs, 'launch'> | undefined;
+}): BotOutcomeDeps['retry'] {
+  if (!deps.jobs) return undefined;
+  return {
+    settings: {
+      attempts: deps.config.BOT_RETRY_ATTEMPTS,
+      backoffSeconds: deps.config.BOT_RETRY_BACKOFF_SECONDS,
+    },
+    jobs: deps.jobs,
+  };
+}
+
+/**
+ * The delayed launch of a pending retry; its job id names the retry, so queueing it again (the
+ * reconciler does when this one could not reach Redis) changes nothing.
+ */
+export async function queueRetry(deps: BotOutcomeDeps, meeting: MeetingRecord, dueAt: Date): Promise<void> {
+  try {
+    await deps.retry?.jobs.launch({
+      meetingId: meeting.id,
+      userId: meeting.userId,
+      platform: meeting.platform,
+      nativeMeetingId: meeting.nativeMeetingId,
+      retry: meeting.joinRetries,
+      retryAt: dueAt.getTime(),
+    });
+    deps.log.info(
+      { meetingId: meeting.id, retry: meeting.joinRetries, dueAt: dueAt.toISOString() },
+      'bot refused; its retry is queued',
+    );
+  } catch (error) {
+    deps.log.warn(
+      { err: error, meetingId: meeting.id },
+      'could not queue the retry yet; the reconciler will',
+    );
+  }
+}
