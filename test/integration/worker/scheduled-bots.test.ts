@@ -227,6 +227,7 @@ describe('launching at join_at', () => {
     const [start] = await until(() => (startsOf(meetingId).length > 0 ? startsOf(meetingId) : undefined));
     expect(start?.workerId).toBe('sched-b');
     expect(start!.at).toBeGreaterThanOrEqual(joinAt.getTime() - 50);
+    console.info(`scheduled launch after a worker restart: ${start!.at - joinAt.getTime()} ms after join_at`);
     // The target is 2 s (met here alone: the scheduled_launch_delay_seconds metric reports it in
     // production); the bound is generous because a loaded CI run took 4.1 s, the queue's delayed-job
     // poll and a new worker's start-up both waiting for the CPU.
