@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * How the suite shares this 2-core machine (scripts/test.sh runs it in three lanes at once):
  * - main lane: the unit and integration files, then the e2e project's files;
- * - side lane: the e2e-side files, from when the bot image is built;
+ * - side lane: the e2e-pages files (no bot image needed), then the e2e-side files once the image
+ *   is built;
  * - meeting lane: the ten-minute time-base meeting (test/e2e/bot/time-base.test.ts), which
  *   measures media clocks that must hold under load and idles most of its ten minutes; its bots
  *   run at a higher priority than the other lanes' files;
@@ -21,15 +22,22 @@ const CPU_TIMING_FILES = [
   // Speaking signals and WebRTC levels sampled within a second of the voice.
   'test/e2e/simulator/speaking-signals.test.ts',
 ];
-const SIDE_LANE_FILES = [
-  'test/e2e/faults/**/*.test.ts',
-  'test/e2e/deploy/compose.test.ts',
-  'test/e2e/docker/**/*.test.ts',
+/**
+ * The side lane's first files: the simulator's pages and the web app in a host Chromium, which need
+ * no bot image, so they run while a fresh machine still builds it.
+ */
+const PAGE_FILES = [
   'test/e2e/simulator/google-meet.test.ts',
   'test/e2e/simulator/teams.test.ts',
   'test/e2e/simulator/control-api.test.ts',
   'test/e2e/simulator/chat.test.ts',
   'test/e2e/simulator/video-load.test.ts',
+  'test/e2e/web/app.test.ts',
+];
+const SIDE_LANE_FILES = [
+  'test/e2e/faults/**/*.test.ts',
+  'test/e2e/deploy/compose.test.ts',
+  'test/e2e/docker/**/*.test.ts',
   'test/e2e/stack/multi-host.test.ts',
   'test/e2e/stack/replicas.test.ts',
   'test/e2e/stack/reconfigure.test.ts',
@@ -44,7 +52,6 @@ const SIDE_LANE_FILES = [
   'test/e2e/stack/signed-in-bots.test.ts',
   // Issue 33: a calendar feed's event a minute ahead; mostly waiting for its time.
   'test/e2e/stack/calendar-feed.test.ts',
-  'test/e2e/web/app.test.ts',
   // Moved when the meeting got a lane of its own (the side lane then starts with the main lane).
   'test/e2e/stack/recording.test.ts',
   'test/e2e/stack/participant.test.ts',
@@ -91,8 +98,18 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: [...TIME_BASE_FILES, ...CPU_TIMING_FILES, ...SIDE_LANE_FILES],
+          exclude: [...TIME_BASE_FILES, ...CPU_TIMING_FILES, ...SIDE_LANE_FILES, ...PAGE_FILES],
           ...E2E,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
+          name: 'e2e-pages',
+          include: PAGE_FILES,
+          ...E2E,
+          // The simulator and a host Chromium: only Postgres and Redis are needed, not the bot image.
+          globalSetup: ['test/support/global-setup.ts'],
           sequence: { groupOrder: 2 },
         },
       },

@@ -22,7 +22,7 @@ npm run -s format:check >/dev/null
 # Without arguments, the projects of vitest.config.ts in three lanes at once, then one file group alone:
 #   the bot image: compiled and built in the background from the start (e2e files wait for it);
 #   main lane:  unit + integration, then the e2e project;
-#   side lane:  the e2e-side project, as soon as the image is built;
+#   side lane:  the e2e-pages project (no image needed), then e2e-side once the image is built;
 #   meeting lane: the ten-minute time-base meeting (no image needed; it idles most of its ten minutes);
 #   then alone: e2e-cpu-timing, once every lane is done.
 # Each Vitest writes its own JSON report; the summary reads them all. Arguments (a file, --project …)
@@ -58,7 +58,12 @@ if [ "$#" -eq 0 ]; then
   log "running the tests: the meeting lane (log: $MEETING_LOG) and the side lane (log: $SIDE_LOG) in the background, the main lane here"
   (vitest_json time-base --project e2e-time-base) >"$MEETING_LOG" 2>&1 &
   meeting_pid=$!
-  (if wait_for_bot_image; then vitest_json e2e-side --project e2e-side; else exit 1; fi) >"$SIDE_LOG" 2>&1 &
+  (
+    lane=0
+    vitest_json e2e-pages --project e2e-pages || lane=1
+    if wait_for_bot_image; then vitest_json e2e-side --project e2e-side || lane=1; else lane=1; fi
+    exit "$lane"
+  ) >"$SIDE_LOG" 2>&1 &
   side_pid=$!
   vitest_json unit-integration --project unit --project integration || status=1
   if wait_for_bot_image; then vitest_json e2e --project e2e || status=1; else status=1; fi
@@ -69,7 +74,11 @@ if [ "$#" -eq 0 ]; then
   log "the meeting lane:"
   cat "$MEETING_LOG"
   # The background lanes' reports (a subshell's REPORTS is its own).
-  REPORTS+=("$RUN_DIR/test-results-time-base.json" "$RUN_DIR/test-results-e2e-side.json")
+  REPORTS+=(
+    "$RUN_DIR/test-results-time-base.json"
+    "$RUN_DIR/test-results-e2e-pages.json"
+    "$RUN_DIR/test-results-e2e-side.json"
+  )
   log "the files with CPU deadlines, alone"
   vitest_json e2e-cpu-timing --project e2e-cpu-timing || status=1
 else
