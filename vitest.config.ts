@@ -23,8 +23,9 @@ const CPU_TIMING_FILES = [
   'test/e2e/simulator/speaking-signals.test.ts',
 ];
 /**
- * The side lane's first files: the simulator's pages and the web app in a host Chromium, which need
- * no bot image, so they run while a fresh machine still builds it.
+ * The side lane's first files: the simulator's pages in a host Chromium, which need no bot image and
+ * no build, so they run while a fresh machine still compiles and builds the image. (The web app's
+ * browser tests need the built app: they stay in SIDE_LANE_FILES.)
  */
 const PAGE_FILES = [
   'test/e2e/simulator/google-meet.test.ts',
@@ -32,9 +33,9 @@ const PAGE_FILES = [
   'test/e2e/simulator/control-api.test.ts',
   'test/e2e/simulator/chat.test.ts',
   'test/e2e/simulator/video-load.test.ts',
-  'test/e2e/web/app.test.ts',
 ];
 const SIDE_LANE_FILES = [
+  'test/e2e/web/app.test.ts',
   'test/e2e/faults/**/*.test.ts',
   'test/e2e/deploy/compose.test.ts',
   'test/e2e/docker/**/*.test.ts',
@@ -108,7 +109,7 @@ export default defineConfig({
           name: 'e2e-pages',
           include: PAGE_FILES,
           ...E2E,
-          // The simulator and a host Chromium: only Postgres and Redis are needed, not the bot image.
+          // The simulator and a host Chromium: only Postgres and Redis are needed, not the build or the image.
           globalSetup: ['test/support/global-setup.ts'],
           sequence: { groupOrder: 2 },
         },
