@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expandFeed, IcsParseError } from '../../../../shared/calendars/ics.js';
 import { ianaZoneOf, zonedWallTimeToInstant } from '../../../../shared/calendars/time-zones.js';
-
-const BERLIN_VTIMEZONE = `BEGIN:VTIMEZONE
-TZID:Europe/Berlin
-BEGIN:DAYLIGHT
-TZOFFSETFROM:+0100
-TZOFFSETTO:+0200
-TZNAME:CEST
-DTSTART:19700329T020000
-RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU
-END:DAYLIGHT
-BEGIN:STANDARD
-TZOFFSETFROM:+0200
-TZOFFSETTO:+0100
-TZNAME:CET
-DTSTART:19701025T030000
-RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU
-END:STANDARD
-END:VTIMEZONE`;
+import { BERLIN_VTIMEZONE } from '../../../support/ics-server.js';
 
 function calendar(body: string, extra = ''): string {
   return `BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n${extra}${body}\nEND:VCALENDAR\n`.replace(
