@@ -46,20 +46,10 @@ export async function releaseForRetry(
   fromSessionId: string,
   dueAt: Date,
 ): Promise<MeetingRecord | undefined> {
-  const [row] = await db<MeetingRow>('meetings')
-    .where({ id: meetingId, launch_session_id: fromSessionId })
-    .whereIn('status', NON_TERMINAL_STATUSES)
-    .update({
-      launch_session_id: null,
-      worker_id: null,
-      launched_at: null,
-      bot_container_id: null,
-      join_retries: db.raw('join_retries + 1') as unknown as number,
-      retry_due_at: dueAt,
-      updated_at: db.fn.now() as unknown as Date,
-    })
-    .returning('*');
-  return row && toMeetingRecord(row);
+  return releaseSession(db, meetingId, fromSessionId, {
+    join_retries: db.raw('join_retries + 1') as unknown as number,
+    retry_due_at: dueAt,
+  });
 }
 
 /** Live meetings whose retry was due before `dueBefore` and that no launch has claimed yet. */
@@ -82,6 +72,23 @@ export async function releaseForRelaunch(
   meetingId: number,
   fromSessionId: string,
 ): Promise<MeetingRecord | undefined> {
+  return releaseSession(db, meetingId, fromSessionId, {
+    relaunch_count: db.raw('relaunch_count + 1') as unknown as number,
+    relaunch_requested_at: db.fn.now() as unknown as Date,
+  });
+}
+
+/**
+ * Clears a live meeting's launch (session, worker, container) if it still belongs to the bot session
+ * `fromSessionId`, setting `counted` (what the release records) in the same statement: the one
+ * caller whose update matches is the only one that released it.
+ */
+async function releaseSession(
+  db: Db,
+  meetingId: number,
+  fromSessionId: string,
+  counted: Partial<MeetingRow>,
+): Promise<MeetingRecord | undefined> {
   const [row] = await db<MeetingRow>('meetings')
     .where({ id: meetingId, launch_session_id: fromSessionId })
     .whereIn('status', NON_TERMINAL_STATUSES)
@@ -90,8 +97,7 @@ export async function releaseForRelaunch(
       worker_id: null,
       launched_at: null,
       bot_container_id: null,
-      relaunch_count: db.raw('relaunch_count + 1') as unknown as number,
-      relaunch_requested_at: db.fn.now() as unknown as Date,
+      ...counted,
       updated_at: db.fn.now() as unknown as Date,
     })
     .returning('*');
