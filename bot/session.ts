@@ -80,6 +80,19 @@ function terminalOutcome(screen: Screen): Outcome | null {
   return null;
 }
 
+/**
+ * A refusal seen before the bot asked to join: where the platform words a refused link like a
+ * refused bot (PlatformDriver.refusesBadLinksAsBlocked), it is the link, which no retry mends.
+ */
+function refusalBeforeAsking(driver: PlatformDriver, outcome: Outcome): Outcome {
+  if (!driver.refusesBadLinksAsBlocked || outcome.reason !== 'blocked_by_platform') return outcome;
+  return {
+    status: 'failed',
+    reason: 'meeting_not_found',
+    detail: `the platform refused the meeting link before its join form${outcome.detail ? ` (${outcome.detail})` : ''}: a wrong passcode or meeting id`,
+  };
+}
+
 async function withLimit<T>(work: Promise<T>, ms: number, what: string, log: Logger): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
@@ -333,7 +346,7 @@ export class BotSession {
       try {
         const { screen } = await driver.observe();
         const terminal = terminalOutcome(screen);
-        if (terminal) return terminal;
+        if (terminal) return pressedJoin ? terminal : refusalBeforeAsking(driver, terminal);
         // Only after pressing a join button: a form whose Join is still disabled can look like a lobby.
         if (
           pressedJoin &&

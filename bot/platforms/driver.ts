@@ -63,6 +63,13 @@ export interface PlatformDriver {
   /** The meeting chat; absent for a driver without one (tests' scripted pages). */
   readonly chat?: PlatformChat;
   readonly platform: Platform;
+  /**
+   * True where the platform shows its refusal of a link (a wrong passcode) with the same words as
+   * its refusal of a suspected bot: Teams' "Sorry, we couldn't connect you". Seen before the bot
+   * asked to join, the refusal is about the link (`meeting_not_found`, not retried); after, about the
+   * bot (`blocked_by_platform`).
+   */
+  readonly refusesBadLinksAsBlocked?: boolean;
   /** Installed before the page's scripts: reports speaking changes through SPEAKING_BINDING. */
   readonly speakingScript: string;
   open(url: string): Promise<void>;

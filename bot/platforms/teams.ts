@@ -41,6 +41,8 @@ const HANGUP_SELECTOR = [
 
 export class TeamsDriver implements PlatformDriver {
   readonly platform = 'teams' as const;
+  /** A wrong passcode gets "Sorry, we couldn't connect you", the words of its refusal of a bot. */
+  readonly refusesBadLinksAsBlocked = true;
   readonly speakingScript = TEAMS_SPEAKING_SCRIPT;
   private botName = '';
 

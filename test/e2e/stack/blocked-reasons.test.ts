@@ -107,6 +107,27 @@ describe.concurrent.each(['google_meet', 'teams'] as const)('%s', (platform) => 
     ]);
     expect(events.some((event) => event.reason === 'blocked_by_platform')).toBe(false);
   });
+
+  it.skipIf(platform !== 'teams')(
+    'a wrong passcode: failed with meeting_not_found, not retried (the refusal came before any join request)',
+    async () => {
+      const created = await stack.simulator.createMeeting({ platform: 'teams', participants: [] });
+      const url = new URL(created.url);
+      url.searchParams.set('p', 'Wrong1');
+      const response = await stack.api.request('POST', '/bots', {
+        key: stack.user.key,
+        json: { platform: 'teams', native_meeting_id: created.id, passcode: 'Wrong1', meeting_url: url.href },
+      });
+      expect(response.status, response.text).toBe(201);
+      const meetingId = response.body.id as number;
+      const seen = await stack.waitForStatus(meetingId, ['active', 'failed', 'completed'], 180_000);
+      expect(seen.at(-1)).toBe('failed');
+      const events = await eventsOf(meetingId);
+      expect(events.at(-1)).toMatchObject({ to: 'failed', source: 'bot', reason: 'meeting_not_found' });
+      expect(events.at(-1)?.detail).toMatch(/wrong passcode/);
+      expect(events.some((event) => event.reason === 'blocked_by_platform')).toBe(false);
+    },
+  );
 });
 
 async function nativeIdOf(meetingId: number): Promise<string | undefined> {

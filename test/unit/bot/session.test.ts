@@ -317,6 +317,27 @@ describe('BotSession', () => {
     await expect(session.run()).rejects.toThrow('cannot read properties of undefined');
   });
 
+  describe('a refusal seen before asking to join', () => {
+    const refused: Screen = { kind: 'failed', reason: 'blocked_by_platform', detail: '' };
+
+    it('is the link where the platform words a refused link like a refused bot (Teams)', async () => {
+      const driver = Object.assign(new ScriptedDriver(() => ({ screen: refused, others: null })), {
+        refusesBadLinksAsBlocked: true,
+      });
+      const { session } = setUp(driver);
+      expect(await session.run()).toMatchObject({ status: 'failed', reason: 'meeting_not_found' });
+      expect(driver.actions).not.toContain('join');
+    });
+
+    it('stays blocked_by_platform after the bot asked to join, or where the platform tells them apart', async () => {
+      const teams = Object.assign(new ScriptedDriver(screens(refused)), { refusesBadLinksAsBlocked: true });
+      expect(await setUp(teams).session.run()).toMatchObject({ reason: 'blocked_by_platform' });
+      expect(teams.actions).toContain('join');
+      const meet = new ScriptedDriver(() => ({ screen: refused, others: null }));
+      expect(await setUp(meet).session.run()).toMatchObject({ reason: 'blocked_by_platform' });
+    });
+  });
+
   it('ends with what the page reports as fatal (a sign-in redirect)', async () => {
     let hooks: MeetingPageHooks | null = null;
     const driver = new ScriptedDriver((look) => {
