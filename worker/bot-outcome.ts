@@ -1,3 +1,5 @@
+import type { Counter } from 'prom-client';
+import { hasActiveBotAccount } from '../shared/accounts/bot-accounts-store.js';
 import type { BotJobs } from '../shared/bots/jobs.js';
 import { isTerminal } from '../shared/contract/meeting-status.js';
 import type { Config } from '../shared/infra/config.js';
@@ -13,7 +15,16 @@ import { decideJoinRetry, type JoinRetrySettings, totalAttempts } from './join-r
 export interface BotOutcomeDeps {
   db: Knex;
   log: Logger;
-  retry?: { settings: JoinRetrySettings; jobs: Pick<BotJobs, 'launch'> } | undefined;
+  retry?:
+    | {
+        settings: JoinRetrySettings;
+        jobs: Pick<BotJobs, 'launch'>;
+        /** An anonymous bot refused for sign-in comes back signed in (BOT_ACCOUNT_FALLBACK with a key). */
+        accountFallback?: boolean;
+        /** Counts the launches queued again, by platform, reason and kind (`retry`, `account_fallback`). */
+        counter?: Pick<Counter, 'inc'> | undefined;
+      }
+    | undefined;
 }
 
 export interface BotEnd {
@@ -46,6 +57,19 @@ export async function applyBotEnd(
     if (!meeting || isTerminal(meeting.status) || meeting.launchSessionId !== sessionId) {
       return { applied: 'ignored' as const };
     }
+    if (end.status === 'failed' && (await fallsBackToAccount(deps, trx, meeting, end))) {
+      const released = await releaseForRetry(trx, meetingId, sessionId, new Date(), { signIn: true });
+      if (!released) return { applied: 'ignored' as const };
+      await recordStatusChange(trx, domainEvents, {
+        meetingId,
+        from: meeting.status,
+        to: meeting.status,
+        source: end.source,
+        reason: end.reason,
+        detail: `${end.detail || 'the meeting wants a signed-in account'}; launching again now as a signed-in bot (BOT_ACCOUNT_FALLBACK)`,
+      });
+      return { applied: 'retrying' as const, meeting: released, dueAt: new Date(), kind: 'account_fallback' };
+    }
     const settings = deps.retry?.settings;
     const decision =
       end.status === 'failed' && settings ? decideJoinRetry(end.reason, meeting.joinRetries, settings) : null;
@@ -62,7 +86,7 @@ export async function applyBotEnd(
         reason: end.reason,
         detail: `attempt ${decision.attempt} of ${attempts}: ${end.detail || end.reason}; attempt ${decision.nextAttempt} in ${decision.delaySeconds} s`,
       });
-      return { applied: 'retrying' as const, meeting: released, dueAt };
+      return { applied: 'retrying' as const, meeting: released, dueAt, kind: 'retry' };
     }
     const counted =
       end.status === 'failed' &&
@@ -78,14 +102,37 @@ export async function applyBotEnd(
     });
     return { applied: moved ? ('ended' as const) : ('ignored' as const) };
   });
-  if (outcome.applied === 'retrying') await queueRetry(deps, outcome.meeting, outcome.dueAt);
+  if (outcome.applied === 'retrying') {
+    deps.retry?.counter?.inc({ platform: outcome.meeting.platform, reason: end.reason, kind: outcome.kind });
+    await queueRetry(deps, outcome.meeting, outcome.dueAt);
+  }
   return outcome.applied;
+}
+
+/**
+ * Whether an anonymous bot's end is a sign-in refusal the operator lets fall back to a bot account
+ * (BOT_ACCOUNT_FALLBACK), and the platform has an active one. A signed-in bot never falls back: its
+ * sign-in screen is `sign_in_expired`.
+ */
+async function fallsBackToAccount(
+  deps: BotOutcomeDeps,
+  trx: Knex.Transaction,
+  meeting: MeetingRecord,
+  end: BotEnd,
+): Promise<boolean> {
+  if (!deps.retry?.accountFallback || meeting.authenticated || end.reason !== 'sign_in_required')
+    return false;
+  return hasActiveBotAccount(trx, meeting.platform);
 }
 
 /** The worker's retry settings and queue, when it can queue launches (every worker process does). */
 export function joinRetryOf(deps: {
-  config: Pick<Config, 'BOT_RETRY_ATTEMPTS' | 'BOT_RETRY_BACKOFF_SECONDS'>;
+  config: Pick<
+    Config,
+    'BOT_RETRY_ATTEMPTS' | 'BOT_RETRY_BACKOFF_SECONDS' | 'BOT_ACCOUNT_FALLBACK' | 'BOT_ACCOUNT_KEY'
+  >;
   jobs?: Pick<BotJobs, 'launch'> | undefined;
+  metrics?: { joinRetries?: Pick<Counter, 'inc'> } | undefined;
 }): BotOutcomeDeps['retry'] {
   if (!deps.jobs) return undefined;
   return {
@@ -94,6 +141,8 @@ export function joinRetryOf(deps: {
       backoffSeconds: deps.config.BOT_RETRY_BACKOFF_SECONDS,
     },
     jobs: deps.jobs,
+    accountFallback: deps.config.BOT_ACCOUNT_FALLBACK && deps.config.BOT_ACCOUNT_KEY !== undefined,
+    counter: deps.metrics?.joinRetries,
   };
 }
 

@@ -29,6 +29,8 @@ export class WorkerMetrics implements IngestMetrics {
   readonly ingestLag: Histogram;
   readonly webhookDeliveries: Counter;
   readonly relaunches: Counter;
+  /** Launches queued again after a refusal: join retries and sign-in fallbacks. */
+  readonly joinRetries: Counter;
   /** From a scheduled bot's `join_at` to its claim (how late it launched). */
   readonly scheduledLaunchDelay: Histogram;
   /** Calendar feed polls by outcome (ok, fetch_failed, invalid_feed, failed). */
@@ -71,6 +73,12 @@ export class WorkerMetrics implements IngestMetrics {
       name: `${METRIC_PREFIX}webhook_delivery_attempts_total`,
       help: 'Webhook delivery attempts by outcome (delivered, retrying, given_up)',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.joinRetries = new Counter({
+      name: `${METRIC_PREFIX}join_retries_total`,
+      help: 'Bots launched again after a refusal, by platform, reason and kind (retry: after a backoff; account_fallback: signed in after sign_in_required)',
+      labelNames: ['platform', 'reason', 'kind'],
       registers,
     });
     this.relaunches = new Counter({

@@ -23,7 +23,7 @@ export interface WorkerDeps {
   log: Logger;
   /** Launch durations and the rest of this worker's metrics. */
   metrics: Pick<WorkerMetrics, 'launchDuration' | 'relaunches'> &
-    Partial<Pick<WorkerMetrics, 'scheduledLaunchDelay'>>;
+    Partial<Pick<WorkerMetrics, 'scheduledLaunchDelay' | 'joinRetries'>>;
   /** Queues launches (a lost host's meetings are relaunched through the same queue). */
   jobs: BotJobs;
   /** Reaches running bots through their command streams. */

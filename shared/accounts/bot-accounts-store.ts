@@ -189,6 +189,12 @@ export async function takeBotAccount(
   });
 }
 
+/** Whether the platform has an active bot account (full or not): one a signed-in launch may take. */
+export async function hasActiveBotAccount(db: Db, platform: Platform): Promise<boolean> {
+  const row = await db('bot_accounts').where({ platform, status: 'active' }).first('id');
+  return row !== undefined;
+}
+
 /** The account a meeting took and its session (a relaunched bot signs in with the same one). */
 export async function findBotAccountOfMeeting(
   db: Db,

@@ -70,6 +70,11 @@ export const configSchema = z
       }),
     /** How many bots may use one bot account at once. */
     BOT_ACCOUNT_MAX_BOTS: z.coerce.number().int().min(1).max(100).default(1),
+    /**
+     * An anonymous bot refused with `sign_in_required` is launched again at once as a signed-in bot
+     * (as if asked with `authenticated`) when an active bot account of its platform exists.
+     */
+    BOT_ACCOUNT_FALLBACK: booleanFlag,
     EXTRA_MEETING_ORIGINS: originList,
     REQUEST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
     TRUST_PROXY: booleanFlag,

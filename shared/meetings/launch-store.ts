@@ -39,16 +39,19 @@ export async function claimLaunch(
  * retry can help, so the retry's launch can claim it once `dueAt` has come, and counts the retry.
  * Only one caller can ever release a given session (the ingester and the exit handler may both read
  * the bot's final event), so a refusal is retried once. Undefined when the meeting ended or moved on.
+ * `signIn` makes the retry a signed-in bot (the fallback of an anonymous one refused for sign-in).
  */
 export async function releaseForRetry(
   db: Db,
   meetingId: number,
   fromSessionId: string,
   dueAt: Date,
+  options: { signIn?: boolean } = {},
 ): Promise<MeetingRecord | undefined> {
   return releaseSession(db, meetingId, fromSessionId, {
     join_retries: db.raw('join_retries + 1') as unknown as number,
     retry_due_at: dueAt,
+    ...(options.signIn ? { authenticated: true } : {}),
   });
 }
 

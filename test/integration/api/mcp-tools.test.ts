@@ -97,7 +97,11 @@ describe('tools/list', () => {
     }
     expect(byName.get('send_bot')?.inputSchema).toMatchObject({
       required: ['platform', 'native_meeting_id'],
-      properties: { platform: { enum: ['google_meet', 'teams'] }, recording_enabled: { type: 'boolean' } },
+      properties: {
+        platform: { enum: ['google_meet', 'teams'] },
+        recording_enabled: { type: 'boolean' },
+        authenticated: { type: 'boolean' },
+      },
     });
     expect(byName.get('list_meetings')?.inputSchema.properties?.limit).toMatchObject({
       type: 'integer',

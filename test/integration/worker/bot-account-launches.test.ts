@@ -11,6 +11,7 @@ import { findMeetingById } from '../../../shared/meetings/store.js';
 import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { BotFleet } from '../../../worker/bot-fleet.js';
+import { applyBotEnd, joinRetryOf } from '../../../worker/bot-outcome.js';
 import { closeBotSession } from '../../../worker/bot-sessions.js';
 import { domainEvents } from '../../../worker/domain-events.js';
 import { launchBot } from '../../../worker/jobs/launch-bot.js';
@@ -208,6 +209,133 @@ describe('a signed-in launch', () => {
     const next = await signedInMeeting('teams');
     expect(await launchBot(deps, next)).toMatchObject({ launched: true });
     await api.database.db('meetings').where('platform', 'teams').update({ status: 'completed' });
+  });
+
+  it('with BOT_ACCOUNT_FALLBACK, an anonymous bot refused for sign-in comes back at once signed in', async () => {
+    const queued: unknown[] = [];
+    const joinRetries = new Counter({
+      name: 'join_retries_fallback_test',
+      help: 'h',
+      labelNames: ['platform', 'reason', 'kind'],
+      registers: [new Registry()],
+    });
+    const retry = (fallback: boolean) =>
+      joinRetryOf({
+        config: { ...deps.config, BOT_ACCOUNT_FALLBACK: fallback },
+        jobs: { launch: async (payload) => void queued.push(payload) },
+        metrics: { joinRetries },
+      });
+    const signInRefusal = {
+      status: 'failed' as const,
+      reason: 'sign_in_required',
+      detail: '"Sign in to join this meeting"',
+      source: 'bot',
+    };
+    const anonymousTeamsBot = async (nativeMeetingId: string) => {
+      const response = await api.request('POST', '/bots', {
+        key: user.key,
+        json: { platform: 'teams', native_meeting_id: nativeMeetingId, passcode: 'pass' },
+      });
+      expect(response.status, response.text).toBe(201);
+      const meeting = {
+        meetingId: response.body.id as number,
+        userId: user.id,
+        platform: 'teams' as const,
+        nativeMeetingId,
+      };
+      expect(await launchBot(deps, meeting)).toMatchObject({ launched: true });
+      return { meeting, sessionId: specs.at(-1)!.labels['meetbot.session-id']! };
+    };
+
+    // Without the setting the refusal ends the meeting, as it always did.
+    const plain = await anonymousTeamsBot('722222222222');
+    const log = deps.log;
+    expect(
+      await applyBotEnd(
+        { db: api.database.db, log, retry: retry(false) },
+        plain.meeting.meetingId,
+        plain.sessionId,
+        signInRefusal,
+      ),
+    ).toBe('ended');
+    expect(await findMeetingById(api.database.db, plain.meeting.meetingId)).toMatchObject({
+      status: 'failed',
+      authenticated: false,
+    });
+
+    const { meeting, sessionId } = await anonymousTeamsBot('733333333333');
+    expect(
+      await applyBotEnd(
+        { db: api.database.db, log, retry: retry(true) },
+        meeting.meetingId,
+        sessionId,
+        signInRefusal,
+      ),
+    ).toBe('retrying');
+    const waiting = await findMeetingById(api.database.db, meeting.meetingId);
+    expect(waiting).toMatchObject({
+      status: 'requested',
+      authenticated: true,
+      launchSessionId: null,
+      joinRetries: 1,
+    });
+    expect(queued).toEqual([expect.objectContaining({ meetingId: meeting.meetingId, retry: 1 })]);
+    const events = (await api.request('GET', `/meetings/${meeting.meetingId}/events`, { key: user.key })).body
+      .events;
+    expect(events.at(-1)).toMatchObject({ from: 'requested', to: 'requested', reason: 'sign_in_required' });
+    expect(events.at(-1).detail).toMatch(/signed-in bot \(BOT_ACCOUNT_FALLBACK\)/);
+    expect(await joinRetries.get()).toMatchObject({
+      values: [
+        { value: 1, labels: { platform: 'teams', reason: 'sign_in_required', kind: 'account_fallback' } },
+      ],
+    });
+
+    // The retry's launch signs in with an account of the pool.
+    expect(await launchBot(deps, { ...meeting, retry: 1 })).toMatchObject({ launched: true });
+    expect((await findMeetingById(api.database.db, meeting.meetingId))?.botAccountId).not.toBeNull();
+    const spec = specs.at(-1)!;
+    expect(spec.files).toHaveLength(1);
+    expect(botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!)).signedIn).toBeDefined();
+
+    // A signed-in bot never falls back again: its sign-in screen is sign_in_expired.
+    const second = spec.labels['meetbot.session-id']!;
+    expect(
+      await applyBotEnd(
+        { db: api.database.db, log, retry: retry(true) },
+        meeting.meetingId,
+        second,
+        signInRefusal,
+      ),
+    ).toBe('ended');
+    expect(queued).toHaveLength(1);
+  });
+
+  it('with BOT_ACCOUNT_FALLBACK, a platform without an active account keeps the refusal', async () => {
+    const response = await api.request('POST', '/bots', {
+      key: user.key,
+      json: { platform: 'google_meet', native_meeting_id: 'fbk-defg-hij' },
+    });
+    const meeting = {
+      meetingId: response.body.id as number,
+      userId: user.id,
+      platform: 'google_meet' as const,
+      nativeMeetingId: 'fbk-defg-hij',
+    };
+    expect(await launchBot(deps, meeting)).toMatchObject({ launched: true });
+    const sessionId = specs.at(-1)!.labels['meetbot.session-id']!;
+    const retry = joinRetryOf({
+      config: { ...deps.config, BOT_ACCOUNT_FALLBACK: true },
+      jobs: { launch: async () => undefined },
+    });
+    expect(
+      await applyBotEnd({ db: api.database.db, log: deps.log, retry }, meeting.meetingId, sessionId, {
+        status: 'failed',
+        reason: 'sign_in_required',
+        detail: '',
+        source: 'bot',
+      }),
+    ).toBe('ended');
+    expect(await findMeetingById(api.database.db, meeting.meetingId)).toMatchObject({ status: 'failed' });
   });
 
   it('fails at once with no_bot_account_available when the platform has no active account', async () => {
