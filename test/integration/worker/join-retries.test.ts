@@ -1,27 +1,14 @@
-import type { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { Counter, Histogram, Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { redisBotCommands } from '../../../shared/bots/command-channel.js';
-import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import { streamFields } from '../../../shared/contract/stream-codec.js';
 import { botSessionStream } from '../../../shared/contract/streams.js';
-import { parseConfig } from '../../../shared/infra/config.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
-import { BotFleet } from '../../../worker/bot-fleet.js';
 import { applyBotEnd, type BotEnd, joinRetryOf } from '../../../worker/bot-outcome.js';
-import { closeBotSession } from '../../../worker/bot-sessions.js';
-import { LaunchPlacement } from '../../../worker/placement.js';
-import { createLaunchWorker } from '../../../worker/queue-workers.js';
-import { sweepPendingRetries } from '../../../worker/reconciler.js';
 import { Ingester } from '../../../worker/ingest/ingester.js';
-import { createBotCredentials } from '../../../worker/runtime/bot-credentials.js';
-import type { BotContainerSpec, BotRuntime } from '../../../worker/runtime/bot-runtime.js';
-import type { WorkerDeps } from '../../../worker/worker-deps.js';
+import { sweepPendingRetries } from '../../../worker/reconciler.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { type LaunchWorker, LaunchWorkers, until } from '../../support/launch-workers.js';
 import { tempRecordingStorage } from '../../support/recording-storage.js';
-import { createTestRedis } from '../../support/redis.js';
 
 // Retries of refused bots against the real API, Postgres, Redis and BullMQ, with launch workers as
 // worker/main.ts builds them; the container runtime is a recorder (no bot runs), and the bot's end is
@@ -30,85 +17,7 @@ import { createTestRedis } from '../../support/redis.js';
 const log = createLogger('join-retries-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 let api: TestApi;
 
-const starts: Array<{ meetingId: number; at: number; workerId: string; sessionId: string }> = [];
-
-interface RunningWorker {
-  deps: WorkerDeps;
-  worker: Worker;
-  connections: Redis[];
-}
-const running: RunningWorker[] = [];
-
-function recordingRuntime(workerId: string): BotRuntime {
-  return {
-    async start(spec: BotContainerSpec) {
-      const meetingId = Number(spec.labels['meetbot.meeting-id']);
-      const sessionId = spec.labels['meetbot.session-id'] ?? '';
-      starts.push({ meetingId, at: Date.now(), workerId, sessionId });
-      return `container-${meetingId}-${sessionId}`;
-    },
-    inspect: async () => undefined,
-    list: async () => [],
-    stop: async () => undefined,
-    remove: async () => undefined,
-    logsTail: async () => '',
-    usage: async () => undefined,
-    onExit: async () => () => undefined,
-  };
-}
-
-function configEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    DATABASE_URL: api.database.url,
-    REDIS_URL: api.config.REDIS_URL,
-    QUEUE_PREFIX: api.prefix,
-    LOG_LEVEL: 'silent',
-    BOT_RETRY_ATTEMPTS: '2',
-    BOT_RETRY_BACKOFF_SECONDS: '1',
-    ...extra,
-  };
-}
-
-function startWorker(workerId: string, extra: Record<string, string> = {}): RunningWorker {
-  const config = parseConfig({ ...process.env, ...configEnv(extra), WORKER_ID: workerId });
-  const redis = createTestRedis(config.REDIS_URL);
-  const fleet = new BotFleet(4);
-  const registry = new Registry();
-  const deps: WorkerDeps = {
-    config,
-    db: api.database.db,
-    redis,
-    runtime: recordingRuntime(workerId),
-    credentials: createBotCredentials(redis, config),
-    fleet,
-    log,
-    metrics: {
-      relaunches: new Counter({ name: 'r', help: 'h', labelNames: ['outcome'], registers: [registry] }),
-      launchDuration: new Histogram({ name: 'l', help: 'h', registers: [registry] }),
-    },
-    jobs: bullBotJobs(api.queues),
-    commands: redisBotCommands(redis, api.prefix),
-    announce: async () => undefined,
-  };
-  const placement = new LaunchPlacement({
-    db: api.database.db,
-    fleet,
-    workerId,
-    heartbeatSeconds: config.WORKER_HEARTBEAT_SECONDS,
-  });
-  const connection = redis.duplicate();
-  const worker = createLaunchWorker(deps, connection, placement);
-  void worker.run();
-  const started = { deps, worker, connections: [redis, connection] };
-  running.push(started);
-  return started;
-}
-
-async function stopWorker(target: RunningWorker): Promise<void> {
-  await target.worker.close();
-  for (const connection of target.connections) connection.disconnect();
-  running.splice(running.indexOf(target), 1);
-}
+let workers: LaunchWorkers;
 
 let meetingCounter = 0;
 function nextMeetingId(): string {
@@ -121,18 +30,8 @@ function nextMeetingId(): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(read: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(50);
-  }
-}
-
 function startsOf(meetingId: number) {
-  return starts.filter((start) => start.meetingId === meetingId);
+  return workers.startsOf(meetingId);
 }
 
 async function sendBot(user: TestUser) {
@@ -171,26 +70,24 @@ async function eventsOf(user: TestUser, meetingId: number) {
 
 beforeAll(async () => {
   api = await startTestApi();
+  workers = new LaunchWorkers(api, log, { BOT_RETRY_ATTEMPTS: '2', BOT_RETRY_BACKOFF_SECONDS: '1' });
 });
 
 afterEach(async () => {
-  for (const target of [...running]) await stopWorker(target);
+  await workers.stopAll();
 });
 
 afterAll(async () => {
-  const redis = createTestRedis(api.config.REDIS_URL);
-  const config = parseConfig({ ...configEnv(), WORKER_ID: 'cleanup' });
-  const deps = { config, db: api.database.db, redis, log, credentials: createBotCredentials(redis, config) };
-  for (const start of starts) await closeBotSession(deps, start.sessionId).catch(() => undefined);
-  redis.disconnect();
+  // The launches opened real Redis credentials for their bots: revoke them.
+  await workers?.closeSessions();
   await api?.close();
 });
 
 describe('retrying a refused bot', () => {
   it('relaunches after a doubling backoff, once per refusal with two workers, then fails with the last reason', async () => {
     const user = await api.createUser();
-    const a = startWorker('retry-a');
-    const b = startWorker('retry-b');
+    const a = workers.start('retry-a');
+    const b = workers.start('retry-b');
     const { meetingId } = await sendBot(user);
     const first = await launchNumber(meetingId, 1);
 
@@ -233,8 +130,8 @@ describe('retrying a refused bot', () => {
 
   it("a refusal on the bot's own stream, read by two workers' ingesters, is retried once", async () => {
     const user = await api.createUser();
-    const a = startWorker('retry-g');
-    const b = startWorker('retry-h');
+    const a = workers.start('retry-g');
+    const b = workers.start('retry-h');
     const { meetingId } = await sendBot(user);
     const first = await launchNumber(meetingId, 1);
     const redis = a.connections[0]!;
@@ -293,7 +190,7 @@ describe('retrying a refused bot', () => {
 
   it('does not retry a verification screen, a sign-in screen, a missing meeting or a denial', async () => {
     const user = await api.createUser();
-    const a = startWorker('retry-c');
+    const a = workers.start('retry-c');
     for (const reason of [
       'verification_required',
       'sign_in_required',
@@ -314,7 +211,7 @@ describe('retrying a refused bot', () => {
 
   it('a stop during the backoff cancels the retry', async () => {
     const user = await api.createUser();
-    const a = startWorker('retry-d', { BOT_RETRY_BACKOFF_SECONDS: '3' });
+    const a = workers.start('retry-d', { BOT_RETRY_BACKOFF_SECONDS: '3' });
     const { meetingId, nativeMeetingId } = await sendBot(user);
     const first = await launchNumber(meetingId, 1);
     expect(await applyBotEnd(deps(a), meetingId, first.sessionId, refused)).toBe('retrying');
@@ -329,12 +226,12 @@ describe('retrying a refused bot', () => {
 
   it('the retry waits in Redis across a worker restart, and a lost enqueue is queued by the reconciler', async () => {
     const user = await api.createUser();
-    const before = startWorker('retry-e', { BOT_RETRY_BACKOFF_SECONDS: '2' });
+    const before = workers.start('retry-e', { BOT_RETRY_BACKOFF_SECONDS: '2' });
     const { meetingId } = await sendBot(user);
     const first = await launchNumber(meetingId, 1);
     expect(await applyBotEnd(deps(before), meetingId, first.sessionId, refused)).toBe('retrying');
-    await stopWorker(before);
-    startWorker('retry-f');
+    await workers.stop(before);
+    const after = workers.start('retry-f');
     const second = await launchNumber(meetingId, 2);
     expect(second.workerId).toBe('retry-f');
 
@@ -342,9 +239,9 @@ describe('retrying a refused bot', () => {
     const lost = await sendBot(user);
     const lostFirst = await launchNumber(lost.meetingId, 1);
     const noQueue = {
-      ...deps(running[0]!),
+      ...deps(after),
       retry: {
-        ...joinRetryOf(running[0]!.deps)!,
+        ...joinRetryOf(after.deps)!,
         jobs: {
           launch: async () => {
             throw new Error('Redis away');
@@ -359,11 +256,11 @@ describe('retrying a refused bot', () => {
       .update({ retry_due_at: new Date(Date.now() - 60_000) });
     await sleep(1500);
     expect(startsOf(lost.meetingId)).toHaveLength(1);
-    expect(await sweepPendingRetries(running[0]!.deps)).toBe(0);
+    expect(await sweepPendingRetries(after.deps)).toBe(0);
     await launchNumber(lost.meetingId, 2);
   }, 40_000);
 });
 
-function deps(target: RunningWorker) {
+function deps(target: LaunchWorker) {
   return { db: target.deps.db, log, retry: joinRetryOf(target.deps) };
 }

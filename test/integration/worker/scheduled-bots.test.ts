@@ -1,26 +1,15 @@
-import type { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { Counter, Histogram, Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redisBotCommands } from '../../../shared/bots/command-channel.js';
 import { bullBotJobs } from '../../../shared/bots/jobs.js';
-import { parseConfig } from '../../../shared/infra/config.js';
-import { createLogger } from '../../../shared/infra/logger.js';
 import { type BotServiceDeps, scheduleBot } from '../../../shared/bots/service.js';
+import { createLogger } from '../../../shared/infra/logger.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { webhookPolicyOf } from '../../../shared/webhooks/address-policy.js';
 import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
-import { listTransitions } from '../../../shared/meetings/transitions-store.js';
-import { BotFleet } from '../../../worker/bot-fleet.js';
-import { closeBotSession } from '../../../worker/bot-sessions.js';
-import { LaunchPlacement } from '../../../worker/placement.js';
-import { createLaunchWorker } from '../../../worker/queue-workers.js';
 import { reconcile } from '../../../worker/reconciler.js';
-import { createBotCredentials } from '../../../worker/runtime/bot-credentials.js';
-import type { BotContainerSpec, BotRuntime } from '../../../worker/runtime/bot-runtime.js';
-import type { WorkerDeps } from '../../../worker/worker-deps.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
-import { createTestRedis } from '../../support/redis.js';
+import { LaunchWorkers, until } from '../../support/launch-workers.js';
 
 // Scheduled bots (POST /bots `join_at`) against the real API, Postgres, Redis and BullMQ, with
 // launch workers as worker/main.ts builds them; only the container runtime is a recorder, so no
@@ -30,84 +19,7 @@ const log = createLogger('scheduled-test', process.env.TEST_LOG_LEVEL ?? 'silent
 let api: TestApi;
 
 /** Every container start any worker made: which meeting, when, by which worker. */
-const starts: Array<{ meetingId: number; at: number; workerId: string; sessionId: string }> = [];
-
-interface RunningWorker {
-  deps: WorkerDeps;
-  worker: Worker;
-  connections: Redis[];
-}
-const running: RunningWorker[] = [];
-
-function recordingRuntime(workerId: string): BotRuntime {
-  return {
-    async start(spec: BotContainerSpec) {
-      const meetingId = Number(spec.labels['meetbot.meeting-id']);
-      const sessionId = spec.labels['meetbot.session-id'] ?? '';
-      starts.push({ meetingId, at: Date.now(), workerId, sessionId });
-      return `container-${meetingId}-${sessionId}`;
-    },
-    inspect: async () => undefined,
-    list: async () => [],
-    stop: async () => undefined,
-    remove: async () => undefined,
-    logsTail: async () => '',
-    usage: async () => undefined,
-    onExit: async () => () => undefined,
-  };
-}
-
-/** A launch worker as a worker process runs it (its own connections, slots and id). */
-function startWorker(workerId: string): RunningWorker {
-  const config = parseConfig({ ...process.env, ...configEnv(), WORKER_ID: workerId });
-  const redis = createTestRedis(config.REDIS_URL);
-  const fleet = new BotFleet(4);
-  const registry = new Registry();
-  const deps: WorkerDeps = {
-    config,
-    db: api.database.db,
-    redis,
-    runtime: recordingRuntime(workerId),
-    credentials: createBotCredentials(redis, config),
-    fleet,
-    log,
-    metrics: {
-      relaunches: new Counter({ name: 'r', help: 'h', labelNames: ['outcome'], registers: [registry] }),
-      launchDuration: new Histogram({ name: 'l', help: 'h', registers: [registry] }),
-      scheduledLaunchDelay: new Histogram({ name: 's', help: 'h', registers: [registry] }),
-    },
-    jobs: bullBotJobs(api.queues),
-    commands: redisBotCommands(redis, api.prefix),
-    announce: async () => undefined,
-  };
-  const placement = new LaunchPlacement({
-    db: api.database.db,
-    fleet,
-    workerId,
-    heartbeatSeconds: config.WORKER_HEARTBEAT_SECONDS,
-  });
-  const connection = redis.duplicate();
-  const worker = createLaunchWorker(deps, connection, placement);
-  void worker.run();
-  const started = { deps, worker, connections: [redis, connection] };
-  running.push(started);
-  return started;
-}
-
-function configEnv(): Record<string, string> {
-  return {
-    DATABASE_URL: api.database.url,
-    REDIS_URL: api.config.REDIS_URL,
-    QUEUE_PREFIX: api.prefix,
-    LOG_LEVEL: 'silent',
-  };
-}
-
-async function stopWorker(target: RunningWorker): Promise<void> {
-  await target.worker.close();
-  for (const connection of target.connections) connection.disconnect();
-  running.splice(running.indexOf(target), 1);
-}
+let workers: LaunchWorkers;
 
 let meetingCounter = 0;
 function nextMeetingId(): string {
@@ -129,37 +41,24 @@ async function schedule(user: TestUser, joinAt: Date, nativeMeetingId = nextMeet
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(read: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(50);
-  }
-}
-
 function startsOf(meetingId: number) {
-  return starts.filter((start) => start.meetingId === meetingId);
+  return workers.startsOf(meetingId);
 }
 
 beforeAll(async () => {
   api = await startTestApi({
     env: { BOT_SCHEDULE_HORIZON_DAYS: '7', BOT_SCHEDULE_CLOCK_SKEW_SECONDS: '30' },
   });
+  workers = new LaunchWorkers(api, log);
 });
 
 afterEach(async () => {
-  for (const target of [...running]) await stopWorker(target);
+  await workers.stopAll();
 });
 
 afterAll(async () => {
   // The launches opened real Redis credentials for their bots: revoke them.
-  const redis = createTestRedis(api.config.REDIS_URL);
-  const config = parseConfig({ ...configEnv(), WORKER_ID: 'cleanup' });
-  const deps = { config, db: api.database.db, redis, log, credentials: createBotCredentials(redis, config) };
-  for (const start of starts) await closeBotSession(deps, start.sessionId).catch(() => undefined);
-  redis.disconnect();
+  await workers?.closeSessions();
   await api?.close();
 });
 
@@ -216,14 +115,14 @@ describe('POST /bots with join_at', () => {
 describe('launching at join_at', () => {
   it('launches at join_at after a worker restart in between, and not before', async () => {
     const user = await api.createUser();
-    const before = startWorker('sched-a');
+    const before = workers.start('sched-a');
     const joinAt = new Date(Date.now() + 4000);
     const { meetingId } = await schedule(user, joinAt);
     await sleep(1000);
     expect(startsOf(meetingId)).toEqual([]);
-    await stopWorker(before);
+    await workers.stop(before);
     await sleep(500);
-    startWorker('sched-b');
+    workers.start('sched-b');
     const [start] = await until(() => (startsOf(meetingId).length > 0 ? startsOf(meetingId) : undefined));
     expect(start?.workerId).toBe('sched-b');
     expect(start!.at).toBeGreaterThanOrEqual(joinAt.getTime() - 50);
@@ -239,8 +138,8 @@ describe('launching at join_at', () => {
 
   it('launches each scheduled bot exactly once with two worker replicas', async () => {
     const user = await api.createUser({ maxConcurrentBots: 10 });
-    startWorker('replica-1');
-    startWorker('replica-2');
+    workers.start('replica-1');
+    workers.start('replica-2');
     const joinAt = new Date(Date.now() + 2500);
     const scheduled = await Promise.all([1, 2, 3, 4].map(() => schedule(user, joinAt)));
     await until(() =>
@@ -253,7 +152,7 @@ describe('launching at join_at', () => {
 
   it('a cancelled scheduled bot never starts; the meeting ends completed, reason schedule_cancelled', async () => {
     const user = await api.createUser();
-    startWorker('cancel-1');
+    workers.start('cancel-1');
     const joinAt = new Date(Date.now() + 2000);
     const { meetingId, nativeMeetingId } = await schedule(user, joinAt);
     const cancelled = await api.request('DELETE', `/bots/google_meet/${nativeMeetingId}`, { key: user.key });
@@ -270,7 +169,7 @@ describe('launching at join_at', () => {
 
   it('a moved bot launches at its new time only; a launched one cannot be moved', async () => {
     const user = await api.createUser();
-    startWorker('move-1');
+    workers.start('move-1');
     const { meetingId, nativeMeetingId } = await schedule(user, new Date(Date.now() + 2000));
     const later = new Date(Date.now() + 5000);
     const moved = await api.request('PATCH', `/bots/google_meet/${nativeMeetingId}`, {
@@ -296,7 +195,7 @@ describe('launching at join_at', () => {
 
   it('a bot moved away from a time and back, after that time passed, still launches', async () => {
     const user = await api.createUser();
-    startWorker('move-back-1');
+    workers.start('move-back-1');
     const first = new Date(Date.now() + 1000);
     const { meetingId, nativeMeetingId } = await schedule(user, first);
     const move = (joinAt: Date) =>
@@ -348,7 +247,7 @@ describe('launching at join_at', () => {
     // The one slot is taken by a bot sent now.
     const now = await api.request('POST', '/bots', { key: user.key, json: googleMeetBot(nextMeetingId()) });
     expect(now.status).toBe(201);
-    startWorker('limit-1');
+    workers.start('limit-1');
     await until(async () => {
       const meeting = await findMeetingById(api.database.db, meetingId);
       return meeting?.status === 'failed' ? meeting : undefined;
@@ -427,7 +326,7 @@ describe('the reconciler', () => {
       .db('meetings')
       .where({ id: meetingId })
       .update({ created_at: api.database.db.raw("now() - interval '2 hours'") });
-    const worker = startWorker('reconcile-1');
+    const worker = workers.start('reconcile-1');
     const report = await reconcile(worker.deps);
     expect(report.failedUnclaimed).toBe(0);
     expect((await findMeetingById(api.database.db, meetingId))?.status).toBe('requested');
