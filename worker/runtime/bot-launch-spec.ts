@@ -132,13 +132,19 @@ export function redisDatabaseOf(url: string): number {
   return /^\d+$/.test(selected) ? Number(selected) : 0;
 }
 
-/** One name per launch: a relaunched bot may land on the engine that still holds the old one's container. */
+/**
+ * One name per launch: a relaunched bot may land on the engine that still holds the old one's
+ * container, and a join retry (at once, for a sign-in fallback) may start while the refused bot's
+ * container is still leaving.
+ */
 export function containerNameFor(
   config: Config,
-  meeting: Pick<MeetingRecord, 'id' | 'relaunchCount'>,
+  meeting: Pick<MeetingRecord, 'id' | 'relaunchCount' | 'joinRetries'>,
 ): string {
   const base = `meetbot-${deploymentName(config)}-meeting-${meeting.id}`;
-  return meeting.relaunchCount > 0 ? `${base}-relaunch-${meeting.relaunchCount}` : base;
+  const relaunch = meeting.relaunchCount > 0 ? `-relaunch-${meeting.relaunchCount}` : '';
+  const retry = meeting.joinRetries > 0 ? `-retry-${meeting.joinRetries}` : '';
+  return `${base}${relaunch}${retry}`;
 }
 
 /** The labels every bot container of this deployment carries (the reconciler finds them by these). */

@@ -4,11 +4,12 @@ import { ADMIN_KEY } from '../../support/api.js';
 import { type Stack, startStack, type WorkerProcess } from '../../support/stack.js';
 
 /**
- * Issue 34 part 1 on both platforms, on one stack: a meeting only signed-in users may join refuses an
- * anonymous bot (`sign_in_required`); a bot sent with `authenticated: true` signs in with a bot
- * account's session (the simulator's `sim_account` cookie), joins under the account's name and
- * transcribes; once the session stops working the bot ends `sign_in_expired` and the account leaves
- * the pool. The session's secret never shows in `docker inspect` or the worker's log.
+ * Issue 34 part 1 on both platforms, on one stack: a bot sent with `authenticated: true` signs in with
+ * a bot account's session (the simulator's `sim_account` cookie), joins a meeting only signed-in users
+ * may join under the account's name and transcribes; an anonymous bot is refused (`sign_in_required`)
+ * and, with BOT_ACCOUNT_FALLBACK, comes back signed in; once the session stops working the bot ends
+ * `sign_in_expired` and the account leaves the pool, and an anonymous bot then stays refused. The
+ * session's secret never shows in `docker inspect` or the worker's log.
  */
 
 const KEY = randomBytes(32).toString('base64');
@@ -20,7 +21,7 @@ let worker: WorkerProcess;
 beforeAll(async () => {
   stack = await startStack({
     apiEnv: { BOT_ACCOUNT_KEY: KEY },
-    workerEnv: { BOT_ACCOUNT_KEY: KEY, BOT_ACCOUNT_MAX_BOTS: '1' },
+    workerEnv: { BOT_ACCOUNT_KEY: KEY, BOT_ACCOUNT_MAX_BOTS: '2', BOT_ACCOUNT_FALLBACK: 'true' },
   });
   worker = stack.startWorker('accounts-w1');
 });
@@ -76,19 +77,26 @@ describe.each(['google_meet', 'teams'] as const)('%s: signed-in bots', (platform
       participants: [{ name: 'Alice Archer', utterances: [{ at: 2, text: SENTENCE }] }],
     };
 
-    // An anonymous bot and a signed-in one, side by side.
+    // An anonymous bot and a signed-in one, side by side. The anonymous one is refused, and falls
+    // back to the account (BOT_ACCOUNT_FALLBACK): it comes back signed in.
     const [anonymous, signedIn] = await Promise.all([
       stack.createMeetingAndBot(meeting),
       stack.createMeetingAndBot(meeting, { authenticated: true, bot_name: 'Not This Name' }),
     ]);
 
-    expect(
-      (await stack.waitForStatus(anonymous.meetingId, ['failed', 'completed', 'active'], 180_000)).at(-1),
-    ).toBe('failed');
-    expect((await lastEvents(anonymous.meetingId)).at(-1)).toMatchObject({
-      to: 'failed',
-      source: 'bot',
-      reason: 'sign_in_required',
+    const anonymousEnd = (
+      await stack.waitForStatus(anonymous.meetingId, ['failed', 'completed', 'active'], 180_000)
+    ).at(-1);
+    expect(anonymousEnd, JSON.stringify(await lastEvents(anonymous.meetingId))).toBe('active');
+    const refusal = (await lastEvents(anonymous.meetingId)).find(
+      (event) => event.reason === 'sign_in_required',
+    );
+    expect(refusal).toMatchObject({ source: 'bot' });
+    expect(refusal?.to).toBe(refusal?.from);
+    expect(refusal?.detail).toMatch(/signed-in bot \(BOT_ACCOUNT_FALLBACK\)/);
+    expect((await stack.simulator.getMeeting(anonymous.nativeId)).bot).toMatchObject({
+      state: 'in_call',
+      signedInAs: accountName,
     });
 
     expect(
@@ -97,7 +105,7 @@ describe.each(['google_meet', 'teams'] as const)('%s: signed-in bots', (platform
     const inCall = await stack.simulator.getMeeting(signedIn.nativeId);
     expect(inCall.bot).toMatchObject({ state: 'in_call', name: accountName, signedInAs: accountName });
     expect((await stack.api.request('GET', `/admin/bot-accounts/${accountId}`, admin)).body.bots_in_use).toBe(
-      1,
+      2,
     );
 
     // The session is in no environment variable or label, and its file is gone once read.
@@ -119,10 +127,12 @@ describe.each(['google_meet', 'teams'] as const)('%s: signed-in bots', (platform
         { timeout: 90_000, interval: 1000 },
       )
       .toMatch(/report/);
-    const stopped = await stack.api.request('DELETE', `/bots/${platform}/${signedIn.nativeId}`, {
-      key: stack.user.key,
-    });
-    expect(stopped.status).toBe(202);
+    for (const bot of [signedIn, anonymous]) {
+      const stopped = await stack.api.request('DELETE', `/bots/${platform}/${bot.nativeId}`, {
+        key: stack.user.key,
+      });
+      expect(stopped.status).toBe(202);
+    }
     await expect
       .poll(
         async () =>
@@ -161,12 +171,22 @@ describe.each(['google_meet', 'teams'] as const)('%s: signed-in bots', (platform
       status_reason: 'sign_in_expired',
     });
 
-    // Out of the pool: a signed-in bot for this platform now finds no account.
-    const none = await stack.createMeetingAndBot(meeting, { authenticated: true });
+    // Out of the pool: a signed-in bot for this platform now finds no account, and an anonymous one
+    // has none to fall back to: it stays refused.
+    const [none, refused] = await Promise.all([
+      stack.createMeetingAndBot(meeting, { authenticated: true }),
+      stack.createMeetingAndBot(meeting),
+    ]);
     expect(
       (await stack.waitForStatus(none.meetingId, ['failed', 'completed', 'active'], 60_000)).at(-1),
     ).toBe('failed');
     expect((await lastEvents(none.meetingId)).at(-1)).toMatchObject({ reason: 'no_bot_account_available' });
+    expect(
+      (await stack.waitForStatus(refused.meetingId, ['failed', 'completed', 'active'], 180_000)).at(-1),
+    ).toBe('failed');
+    const refusedEvents = await lastEvents(refused.meetingId);
+    expect(refusedEvents.at(-1)).toMatchObject({ to: 'failed', source: 'bot', reason: 'sign_in_required' });
+    expect(refusedEvents.filter((event) => event.reason === 'sign_in_required')).toHaveLength(1);
   });
 });
 

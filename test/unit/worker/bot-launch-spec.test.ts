@@ -165,3 +165,18 @@ describe('one Docker engine, two deployments on one Redis', () => {
     }
   });
 });
+
+describe('container names', () => {
+  it('give every launch of a meeting its own name: relaunches after a lost host and join retries', () => {
+    const config = parseConfig({ QUEUE_PREFIX: 'meetbot' });
+    const nameOf = (relaunchCount: number, joinRetries: number) =>
+      botContainerSpec(config, { id: 42, userId: 7, relaunchCount, joinRetries } as MeetingRecord, 's').name;
+    expect([nameOf(0, 0), nameOf(1, 0), nameOf(0, 1), nameOf(0, 2), nameOf(1, 1)]).toEqual([
+      'meetbot-meetbot-meeting-42',
+      'meetbot-meetbot-meeting-42-relaunch-1',
+      'meetbot-meetbot-meeting-42-retry-1',
+      'meetbot-meetbot-meeting-42-retry-2',
+      'meetbot-meetbot-meeting-42-relaunch-1-retry-1',
+    ]);
+  });
+});
