@@ -13,8 +13,10 @@
  *   (meetings/events.ts) inside its transaction, never to webhooks directly.
  * - transcripts: a meeting's segments (TranscriptEvents); the transcript read starts with the
  *   meeting's header, so it sits above meetings.
+ * - participants: who bots saw in a meeting, joining, leaving and speaking (ParticipantEvents),
+ *   stored from the bots' messages and read by meeting; above meetings, whose rows it uses.
  * - recordings: a meeting's audio (RecordingEvents), plus the reads and deletes that carry
- *   recordings along with a meeting (GET /meetings/{id}, deleting a meeting's data); meetings know
+ *   recordings along with a meeting (GET /meetings/{id}, with the participants, deleting a meeting's data); meetings know
  *   nothing of recordings.
  * - chat: the meeting chat messages bots read (ChatEvents), and their reads by meeting; above
  *   meetings, whose rows and reads it uses.
@@ -36,6 +38,7 @@ export const SHARED_ORDER = [
   'accounts',
   'meetings',
   'transcripts',
+  'participants',
   'recordings',
   'chat',
   'search',
