@@ -16,10 +16,19 @@ export interface RosterOptions {
   maxTracked: number;
 }
 
+/** Raw page names already cleaned: a look at a steady meeting then costs one map read per name. */
+const cleaned = new Map<string, string | null>();
+const CLEANED_KEPT = 5000;
+
 /** The clean name a participant is reported under, or null for none (empty, "Unknown user"). */
 export function participantName(raw: string): string | null {
-  const name = normalizeSpeakerName(raw);
-  return name === null ? null : name.slice(0, PARTICIPANT_NAME_MAX_CHARS);
+  const known = cleaned.get(raw);
+  if (known !== undefined) return known;
+  const normalized = normalizeSpeakerName(raw);
+  const name = normalized === null ? null : normalized.slice(0, PARTICIPANT_NAME_MAX_CHARS);
+  if (cleaned.size >= CLEANED_KEPT) cleaned.clear();
+  cleaned.set(raw, name);
+  return name;
 }
 
 /**
