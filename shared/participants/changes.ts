@@ -20,8 +20,8 @@ export function applyParticipantChange(
   };
   const seen = {
     ...current,
-    firstSeenAt: current.firstSeenAt < change.at ? current.firstSeenAt : change.at,
-    lastSeenAt: current.lastSeenAt > change.at ? current.lastSeenAt : change.at,
+    firstSeenAt: new Date(Math.min(current.firstSeenAt.getTime(), change.at.getTime())),
+    lastSeenAt: new Date(Math.max(current.lastSeenAt.getTime(), change.at.getTime())),
   };
   switch (change.type) {
     case 'participant.joined':

@@ -108,9 +108,8 @@ describe.each(['google_meet', 'teams'] as const)('%s: participants as events', (
     for (const name of [STAYS, LEAVES, LATE]) {
       const speech = events.filter((e) => e.name === name && e.type.startsWith('participant.speech_'));
       expect(speech.length, `${name}'s speech events`).toBeGreaterThanOrEqual(2);
-      speech.forEach((e, index) =>
-        expect(e.type).toBe(index % 2 === 0 ? 'participant.speech_started' : 'participant.speech_stopped'),
-      );
+      for (const [index, e] of speech.entries())
+        expect(e.type).toBe(index % 2 === 0 ? 'participant.speech_started' : 'participant.speech_stopped');
       expect(speech.length % 2, `${name}'s last stretch closed`).toBe(0);
     }
     // The bot itself is never a participant.

@@ -22,7 +22,7 @@
  *   meetings, whose rows and reads it uses.
  * - search: full-text search over a user's transcripts and meeting data (GET /search, the MCP tool);
  *   it reads the rows meetings and transcripts write (their search columns kept by triggers).
- * - webhooks: the outbox receives the typed events of the four features below it
+ * - webhooks: the outbox receives the typed events of the five features below it
  *   (record-events.ts) and delivers them; it reads only their event types and segment JSON.
  * - bots: sending, stopping and reconfiguring bots. It creates meetings, checks webhook URLs, and
  *   owns the producers of the launch queue and the command streams.

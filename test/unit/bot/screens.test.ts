@@ -75,7 +75,10 @@ describe('Google Meet screens', () => {
       ],
       peopleCount: 3,
     });
-    expect(observeMeet(withList, undefined, 'Bot').people).toEqual({ names: ['Alice', 'Bob'], complete: true });
+    expect(observeMeet(withList, undefined, 'Bot').people).toEqual({
+      names: ['Alice', 'Bob'],
+      complete: true,
+    });
     // The badge counts four (the bot too) but only two tiles are shown: an absence says nothing.
     const paged = page({
       controls: meetToolbar,
