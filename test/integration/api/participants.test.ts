@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApi, TestUser } from '../../support/api.js';
 import type { FakeBots } from '../../support/fake-bot.js';
+import { openLiveSocket, socketUrl } from '../../support/live-socket.js';
 import { openSse } from '../../support/sse.js';
 import { startWebhookWorld, type WebhookWorld } from '../../support/webhook-service.js';
 
@@ -118,6 +119,17 @@ describe('participant events from the bots', () => {
     ]);
     resumed.close();
     sse.close();
+
+    // The WebSocket feed: one `participant.<type>` frame per event, the name on top, the event in `payload`.
+    const socket = await openLiveSocket(socketUrl(api.baseUrl), { headers: { 'X-API-Key': user.key } });
+    socket.send({ action: 'subscribe', meetings: [{ meeting_id: meetingId }] });
+    const participantFrames = () => socket.frames.filter((f) => String(f.type).startsWith('participant.'));
+    await socket.waitFor(() => participantFrames().length === 7);
+    expect(participantFrames().map((f) => [f.type, f.name, f.payload.id])).toEqual(
+      streamed.map((e) => [e.data.type, e.data.name, e.data.id]),
+    );
+    expect(participantFrames().at(-1)?.cursor).toBe(streamed.at(-1)?.id);
+    socket.close();
 
     await expect
       .poll(() => endpoint.accepted().filter((r) => String(r.json?.type).startsWith('participant.')).length, {
