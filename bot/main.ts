@@ -97,6 +97,7 @@ async function runBot(config: BotConfig): Promise<number> {
       config,
       outbox,
       chatSink: outbox,
+      participantSink: outbox,
       log,
       createEngine,
       end,

@@ -6,6 +6,8 @@ import {
   type FailedReason,
   type LifecycleEvent,
   lifecycleEvent,
+  type ParticipantEventMessage,
+  participantEventMessage,
   type RecordingChunkMessage,
   recordingChunkMessage,
   type TranscriptionHealthMessage,
@@ -50,6 +52,11 @@ export type EventSink = Pick<Outbox, 'event' | 'segment' | 'health' | 'recording
 /** Where the chat messages the bot reads go. */
 export type ChatSink = Pick<Outbox, 'chat'>;
 
+/** Where the participant changes the bot sees go. */
+export type ParticipantSink = Pick<Outbox, 'participant'>;
+
+export type ParticipantChange = Omit<ParticipantEventMessage, 'meetingId' | 'sessionId' | 'seq'>;
+
 export type HealthReport = Omit<TranscriptionHealthMessage, 'meetingId' | 'sessionId' | 'at'>;
 
 /**
@@ -59,6 +66,7 @@ export type HealthReport = Omit<TranscriptionHealthMessage, 'meetingId' | 'sessi
  */
 export class Outbox {
   private seq = 0;
+  private participantSeq = 0;
   private tail: Promise<void> = Promise.resolve();
   private failures = 0;
 
@@ -116,6 +124,17 @@ export class Outbox {
       sessionId: this.identity.sessionId,
     });
     return this.append('chat', event);
+  }
+
+  /** A participant change the bot saw, numbered per session, on its own participants stream. */
+  participant(change: ParticipantChange): Promise<void> {
+    const event = participantEventMessage.parse({
+      ...change,
+      meetingId: this.identity.meetingId,
+      sessionId: this.identity.sessionId,
+      seq: this.participantSeq++,
+    });
+    return this.append('participants', event);
   }
 
   /** Resolves once every append so far has been attempted. */

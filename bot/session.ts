@@ -14,7 +14,8 @@ import type { EngineCallbacks, EngineSettings, TranscriptionEngine } from './eng
 import { LeaveTimers } from './leave-timers.js';
 import { type MeetingPage, type MeetingPageFactory, openChromiumMeetingPage } from './meeting-page.js';
 import { createNavigationPolicy } from './navigation-policy.js';
-import type { ChatSink, EventSink } from './outbox.js';
+import type { ChatSink, EventSink, ParticipantSink } from './outbox.js';
+import { ParticipantReporter } from './participants/reporter.js';
 import type { Observation, PlatformDriver, Screen } from './platforms/driver.js';
 import { MeetingRecorder, type RecordingChunk } from './recording/meeting-recorder.js';
 import { SpeakerAttribution } from './speakers/attribution.js';
@@ -46,6 +47,8 @@ export interface SessionDeps {
   lagThresholds?: LagThresholds;
   /** Where the chat messages the bot reads go; without it the bot neither reads nor writes the chat. */
   chatSink?: ChatSink;
+  /** Where participants joining, leaving and speaking go (none: not reported). */
+  participantSink?: ParticipantSink;
   /** The config's speech engine by default; tests pass their own. */
   synthesizer?: SpeechSynthesizer;
   /** A signed-in bot's browser session (bot/signed-in.ts); absent: an anonymous guest. */
@@ -129,6 +132,8 @@ export class BotSession {
   private recorder: MeetingRecorder | null = null;
   private readonly lag: LagMonitor;
   private chat: MeetingChat | null = null;
+  /** Participant events, from admission to leaving. */
+  private participants: ParticipantReporter | null = null;
   /** Chat commands that came before the driver existed. */
   private readonly earlyChat: ChatSendCommand[] = [];
   private readonly startedAt = Date.now();
@@ -253,7 +258,10 @@ export class BotSession {
     const page = await (this.deps.openPage ?? openChromiumMeetingPage)(
       this.config,
       {
-        onSpeaking: (change) => this.speakers.record(change),
+        onSpeaking: (change) => {
+          this.speakers.record(change);
+          this.participants?.speaking(change, this.page?.timeline.wallAt(change.at) ?? Date.now());
+        },
         onFatal: (outcome) => end.end(outcome),
       },
       this.log,
@@ -295,6 +303,17 @@ export class BotSession {
     if (admitted) return admitted;
     await this.deps.outbox.event({ status: 'active' });
     return await this.stayInCall(this.driver);
+  }
+
+  private createParticipantReporter(): ParticipantReporter | null {
+    const { participantSink } = this.deps;
+    if (!participantSink) return null;
+    return new ParticipantReporter({
+      publish: (change) => participantSink.participant(change),
+      transcriptSeconds: (wall) => this.publisher.transcriptSeconds(wall),
+      botName: () => this.botName,
+      log: this.log.child({ component: 'participants' }),
+    });
   }
 
   private createChat(driver: PlatformDriver): MeetingChat | null {
@@ -415,6 +434,7 @@ export class BotSession {
     await this.startCapture();
     this.speaker?.admitted();
     this.screen?.admitted();
+    this.participants = this.createParticipantReporter();
     let checks = 0;
     while (!end.outcome) {
       try {
@@ -422,10 +442,12 @@ export class BotSession {
         const terminal = terminalOutcome(observation.screen);
         if (terminal) {
           this.inLobbyOrCall = false;
+          this.participants?.finish(Date.now());
           return terminal;
         }
         if (observation.screen.kind === 'dialog') await driver.answerDialog();
         timers.observeOthers(observation.others, Date.now());
+        this.participants?.look(observation.people ?? null, Date.now());
         await this.chat?.tick();
         // Meet may switch the microphone back on around admission.
         // Under the toggles' lock, deciding there: a request that came meanwhile is not undone.
@@ -448,6 +470,8 @@ export class BotSession {
       this.checkLag();
       await end.sleep(this.pacing.callMs);
     }
+    this.participants?.finish(Date.now());
+    this.participants = null;
     const unsent = this.chat?.unsent() ?? 0;
     if (unsent > 0) this.log.warn({ unsent }, 'left with chat messages not sent');
     await this.leave(driver);

@@ -3,6 +3,7 @@ import { listChatMessagesSince } from '../../shared/chat/store.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import { findMeetingsProgress, type MeetingRecord } from '../../shared/meetings/store.js';
 import { listTransitionsSince, type TransitionRecord } from '../../shared/meetings/transitions-store.js';
+import { listParticipantEventsSince, type ParticipantEventRecord } from '../../shared/participants/store.js';
 import { listSegmentsChangedSince, type SegmentRecord } from '../../shared/transcripts/store.js';
 import type { LiveCursor } from './cursor.js';
 
@@ -14,6 +15,8 @@ export interface MeetingChanges {
   transitions: TransitionRecord[];
   /** Chat messages stored after the cursor, in the order they were stored. */
   chat: ChatMessageRecord[];
+  /** Participant events stored after the cursor, in the order they were stored. */
+  participants: ParticipantEventRecord[];
   /** The meeting's status and end time now (undefined once deleted). */
   meeting: Pick<MeetingRecord, 'status' | 'endTime'> | undefined;
 }
@@ -30,7 +33,7 @@ function groupByMeeting<Row extends { meetingId: number }>(rows: readonly Row[])
 
 /**
  * What changed in each of these meetings after its cursor: the live readers' one read (SSE streams
- * and WebSocket feeds), four queries however many meetings it covers.
+ * and WebSocket feeds), five queries however many meetings it covers.
  */
 export async function readLiveChanges(
   db: Knex,
@@ -56,6 +59,12 @@ export async function readLiveChanges(
       at((cursor) => cursor.chat),
     ),
   );
+  const participants = groupByMeeting(
+    await listParticipantEventsSince(
+      db,
+      at((cursor) => cursor.participant),
+    ),
+  );
   const progress = await findMeetingsProgress(db, [...cursors.keys()]);
   return new Map(
     [...cursors.keys()].map((meetingId) => [
@@ -64,6 +73,7 @@ export async function readLiveChanges(
         segments: segments.get(meetingId) ?? [],
         transitions: transitions.get(meetingId) ?? [],
         chat: chat.get(meetingId) ?? [],
+        participants: participants.get(meetingId) ?? [],
         meeting: progress.get(meetingId),
       },
     ]),

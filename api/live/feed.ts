@@ -2,6 +2,7 @@ import type { ChatMessageRecord } from '../../shared/chat/store.js';
 import { isTerminal, type MeetingStatus } from '../../shared/contract/meeting-status.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { MeetingChangeListener } from '../../shared/meetings/changes.js';
+import type { ParticipantEventRecord } from '../../shared/participants/store.js';
 import type { TransitionRecord } from '../../shared/meetings/transitions-store.js';
 import type { SegmentRecord } from '../../shared/transcripts/store.js';
 import { type MeetingChanges, readLiveChanges } from './changes.js';
@@ -18,7 +19,8 @@ export interface LiveFeedOptions {
 export type LiveItem =
   | { kind: 'segment'; segment: SegmentRecord; cursor: LiveCursor }
   | { kind: 'status'; transition: TransitionRecord; cursor: LiveCursor }
-  | { kind: 'chat'; message: ChatMessageRecord; cursor: LiveCursor };
+  | { kind: 'chat'; message: ChatMessageRecord; cursor: LiveCursor }
+  | { kind: 'participant'; event: ParticipantEventRecord; cursor: LiveCursor };
 
 /** Where a feed delivers (an SSE stream, a WebSocket). */
 export interface LiveFeedSink {
@@ -49,7 +51,7 @@ interface Followed {
   nextReadAt: number;
 }
 
-/** The items of one read in the order they are sent (segments, status changes, chat), advancing `cursor`. */
+/** The items of one read in the order they are sent (segments, status changes, chat, participant events), advancing `cursor`. */
 function itemsOf(changes: MeetingChanges, cursor: LiveCursor): LiveItem[] {
   const items: LiveItem[] = [];
   for (const segment of changes.segments) {
@@ -63,6 +65,10 @@ function itemsOf(changes: MeetingChanges, cursor: LiveCursor): LiveItem[] {
   for (const message of changes.chat) {
     cursor.chat = message.id;
     items.push({ kind: 'chat', message, cursor: { ...cursor } });
+  }
+  for (const event of changes.participants) {
+    cursor.participant = event.id;
+    items.push({ kind: 'participant', event, cursor: { ...cursor } });
   }
   return items;
 }

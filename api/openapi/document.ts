@@ -13,11 +13,15 @@ import { chatMessageSchema, chatMessagesSchema, chatSendAcceptedSchema } from '.
 import {
   deletedMeetingsSchema,
   meetingEventSchema,
-  meetingEventsSchema,
   meetingListSchema,
   meetingSchema,
   updatedMeetingSchema,
 } from '../../shared/meetings/wire.js';
+import {
+  meetingEventsSchema,
+  meetingParticipantSchema,
+  participantEventSchema,
+} from '../../shared/participants/wire.js';
 import {
   deletedRecordingSchema,
   meetingDetailSchema,
@@ -104,6 +108,8 @@ const documented = [
   deletedMeetingsSchema,
   meetingEventSchema,
   meetingEventsSchema,
+  participantEventSchema,
+  meetingParticipantSchema,
   segmentSchema,
   transcriptSchema,
   searchHitSchema,

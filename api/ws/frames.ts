@@ -1,3 +1,5 @@
+import { participantEventJson } from '../../shared/participants/serialize.js';
+import type { ParticipantEventRecord } from '../../shared/participants/store.js';
 import type { ChatMessageRecord } from '../../shared/chat/store.js';
 import { chatMessageJson } from '../../shared/chat/serialize.js';
 import type { MeetingStatus } from '../../shared/contract/meeting-status.js';
@@ -74,6 +76,11 @@ export function segmentsFrame(meeting: MeetingRef, segments: readonly SegmentRec
 /** A status change: Vexa's `meeting.status` with `payload.status`, and what the SSE stream's `status` event says. */
 export function statusFrame(meeting: MeetingRef, transition: TransitionRecord, cursor: LiveCursor) {
   return dataFrame('meeting.status', meeting, cursor, { payload: statusEventJson(transition) });
+}
+
+/** A participant joined, left, started or stopped speaking: `participant.<type>` as the webhook, the event as GET …/events lists it in `payload`. */
+export function participantFrame(meeting: MeetingRef, event: ParticipantEventRecord, cursor: LiveCursor) {
+  return dataFrame(event.type, meeting, cursor, { name: event.name, payload: participantEventJson(event) });
 }
 
 /** A chat message the bot read: Vexa's `chat_message` (`sender`, `text` on top), the message as GET …/chat lists it in `payload`. */

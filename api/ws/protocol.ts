@@ -27,7 +27,7 @@ export const meetingSelector = z
     cursor: z
       .string({ error: 'must be a string' })
       .refine((text) => parseCursor(text) !== undefined, {
-        error: 'must be the cursor of a data frame (<status>-<segment>-<chat>, digits)',
+        error: 'must be the cursor of a data frame (<status>-<segment>-<chat>-<participant>, digits)',
       })
       .optional(),
   })

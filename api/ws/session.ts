@@ -26,6 +26,7 @@ import type { RateLimits } from '../middleware/rate-limits.js';
 import { parseInput } from '../middleware/validate.js';
 import {
   chatFrame,
+  participantFrame,
   errorFrame,
   type MeetingRef,
   segmentsFrame,
@@ -323,7 +324,9 @@ export class LiveSocketSession {
       this.send(
         item.kind === 'status'
           ? statusFrame(meeting, item.transition, item.cursor)
-          : chatFrame(meeting, item.message, item.cursor),
+          : item.kind === 'chat'
+            ? chatFrame(meeting, item.message, item.cursor)
+            : participantFrame(meeting, item.event, item.cursor),
       );
     }
     flush();

@@ -30,10 +30,23 @@ export type Screen =
       detail: string;
     };
 
+/** Who the page shows in the call besides the bot, from one look. */
+export interface PeopleSeen {
+  /** Display names as the page shows them (tiles or the people list), the bot's own left out. */
+  names: readonly string[];
+  /**
+   * The names are everyone: a name missing from them is really gone. False when the page counts
+   * more people than it names (Meet pages its tiles), so an absence says nothing.
+   */
+  complete: boolean;
+}
+
 export interface Observation {
   screen: Screen;
   /** People in the call besides the bot; null when the page doesn't say. */
   others: number | null;
+  /** Their names, in the call only (the same look's evidence: no extra page work); null elsewhere. */
+  people?: PeopleSeen | null;
 }
 
 /** A chat message as the panel shows it now. */

@@ -1,4 +1,4 @@
-import type { Observation, Screen } from './driver.js';
+import type { Observation, PeopleSeen, Screen } from './driver.js';
 import {
   findControl,
   firstTextRule,
@@ -238,6 +238,23 @@ function othersInCall(evidence: PageEvidence, botName: string): number | null {
   return evidence.meetTiles.filter((tile) => !tile.self).length;
 }
 
+/**
+ * The names of the others in the call: the open People list names everyone, else the tiles (which
+ * Meet pages in a large call: then the badge counts more than they name, and an absence says nothing).
+ */
+export function meetPeopleSeen(evidence: PageEvidence, botName: string): PeopleSeen {
+  const self = botName.trim().toLowerCase();
+  if (evidence.people !== null) {
+    const names = evidence.people
+      .filter((row) => !row.self && row.name.toLowerCase() !== self)
+      .map((row) => row.name);
+    return { names, complete: true };
+  }
+  const names = evidence.meetTiles.flatMap((tile) => (!tile.self && tile.name !== null ? [tile.name] : []));
+  const named = new Set(names).size;
+  return { names, complete: evidence.peopleCount === null || named >= evidence.peopleCount - 1 };
+}
+
 /** What the driver did and saw so far, which some screens need to be read right. */
 export interface MeetJoinProgress {
   /** A join button was pressed. */
@@ -299,5 +316,6 @@ export function observeMeet(
   botName = '',
 ): Observation {
   const screen = classifyMeetScreen(evidence, progress);
-  return { screen, others: screen.kind === 'in_call' ? othersInCall(evidence, botName) : null };
+  if (screen.kind !== 'in_call') return { screen, others: null, people: null };
+  return { screen, others: othersInCall(evidence, botName), people: meetPeopleSeen(evidence, botName) };
 }

@@ -1,4 +1,4 @@
-import type { Observation, Screen } from './driver.js';
+import type { Observation, PeopleSeen, Screen } from './driver.js';
 import {
   findControl,
   firstTextRule,
@@ -218,6 +218,17 @@ function othersInCall(evidence: PageEvidence, botName: string): number | null {
   return evidence.teamsTiles.filter((tile) => tile.id.trim().toLowerCase() !== self).length;
 }
 
+/** The names of the others' video tiles (the roster shows them all; alone: nobody). */
+export function teamsPeopleSeen(evidence: PageEvidence, botName: string): PeopleSeen {
+  if (textIncludesAny(evidence.text, ALONE)) return { names: [], complete: true };
+  const self = botName.trim().toLowerCase();
+  const names = evidence.teamsTiles.flatMap((tile) =>
+    tile.name !== null && tile.id.trim().toLowerCase() !== self ? [tile.name] : [],
+  );
+  const named = new Set(names).size;
+  return { names, complete: evidence.peopleCount === null || named >= evidence.peopleCount - 1 };
+}
+
 /**
  * Classifies a Teams page. Terminal screens win; a "without audio or video?" modal is a dialog even
  * with Join now behind it; a lobby is the lobby text or a disabled Join button; the call needs the
@@ -249,5 +260,6 @@ export function classifyTeamsScreen(evidence: PageEvidence): Screen {
 
 export function observeTeams(evidence: PageEvidence, botName: string): Observation {
   const screen = classifyTeamsScreen(evidence);
-  return { screen, others: screen.kind === 'in_call' ? othersInCall(evidence, botName) : null };
+  if (screen.kind !== 'in_call') return { screen, others: null, people: null };
+  return { screen, others: othersInCall(evidence, botName), people: teamsPeopleSeen(evidence, botName) };
 }

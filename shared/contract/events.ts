@@ -174,3 +174,32 @@ export const chatMessageEvent = z.object({
   seconds: segmentTime,
 });
 export type ChatMessageEvent = z.infer<typeof chatMessageEvent>;
+
+/** What a bot reports of the people in its meeting (issue 34): each a change it saw, never a steady state. */
+export const PARTICIPANT_EVENT_TYPES = [
+  'participant.joined',
+  'participant.left',
+  'participant.speech_started',
+  'participant.speech_stopped',
+] as const;
+export type ParticipantEventType = (typeof PARTICIPANT_EVENT_TYPES)[number];
+
+/** The longest participant name stored; longer ones are cut (a page shows what it likes). */
+export const PARTICIPANT_NAME_MAX_CHARS = 200;
+
+/**
+ * One participant change a bot saw. `seq` counts the session's participant messages from 0, so
+ * (`sessionId`, `seq`) names a message for good: one delivered twice is stored once.
+ */
+export const participantEventMessage = z.object({
+  meetingId: z.number().int().positive(),
+  sessionId: z.string().min(1),
+  seq: z.number().int().min(0),
+  type: z.enum(PARTICIPANT_EVENT_TYPES),
+  name: z.string().min(1).max(PARTICIPANT_NAME_MAX_CHARS),
+  /** When it happened (wall clock). */
+  at: z.iso.datetime(),
+  /** `at` on the transcript's time line (seconds from its origin, as segments' `start`). */
+  seconds: segmentTime,
+});
+export type ParticipantEventMessage = z.infer<typeof participantEventMessage>;

@@ -6,7 +6,14 @@ import { z } from 'zod';
  * worker takes the meeting a message belongs to from the stream it came through. Each meeting has its
  * own durable command stream the bot reads.
  */
-export const BOT_STREAM_KINDS = ['events', 'segments', 'health', 'recording', 'chat'] as const;
+export const BOT_STREAM_KINDS = [
+  'events',
+  'segments',
+  'health',
+  'recording',
+  'chat',
+  'participants',
+] as const;
 export const BOT_STREAM_LAYOUTS = ['own', 'shared'] as const;
 export type BotStreamLayout = (typeof BOT_STREAM_LAYOUTS)[number];
 export type BotStreamKind = (typeof BOT_STREAM_KINDS)[number];
@@ -32,6 +39,7 @@ const SHARED_STREAM_NAMES: Record<BotStreamKind, string> = {
   health: 'bot-health',
   recording: 'bot-recording',
   chat: 'bot-chat',
+  participants: 'bot-participants',
 };
 
 /**
@@ -68,6 +76,11 @@ export function botRecordingStream(prefix: string): string {
 /** The chat messages bots read in their meetings. */
 export function botChatStream(prefix: string): string {
   return sharedBotStream(prefix, 'chat');
+}
+
+/** Participants joining, leaving, starting and stopping to speak, as bots see them. */
+export function botParticipantsStream(prefix: string): string {
+  return sharedBotStream(prefix, 'participants');
 }
 
 /** Messages the ingesters could never apply, with the reason, for an operator to look at. */

@@ -82,7 +82,3 @@ export const meetingEventSchema = z
     detail: z.string().nullable().describe('Human-readable context, e.g. the exit code and last log lines.'),
   })
   .meta({ id: 'MeetingEvent' });
-
-export const meetingEventsSchema = z
-  .object({ meeting_id: z.number().int(), events: z.array(meetingEventSchema) })
-  .meta({ id: 'MeetingEvents' });

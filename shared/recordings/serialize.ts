@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { isoOrNull } from '../infra/timestamps.js';
 import { meetingJson } from '../meetings/serialize.js';
 import type { MeetingRecord } from '../meetings/store.js';
+import { meetingParticipantJson } from '../participants/serialize.js';
+import type { ParticipantRecord } from '../participants/store.js';
 import type { MediaLinks } from './media-links.js';
 import { RECORDING_CONTENT_TYPE, type RecordingRecord } from './store.js';
 import type {
@@ -61,9 +63,13 @@ export function meetingDetailJson(
   meeting: MeetingRecord,
   recordings: readonly RecordingRecord[],
   links: MediaLinks,
+  participants: readonly ParticipantRecord[],
+  now = new Date(),
 ): z.infer<typeof meetingDetailSchema> {
+  const until = meeting.endTime ?? now;
   return {
     ...meetingJson(meeting),
     recordings: recordings.map((recording) => recordingJson(recording, links)),
+    participants: participants.map((participant) => meetingParticipantJson(participant, until)),
   };
 }

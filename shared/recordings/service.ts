@@ -16,6 +16,7 @@ import {
   type MeetingRecord,
 } from '../meetings/store.js';
 import { type MediaLinks, mediaLinksOf, mediaTokenValid } from './media-links.js';
+import { listParticipants } from '../participants/store.js';
 import { meetingDetailJson } from './serialize.js';
 import {
   type ByteRange,
@@ -271,7 +272,7 @@ export async function meetingDetailAnswer(
 ): Promise<z.infer<typeof meetingDetailSchema>> {
   const { meeting, recordings } = await meetingDetail(db, auth, meetingId);
   const signed = await mediaLinksFor(db, auth, links.baseUrl, links.ttlSeconds);
-  return meetingDetailJson(meeting, recordings, signed);
+  return meetingDetailJson(meeting, recordings, signed, await listParticipants(db, meeting.id));
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PLATFORMS } from '../contract/platforms.js';
 import { isoTimestamp } from '../infra/timestamps.js';
 import { meetingShape } from '../meetings/wire.js';
+import { meetingParticipantSchema } from '../participants/wire.js';
 
 /** Recordings as the API shows them (responses; also the OpenAPI document's schemas). */
 
@@ -60,6 +61,11 @@ export const meetingDetailSchema = z
       .array(recordingSchema)
       .describe(
         'The meeting’s audio recordings, oldest first (empty unless the bot was sent with recording_enabled)',
+      ),
+    participants: z
+      .array(meetingParticipantSchema)
+      .describe(
+        'Who its bots saw in the call (the bots themselves left out), in the order first seen; see GET /meetings/{id}/events for when each joined, left and spoke',
       ),
   })
   .meta({ id: 'MeetingDetail' });

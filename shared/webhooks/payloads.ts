@@ -4,6 +4,8 @@ import type { TranscriptionHealthKind, TranscriptionHealthMessage } from '../con
 import type { MeetingStatus } from '../contract/meeting-status.js';
 import type { Platform } from '../contract/platforms.js';
 import type { MeetingStatusChanged } from '../meetings/events.js';
+import { type ParticipantEventJson, participantEventJson } from '../participants/serialize.js';
+import type { ParticipantEventRecord } from '../participants/store.js';
 import type { RecordingReady } from '../recordings/events.js';
 import type { TranscriptSegmentsWritten } from '../transcripts/events.js';
 import { type LiveSegmentJson, liveSegmentJson } from '../transcripts/serialize.js';
@@ -15,6 +17,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'meeting.transcription_health',
   'recording.ready',
   'chat.message',
+  'participant.joined',
+  'participant.left',
+  'participant.speech_started',
+  'participant.speech_stopped',
   'bot.scheduled',
   'bot.schedule_failed',
 ] as const;
@@ -93,6 +99,7 @@ export interface BotScheduleData {
 export type WebhookEventData =
   | BotScheduleData
   | ChatMessageData
+  | ParticipantEventData
   | StatusChangedData
   | TranscriptSegmentsData
   | TranscriptionHealthData
@@ -169,6 +176,19 @@ export function transcriptSegmentsData(
 ): TranscriptSegmentsData {
   const ordered = [...segments].sort((a, b) => a.start - b.start || a.changeSeq - b.changeSeq);
   return { meeting: meetingRef(target), segments: ordered.map(liveSegmentJson) };
+}
+
+/** A participant joined, left, started or stopped speaking (the event type says which). */
+export interface ParticipantEventData {
+  meeting: WebhookMeetingRef;
+  participant_event: ParticipantEventJson;
+}
+
+export function participantEventData(
+  target: WebhookTarget,
+  event: ParticipantEventRecord,
+): ParticipantEventData {
+  return { meeting: meetingRef(target), participant_event: participantEventJson(event) };
 }
 
 /** The JSON body of one delivery: the same bytes on every retry. */

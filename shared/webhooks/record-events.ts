@@ -4,12 +4,14 @@ import { ScheduleReasons } from '../contract/schedule.js';
 import type { Db } from '../infra/knex.js';
 import { findMeetingById } from '../meetings/store.js';
 import type { MeetingEvents, MeetingStatusChanged } from '../meetings/events.js';
+import type { ParticipantEvents, ParticipantEventsWritten } from '../participants/events.js';
 import type { RecordingEvents, RecordingReady } from '../recordings/events.js';
 import type { TranscriptEvents, TranscriptSegmentsWritten } from '../transcripts/events.js';
 import { insertDeliveries, type NewDelivery } from './outbox.js';
 import {
   botScheduleData,
   chatMessageData,
+  participantEventData,
   recordingReadyData,
   statusChangedData,
   transcriptionHealthData,
@@ -90,12 +92,28 @@ async function recordChatMessageEvents(db: Db, { messages }: ChatMessagesWritten
   await insertDeliveries(db, deliveries);
 }
 
+/** One `participant.<type>` event per participant event just stored, for meetings with a webhook. */
+async function recordParticipantEvents(db: Db, { events }: ParticipantEventsWritten): Promise<void> {
+  const targets = await findWebhookTargets(db, [...new Set(events.map((event) => event.meetingId))]);
+  const deliveries: NewDelivery[] = [];
+  for (const event of events) {
+    const target = targets.get(event.meetingId);
+    if (isHooked(target)) deliveries.push(delivery(target, event.type, participantEventData(target, event)));
+  }
+  await insertDeliveries(db, deliveries);
+}
+
 /** The outbox as the receiver of the features' events. */
-export const webhookOutbox: MeetingEvents & TranscriptEvents & RecordingEvents & ChatEvents = {
+export const webhookOutbox: MeetingEvents &
+  TranscriptEvents &
+  RecordingEvents &
+  ChatEvents &
+  ParticipantEvents = {
   meetingStatusChanged: recordStatusChangeEvent,
   transcriptSegmentsWritten: recordSegmentEvents,
   recordingReady: recordRecordingReadyEvent,
   chatMessagesWritten: recordChatMessageEvents,
+  participantEventsWritten: recordParticipantEvents,
 };
 
 /** A `meeting.transcription_health` event for a bot's health report, if the meeting has a webhook. */

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import { streamFields } from '../../shared/contract/stream-codec.js';
-import { botChatStream, botEventsStream, botSegmentsStream } from '../../shared/contract/streams.js';
+import type { ParticipantEventType } from '../../shared/contract/events.js';
+import {
+  botChatStream,
+  botEventsStream,
+  botParticipantsStream,
+  botSegmentsStream,
+} from '../../shared/contract/streams.js';
 import { createLogger } from '../../shared/infra/logger.js';
 import { claimLaunch } from '../../shared/meetings/launch-store.js';
 import { Ingester, type IngesterOptions } from '../../worker/ingest/ingester.js';
@@ -116,6 +122,28 @@ export class FakeBots {
         fromBot: message.fromBot ?? false,
         sentAt: new Date(base + message.seconds * 1000).toISOString(),
         seconds: message.seconds,
+      }),
+    );
+  }
+
+  /** A participant change as a bot session sends it (its `seq`-th participant message). */
+  async participant(
+    meetingId: number,
+    sessionId: string,
+    change: { seq: number; type: ParticipantEventType; name: string; seconds: number },
+  ) {
+    const base = Date.UTC(2026, 10, 22, 9);
+    await this.redis.xadd(
+      botParticipantsStream(this.api.prefix),
+      '*',
+      ...streamFields({
+        meetingId,
+        sessionId,
+        seq: change.seq,
+        type: change.type,
+        name: change.name,
+        at: new Date(base + change.seconds * 1000).toISOString(),
+        seconds: change.seconds,
       }),
     );
   }

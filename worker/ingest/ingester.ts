@@ -4,6 +4,7 @@ import {
   botDeadLetterStream,
   botEventsStream,
   botHealthStream,
+  botParticipantsStream,
   botRecordingStream,
   botSegmentsStream,
 } from '../../shared/contract/streams.js';
@@ -16,6 +17,7 @@ import type { BotOutcomeDeps } from '../bot-outcome.js';
 import { botStreamsOf } from './bot-streams.js';
 import { chatMessageHandler } from './chat-messages.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
+import { participantEventHandler } from './participant-events.js';
 import { recordingChunkHandler } from './recording-chunks.js';
 import { StreamConsumer } from './stream-consumer.js';
 import { transcriptSegmentHandler } from './transcript-segments.js';
@@ -34,6 +36,8 @@ export interface IngesterOptions {
   recordingRedis?: Redis;
   /** For the chat messages; a duplicate of eventsRedis (closed by stop()) when not given. */
   chatRedis?: Redis;
+  /** For the participant events; a duplicate of eventsRedis (closed by stop()) when not given. */
+  participantsRedis?: Redis;
   /** Where recording chunks go. */
   recordingStorage: RecordingStorage;
   /** A non-blocking connection to announce committed changes to live streams. */
@@ -59,6 +63,7 @@ export class Ingester {
   readonly health: StreamConsumer;
   readonly recordings: StreamConsumer;
   readonly chat: StreamConsumer;
+  readonly participants: StreamConsumer;
   private readonly ownConnections: Redis[] = [];
 
   constructor(options: IngesterOptions) {
@@ -139,6 +144,25 @@ export class Ingester {
       log: options.log,
       batchSize: 100,
     });
+    const participantsRedis = options.participantsRedis ?? this.ownConnection(options.eventsRedis);
+    this.participants = new StreamConsumer({
+      ...common,
+      redis: participantsRedis,
+      name: 'participants',
+      streams: botStreamsOf(
+        participantsRedis,
+        options.prefix,
+        'participants',
+        botParticipantsStream(options.prefix),
+      ),
+      handler: participantEventHandler(
+        options.db,
+        options.log.child({ component: 'ingest-participants' }),
+        announce,
+      ),
+      log: options.log,
+      batchSize: 100,
+    });
   }
 
   start(): void {
@@ -151,7 +175,7 @@ export class Ingester {
   }
 
   private consumers(): StreamConsumer[] {
-    return [this.events, this.segments, this.health, this.recordings, this.chat];
+    return [this.events, this.segments, this.health, this.recordings, this.chat, this.participants];
   }
 
   private ownConnection(like: Redis): Redis {

@@ -4,13 +4,15 @@ import { chatMessagesSchema } from '../../../shared/chat/wire.js';
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { ResponseCache } from '../../../shared/infra/response-cache.js';
 import { meetingEventJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
-import { meetingHistory, meetingListAnswer, updateMeetingData } from '../../../shared/meetings/service.js';
+import { meetingListAnswer, updateMeetingData } from '../../../shared/meetings/service.js';
 import {
   deletedMeetingsSchema,
-  meetingEventsSchema,
   meetingListSchema,
   updatedMeetingSchema,
 } from '../../../shared/meetings/wire.js';
+import { participantEventJson } from '../../../shared/participants/serialize.js';
+import { meetingEventLog } from '../../../shared/participants/service.js';
+import { meetingEventsSchema } from '../../../shared/participants/wire.js';
 import { deleteMeetingData, meetingDetailAnswer } from '../../../shared/recordings/service.js';
 import { meetingDetailSchema } from '../../../shared/recordings/wire.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
@@ -68,11 +70,11 @@ export const meetingRoutes = [
     path: '/meetings/:id',
     auth: userAuth,
     params: meetingIdParams,
-    summary: 'Get Meeting, with its recordings',
+    summary: 'Get Meeting, with its recordings and participants',
     parameters: [integerIdParameter],
     responses: {
       200: {
-        description: 'The meeting (the spec’s fields) and its `recordings`',
+        description: 'The meeting (the spec’s fields), its `recordings` and `participants`',
         ...json(meetingDetailSchema),
       },
       400: invalidIntegerId,
@@ -93,7 +95,7 @@ export const meetingRoutes = [
     auth: userAuth,
     params: meetingIdParams,
     summary:
-      "The meeting's status transitions, oldest first, with time, source, reason and detail (beyond the spec)",
+      "The meeting's status transitions, oldest first, with time, source, reason and detail, and its participants joining, leaving and speaking (beyond the spec)",
     parameters: [integerIdParameter],
     responses: {
       200: { description: 'Events', ...json(meetingEventsSchema) },
@@ -102,8 +104,12 @@ export const meetingRoutes = [
       404: error('`Meeting not found`'),
     },
     async handler(ctx, { params }, deps) {
-      const { meeting, transitions } = await meetingHistory(deps.db, requireAuth(ctx), params.id);
-      ctx.body = { meeting_id: meeting.id, events: transitions.map(meetingEventJson) };
+      const log = await meetingEventLog(deps.db, requireAuth(ctx), params.id);
+      ctx.body = {
+        meeting_id: log.meeting.id,
+        events: log.transitions.map(meetingEventJson),
+        participant_events: log.participantEvents.map(participantEventJson),
+      };
     },
   }),
 

@@ -1,3 +1,4 @@
+import { participantEventJson } from '../../../shared/participants/serialize.js';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { chatMessageJson } from '../../../shared/chat/serialize.js';
@@ -40,13 +41,16 @@ function eventOf(item: LiveItem): { event: string; data: unknown } {
       return { event: 'status', data: statusEventJson(item.transition) };
     case 'chat':
       return { event: 'chat', data: chatMessageJson(item.message) };
+    case 'participant':
+      return { event: 'participant', data: participantEventJson(item.event) };
   }
 }
 
 /**
  * GET /transcripts/{platform}/{native_meeting_id}/stream — Server-Sent Events: the meeting's status
  * history and current transcript, then every new or changed segment (`segment`), every status
- * change (`status`) and every chat message the bot read (`chat`) as they are committed, and `end`
+ * change (`status`), every chat message the bot read (`chat`) and every participant event
+ * (`participant`: joined, left, speech started or stopped) as they are committed, and `end`
  * once the meeting has ended and gone quiet. Every event's id is a position in Postgres, so a client
  * reconnecting with Last-Event-ID misses nothing, on whichever API replica it lands.
  */

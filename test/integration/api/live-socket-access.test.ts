@@ -272,7 +272,8 @@ describe('/ws messages', () => {
     expect(
       await answer({ action: 'subscribe', meetings: [{ meeting_id: 1, cursor: 'yesterday' }] }),
     ).toMatchObject({
-      details: 'meetings[0].cursor: must be the cursor of a data frame (<status>-<segment>-<chat>, digits)',
+      details:
+        'meetings[0].cursor: must be the cursor of a data frame (<status>-<segment>-<chat>-<participant>, digits)',
     });
     expect(await answer({ action: 'unsubscribe', meetings: 'all' })).toMatchObject({
       error: 'invalid_unsubscribe_payload',

@@ -38,7 +38,7 @@ async function connect(instance: TestApi, user: TestUser): Promise<LiveSocketCli
   return socket;
 }
 
-const CURSOR = /^\d+-\d+-\d+$/;
+const CURSOR = /^\d+-\d+-\d+-\d+$/;
 const dataFrames = (frames: Frame[]) =>
   frames.filter((frame) => ['transcript.mutable', 'meeting.status', 'chat_message'].includes(frame.type));
 const statuses = (frames: Frame[], meetingId: number) =>

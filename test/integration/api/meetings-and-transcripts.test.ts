@@ -82,8 +82,8 @@ describe('GET /meetings/{id}', () => {
     });
     const response = await api.request('GET', `/meetings/${created.body.id}`, { key: user.key });
     expect(response.status).toBe(200);
-    // The spec's meeting, and its recordings (none: no bot recorded it).
-    expect(response.body).toEqual({ ...created.body, recordings: [] });
+    // The spec's meeting, its recordings (none: no bot recorded it) and participants (no bot saw any).
+    expect(response.body).toEqual({ ...created.body, recordings: [], participants: [] });
     const missing = await api.request('GET', '/meetings/999999', { key: user.key });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'Meeting not found' });

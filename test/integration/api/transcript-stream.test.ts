@@ -106,7 +106,7 @@ describe('GET /transcripts/{platform}/{id}/stream', () => {
     await bots.chat(meetingId, sessionId, { key: 'c1', sender: 'Ann', text: 'chat before', seconds: 1.5 });
     await first.waitFor((events) => events.some((e) => e.event === 'chat' && e.data.text === 'chat before'));
     const lastId = first.events.at(-1)?.id;
-    expect(lastId).toMatch(/^\d+-\d+-\d+$/);
+    expect(lastId).toMatch(/^\d+-\d+-\d+-\d+$/);
     first.close();
 
     // While nobody listens: more words, a correction of the first ones, and a chat message.

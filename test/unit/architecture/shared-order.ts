@@ -13,14 +13,16 @@
  *   (meetings/events.ts) inside its transaction, never to webhooks directly.
  * - transcripts: a meeting's segments (TranscriptEvents); the transcript read starts with the
  *   meeting's header, so it sits above meetings.
+ * - participants: who bots saw in a meeting, joining, leaving and speaking (ParticipantEvents),
+ *   stored from the bots' messages and read by meeting; above meetings, whose rows it uses.
  * - recordings: a meeting's audio (RecordingEvents), plus the reads and deletes that carry
- *   recordings along with a meeting (GET /meetings/{id}, deleting a meeting's data); meetings know
+ *   recordings along with a meeting (GET /meetings/{id}, with the participants, deleting a meeting's data); meetings know
  *   nothing of recordings.
  * - chat: the meeting chat messages bots read (ChatEvents), and their reads by meeting; above
  *   meetings, whose rows and reads it uses.
  * - search: full-text search over a user's transcripts and meeting data (GET /search, the MCP tool);
  *   it reads the rows meetings and transcripts write (their search columns kept by triggers).
- * - webhooks: the outbox receives the typed events of the four features below it
+ * - webhooks: the outbox receives the typed events of the five features below it
  *   (record-events.ts) and delivers them; it reads only their event types and segment JSON.
  * - bots: sending, stopping and reconfiguring bots. It creates meetings, checks webhook URLs, and
  *   owns the producers of the launch queue and the command streams.
@@ -36,6 +38,7 @@ export const SHARED_ORDER = [
   'accounts',
   'meetings',
   'transcripts',
+  'participants',
   'recordings',
   'chat',
   'search',

@@ -61,6 +61,34 @@ describe('Google Meet screens', () => {
     });
     expect(classifyMeetScreen(lobby)).toEqual({ kind: 'lobby' });
     expect(observeMeet(lobby).others).toBeNull();
+    expect(observeMeet(lobby).people).toBeNull();
+  });
+
+  it('names the others from the open People list, else from the tiles, which may be paged', () => {
+    const withList = page({
+      controls: meetToolbar,
+      meetTiles: [{ id: 'spaces/x/devices/1', name: 'Alice', self: false }],
+      people: [
+        { name: 'Alice', self: false },
+        { name: 'Bob', self: false },
+        { name: 'Bot', self: true },
+      ],
+      peopleCount: 3,
+    });
+    expect(observeMeet(withList, undefined, 'Bot').people).toEqual({
+      names: ['Alice', 'Bob'],
+      complete: true,
+    });
+    // The badge counts four (the bot too) but only two tiles are shown: an absence says nothing.
+    const paged = page({
+      controls: meetToolbar,
+      meetTiles: [
+        { id: 'spaces/x/devices/1', name: 'Alice', self: false },
+        { id: 'spaces/x/devices/9', name: 'Bot', self: true },
+      ],
+      peopleCount: 4,
+    });
+    expect(observeMeet(paged, undefined, 'Bot').people).toEqual({ names: ['Alice'], complete: false });
   });
 
   it('needs call-only controls, not just Leave call and the toggles', () => {
@@ -75,7 +103,11 @@ describe('Google Meet screens', () => {
         { id: 'spaces/x/devices/9', name: 'Bot', self: true },
       ],
     });
-    expect(observeMeet(call)).toEqual({ screen: { kind: 'in_call' }, others: 1 });
+    expect(observeMeet(call)).toEqual({
+      screen: { kind: 'in_call' },
+      others: 1,
+      people: { names: ['Alice'], complete: true },
+    });
   });
 
   it('prefers the People count for who else is here', () => {
@@ -203,7 +235,11 @@ describe('Teams screens', () => {
         { id: 'Bot', name: 'Bot', self: false },
       ],
     });
-    expect(observeTeams(call, 'Bot')).toEqual({ screen: { kind: 'in_call' }, others: 1 });
+    expect(observeTeams(call, 'Bot')).toEqual({
+      screen: { kind: 'in_call' },
+      others: 1,
+      people: { names: ['Alice'], complete: true },
+    });
     expect(classifyTeamsScreen(page({ controls: [...teamsCallControls, teamsForm.join] })).kind).toBe(
       'prejoin',
     );
@@ -419,7 +455,11 @@ describe('locale: English asked for, German pages still resolve', () => {
       text: 'Sie sind die einzige Person hier',
       controls: [control('Verlassen', { tid: 'hangup-main-btn' }), control('Mehr')],
     });
-    expect(observeTeams(call, 'Bot')).toEqual({ screen: { kind: 'in_call' }, others: 0 });
+    expect(observeTeams(call, 'Bot')).toEqual({
+      screen: { kind: 'in_call' },
+      others: 0,
+      people: { names: [], complete: true },
+    });
     const cases: [string, object][] = [
       ['Konto auswählen', { kind: 'failed', reason: 'sign_in_required' }],
       [

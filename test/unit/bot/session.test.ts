@@ -3,7 +3,7 @@ import { CaptureTimeline } from '../../../bot/audio/capture-timeline.js';
 import { EndSignal } from '../../../bot/end-signal.js';
 import type { EngineSegment, TranscriptionEngine } from '../../../bot/engines/engine.js';
 import type { MeetingPage, MeetingPageHooks } from '../../../bot/meeting-page.js';
-import type { EventSink, HealthReport, LifecycleStep } from '../../../bot/outbox.js';
+import type { EventSink, HealthReport, LifecycleStep, ParticipantChange } from '../../../bot/outbox.js';
 import type { Observation, PlatformDriver, Screen } from '../../../bot/platforms/driver.js';
 import { BotSession, type EngineFactory } from '../../../bot/session.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
@@ -127,9 +127,12 @@ function setUp(
     onPage?: (hooks: MeetingPageHooks) => void;
     /** Wall time of the one chunk of audio the page delivers. */
     captureWall?: number;
+    /** Where participant changes go (none: not reported). */
+    participants?: ParticipantChange[];
   } = {},
 ) {
   const sink = new RecordingSink();
+  const participants = options.participants;
   const engine = new FakeEngine(options.failEngine);
   const end = new EndSignal();
   let pageOpened = false;
@@ -153,6 +156,13 @@ function setUp(
       ...config,
     }),
     outbox: sink,
+    ...(participants && {
+      participantSink: {
+        participant: async (change: ParticipantChange) => {
+          participants.push(change);
+        },
+      },
+    }),
     log,
     end,
     createEngine,
@@ -286,6 +296,48 @@ describe('BotSession', () => {
     expect(driver.actions.at(-1)).toBe('leave');
     expect(engine.flushed && engine.closed && page().closed).toBe(true);
   });
+
+  it('reports who joined and left from its looks, and who spoke, ending the speech still going on when it leaves', async () => {
+    const startedAt = Date.now();
+    let inCallSince = 0;
+    const driver = new ScriptedDriver((_look, pressed) => {
+      if (!pressed) return { screen: { kind: 'prejoin' }, others: null };
+      inCallSince ||= Date.now();
+      const inCall = Date.now() - inCallSince;
+      if (inCall > 5000)
+        return { screen: { kind: 'ended', reason: 'meeting_ended', detail: 'ended' }, others: null };
+      const names = inCall < 300 ? ['Ann', 'Bob (Guest)', 'Bot'] : ['Ann', 'Bot'];
+      return { screen: { kind: 'in_call' }, others: names.length - 1, people: { names, complete: true } };
+    });
+    const published: ParticipantChange[] = [];
+    let hooks: MeetingPageHooks | undefined;
+    const { session } = setUp(
+      driver,
+      {},
+      { participants: published, captureWall: startedAt, onPage: (given) => (hooks = given) },
+    );
+    const running = session.run();
+    await expect.poll(() => published.length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    // Ann's indicator comes on (capture-clock seconds) and stays on until the bot leaves.
+    hooks!.onSpeaking({
+      signal: 'audio_level',
+      name: 'Ann',
+      speaking: true,
+      at: (Date.now() - startedAt) / 1000,
+    });
+    expect(await running).toMatchObject({ status: 'completed', reason: 'meeting_ended' });
+    expect(published.map((change) => [change.type, change.name])).toEqual([
+      ['participant.joined', 'Ann'],
+      ['participant.joined', 'Bob'],
+      ['participant.speech_started', 'Ann'],
+      ['participant.left', 'Bob'],
+      ['participant.speech_stopped', 'Ann'],
+    ]);
+    const [joined, , started, left, stopped] = published;
+    expect(Date.parse(left!.at) - Date.parse(joined!.at)).toBeGreaterThanOrEqual(250);
+    expect(left!.seconds).toBeGreaterThan(joined!.seconds);
+    expect(Date.parse(stopped!.at)).toBeGreaterThan(Date.parse(started!.at));
+  }, 15_000);
 
   it('fails with engine_error before opening any page when the engine cannot start', async () => {
     const driver = new ScriptedDriver(screens({ kind: 'lobby' }));
