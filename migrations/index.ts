@@ -14,6 +14,7 @@ import * as scheduledBots from './20261127000012_scheduled_bots.js';
 import * as calendarFeeds from './20261128000013_calendar_feeds.js';
 import * as botAccounts from './20261128000014_bot_accounts.js';
 import * as joinRetries from './20261128000015_join_retries.js';
+import * as zoomPlatform from './20261129000018_zoom_platform.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
@@ -35,4 +36,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.M
   ['20261128000013_calendar_feeds', calendarFeeds],
   ['20261128000014_bot_accounts', botAccounts],
   ['20261128000015_join_retries', joinRetries],
+  ['20261129000018_zoom_platform', zoomPlatform],
 ];

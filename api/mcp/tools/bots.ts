@@ -10,7 +10,7 @@ export const sendBotTool = defineTool({
   name: 'send_bot',
   title: 'Send a bot to a meeting',
   description:
-    'POST /bots: sends a transcription bot into a Google Meet or Teams meeting (Teams needs passcode; send meeting_url as parse_meeting_link gives it). Answers the new meeting, status `requested`; it moves to joining, awaiting_admission (someone in the meeting must admit the bot) and active, when the transcript starts to grow (get_meeting, get_transcript). With `join_at` (ISO 8601 with a time zone, in the future, within the scheduling horizon) the bot is scheduled instead: the meeting waits as `requested` with `data.join_at` and its bot launches then. Refused with `Invalid meeting ID format`, `Too many concurrent bots`, or when a bot is already in that meeting.',
+    'POST /bots: sends a transcription bot into a Google Meet, Teams or Zoom meeting (Teams needs passcode, a Zoom passcode is optional; send meeting_url as parse_meeting_link gives it). Answers the new meeting, status `requested`; it moves to joining, awaiting_admission (someone in the meeting must admit the bot) and active, when the transcript starts to grow (get_meeting, get_transcript). With `join_at` (ISO 8601 with a time zone, in the future, within the scheduling horizon) the bot is scheduled instead: the meeting waits as `requested` with `data.join_at` and its bot launches then. Refused with `Invalid meeting ID format`, `Too many concurrent bots`, or when a bot is already in that meeting.',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   shape: () => ({
     ...createBotRequest.shape,

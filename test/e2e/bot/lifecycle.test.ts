@@ -256,7 +256,7 @@ describe('the bot process', () => {
         BOT_CONFIG: JSON.stringify({
           meetingId: 4242,
           sessionId,
-          platform: 'zoom',
+          platform: 'webex',
           meetingUrl: 'not a url',
           redisUrl: TEST_REDIS_URL,
           streamPrefix: prefix,
