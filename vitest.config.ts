@@ -30,6 +30,7 @@ const CPU_TIMING_FILES = [
 const PAGE_FILES = [
   'test/e2e/simulator/google-meet.test.ts',
   'test/e2e/simulator/teams.test.ts',
+  'test/e2e/simulator/zoom.test.ts',
   'test/e2e/simulator/control-api.test.ts',
   'test/e2e/simulator/chat.test.ts',
   'test/e2e/simulator/video-load.test.ts',

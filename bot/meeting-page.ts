@@ -13,6 +13,7 @@ import type { PlatformDriver } from './platforms/driver.js';
 import { GoogleMeetDriver } from './platforms/google-meet.js';
 import { SPEAKING_BINDING } from './platforms/speaking-scripts.js';
 import { TeamsDriver } from './platforms/teams.js';
+import { ZoomDriver } from './platforms/zoom.js';
 import type { SignalledSpeakingChange } from './speakers/attribution.js';
 import { speakingSignal } from './speakers/signals.js';
 
@@ -76,7 +77,9 @@ export async function openMeetingPageIn(
     const driver =
       config.platform === 'google_meet'
         ? new GoogleMeetDriver(browser.page, log)
-        : new TeamsDriver(browser.page, log);
+        : config.platform === 'zoom'
+          ? new ZoomDriver(browser.page, log)
+          : new TeamsDriver(browser.page, log);
     // Before the capture script, which wraps this getUserMedia and so counts its tracks as the bot's own.
     await browser.context.addInitScript({ content: MEDIA_INIT_SCRIPT });
     const capture = new AudioCapture(log);

@@ -4,6 +4,7 @@ import type { Platform } from '../shared/contract/platforms.js';
 const PLATFORM_HOSTS: Record<Platform, readonly string[]> = {
   google_meet: ['meet.google.com'],
   teams: ['teams.microsoft.com', 'teams.live.com', 'teams.cloud.microsoft'],
+  zoom: ['zoom.us'],
 };
 
 /** Being sent to one of these means the meeting wants a signed-in account. */

@@ -15,6 +15,7 @@ import * as calendarFeeds from './20261128000013_calendar_feeds.js';
 import * as botAccounts from './20261128000014_bot_accounts.js';
 import * as joinRetries from './20261128000015_join_retries.js';
 import * as participantEvents from './20261129000016_participant_events.js';
+import * as zoomPlatform from './20261129000018_zoom_platform.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
@@ -37,4 +38,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.M
   ['20261128000014_bot_accounts', botAccounts],
   ['20261128000015_join_retries', joinRetries],
   ['20261129000016_participant_events', participantEvents],
+  ['20261129000018_zoom_platform', zoomPlatform],
 ];

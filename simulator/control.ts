@@ -17,9 +17,9 @@
  *
  * Create body (see schema.ts; everything but `platform` is optional):
  *   {
- *     "platform": "google_meet" | "teams",
- *     "id": "abc-defg-hij" | "123456789012",           // Teams: 9–20 digits; generated when absent
- *     "passcode": "Ab12cd",                           // Teams only; generated when absent
+ *     "platform": "google_meet" | "teams" | "zoom",
+ *     "id": "abc-defg-hij" | "123456789012",           // Teams: 9–20 digits, Zoom 9–11; generated when absent
+ *     "passcode": "Ab12cd",                           // Teams: generated when absent; Zoom: optional (none when absent)
  *     "admission": { "policy": "after", "delaySeconds": 1 }   // default
  *                | { "policy": "host", "timeoutSeconds"?: 60 }  // the control API admits/denies
  *                | { "policy": "deny", "delaySeconds": 1 }
@@ -41,6 +41,7 @@
  *                "peoplePanelOpen" (Meet); "toggleInputs", "launcherAriaLabels", "lobbyCancel",
  *                "fullExperienceReload", "signIn": "verify_info" | "sign_in_to_continue" |
  *                "enter_email" | "pick_account" | "login_form" | "real_person", "liveCaptions" (Teams),
+ *                Zoom: "joinAudioDialog", "hostStartsAfterSeconds", "zoomSignIn", "participantsPanelOpen";
  *                "locale": "en" | "de" (both: the page's language; Meet's hl=en and a Teams browser
  *                language starting with en still get English), "ignoreLanguageHints" (both: they don't) },
  *     "speaking": { "hidden": [...],   // speaking signals the page doesn't show: Meet "audio_level",

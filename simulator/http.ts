@@ -58,7 +58,10 @@ export function errorBodies(log: (error: unknown) => void): Middleware {
   };
 }
 
-/** Either platform's id shape; the two never overlap, so an id alone names a meeting. */
+/**
+ * Any platform's id shape. Meet's never overlaps the numeric ones; Zoom's (9–11 digits) fall within
+ * Teams', and the registry keeps ids unique across platforms, so an id alone names a meeting.
+ */
 export const meetingIdParam = z
   .string()
   .refine((id) => MEET_CODE_PATTERN.test(id) || TEAMS_ID_PATTERN.test(id), 'not a meeting id');

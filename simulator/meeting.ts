@@ -436,7 +436,7 @@ export class Meeting {
   private enterCall(session: Session): void {
     session.admittedAt = new Date();
     const { traps } = this.setup.script;
-    if (traps.recordingDialog || traps.consentDialog) {
+    if (traps.recordingDialog || traps.consentDialog || traps.joinAudioDialog) {
       this.setState(session, 'admitted');
       return;
     }
@@ -644,7 +644,7 @@ export class Meeting {
   }
 
   private audioMode() {
-    return this.setup.script.audio.mode ?? (this.platform === 'teams' ? 'mixed' : 'slots');
+    return this.setup.script.audio.mode ?? (this.platform === 'google_meet' ? 'slots' : 'mixed');
   }
 
   private deviceIdOf(index: number): string {
@@ -670,9 +670,9 @@ export class Meeting {
   private trapsFor(session: Session | undefined): PageMeetingView['traps'] {
     const { access, traps } = this.setup.script;
     if (!access.signedInOnly || session?.account) return traps;
-    return this.platform === 'google_meet'
-      ? { ...traps, signInScreen: true }
-      : { ...traps, signIn: traps.signIn ?? 'sign_in_to_continue' };
+    if (this.platform === 'google_meet') return { ...traps, signInScreen: true };
+    if (this.platform === 'zoom') return { ...traps, zoomSignIn: true };
+    return { ...traps, signIn: traps.signIn ?? 'sign_in_to_continue' };
   }
 
   private pageView(session?: Session): PageMeetingView {

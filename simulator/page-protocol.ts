@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BotState } from './bot-state.js';
-import type { SimPlatform } from './ids.js';
+import { SIM_PLATFORMS, type SimPlatform } from './ids.js';
 import type { AdmissionPolicy, AudioMode, Load, RefusalScreen, Speaking, Traps } from './schema.js';
 
 /** What the meeting pages report to the simulator (POST /_sim/sessions/:sid/actions). */
@@ -63,7 +63,7 @@ export type PageAction = z.infer<typeof pageAction>;
 
 export const sessionQuery = z.object({
   sid: z.string().regex(/^[A-Za-z0-9-]{8,64}$/),
-  platform: z.enum(['google_meet', 'teams']),
+  platform: z.enum(SIM_PLATFORMS),
   id: z.string().min(1).max(64),
   p: z.string().max(64).optional(),
 });

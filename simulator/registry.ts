@@ -60,7 +60,13 @@ export class MeetingRegistry {
   async create(script: CreateMeeting): Promise<Meeting> {
     const id = script.id ?? this.freshId(script.platform);
     if (this.meetings.has(id)) throw conflict(`meeting ${id} already exists`);
-    const passcode = script.platform === 'teams' ? (script.passcode ?? generatePasscode()) : null;
+    // Teams always has one; a Zoom meeting only when its script gives one (Zoom's passcode is optional).
+    const passcode =
+      script.platform === 'teams'
+        ? (script.passcode ?? generatePasscode())
+        : script.platform === 'zoom'
+          ? (script.passcode ?? null)
+          : null;
     const participants = planParticipants(script.participants);
     const recorded = await this.recordingsOf(script);
     const wanted = script.participants.flatMap((p, index) =>

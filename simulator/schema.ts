@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidMeetingId, SIM_PLATFORMS, TEAMS_PASSCODE_PATTERN } from './ids.js';
+import { isValidMeetingId, SIM_PLATFORMS, type SimPlatform, TEAMS_PASSCODE_PATTERN } from './ids.js';
 
 /** flite's voices that speak (awb_time only reads clock times). */
 export const VOICES = ['kal16', 'slt', 'rms', 'awb', 'kal'] as const;
@@ -58,7 +58,7 @@ export const admissionInput = z.discriminatedUnion('policy', [
   /** Nobody acts until the control API admits or denies; optional lobby timeout. */
   z.object({ policy: z.literal('host'), timeoutSeconds: seconds.positive().optional() }),
   z.object({ policy: z.literal('deny'), delaySeconds: seconds.default(1) }),
-  /** Meet shows only "Join now"; Teams skips the lobby. */
+  /** Meet shows only "Join now"; Teams and Zoom skip the lobby (Zoom: no waiting room). */
   z.object({ policy: z.literal('open') }),
   /** The platform refuses the join at once: "You can't join this video call" / Teams' verification screen. */
   z.object({ policy: z.literal('blocked') }),
@@ -221,6 +221,21 @@ export const trapsInput = z.object({
    * that appears about 0.6 s after the speech starts and grows word by word over its length.
    */
   liveCaptions: z.boolean().default(false),
+  // ---- Zoom (docs/platform-landmarks.md, "Zoom") ----
+  /**
+   * Zoom: after admission the "Join Audio" dialog asks how to hear the meeting ("Join Audio by
+   * Computer"); the page plays no audio until it is answered.
+   */
+  joinAudioDialog: z.boolean().default(false),
+  /**
+   * Zoom: the host has not started the meeting: after Join the page shows "Waiting for the host to
+   * start this meeting" for this many seconds, then asks to join (the waiting room follows).
+   */
+  hostStartsAfterSeconds: seconds.positive().optional(),
+  /** Zoom: the host requires authentication: "Sign in to join this meeting" instead of the join form. */
+  zoomSignIn: z.boolean().default(false),
+  /** Zoom: the Participants pane is open in the call, one row per person (`.participants-item__display-name`). */
+  participantsPanelOpen: z.boolean().default(false),
   /**
    * The page's language (English when absent). As on the real sites a request for English still
    * gets English: Meet's `hl=en` URL parameter, Teams' browser language (navigator.language, which
@@ -238,10 +253,21 @@ export type MeetSpeakingSignal = (typeof MEET_SPEAKING_SIGNALS)[number];
 /** Where Teams' page shows who is talking. */
 export const TEAMS_SPEAKING_SIGNALS = ['outline_class', 'outline_style', 'webrtc'] as const;
 export type TeamsSpeakingSignal = (typeof TEAMS_SPEAKING_SIGNALS)[number];
-export type SpeakingSignal = MeetSpeakingSignal | TeamsSpeakingSignal;
+/**
+ * Where Zoom's web client shows who is talking: the active-speaker frame (the large video names the
+ * last person heard) and the speaker bar's `--active` tile; one mixed WebRTC source besides.
+ */
+export const ZOOM_SPEAKING_SIGNALS = ['active_speaker', 'webrtc'] as const;
+export type ZoomSpeakingSignal = (typeof ZOOM_SPEAKING_SIGNALS)[number];
+export type SpeakingSignal = MeetSpeakingSignal | TeamsSpeakingSignal | ZoomSpeakingSignal;
 const SPEAKING_SIGNALS = [
-  ...new Set<SpeakingSignal>([...MEET_SPEAKING_SIGNALS, ...TEAMS_SPEAKING_SIGNALS]),
+  ...new Set<SpeakingSignal>([...MEET_SPEAKING_SIGNALS, ...TEAMS_SPEAKING_SIGNALS, ...ZOOM_SPEAKING_SIGNALS]),
 ] as [SpeakingSignal, ...SpeakingSignal[]];
+const PLATFORM_SPEAKING_SIGNALS: Record<SimPlatform, readonly string[]> = {
+  google_meet: MEET_SPEAKING_SIGNALS,
+  teams: TEAMS_SPEAKING_SIGNALS,
+  zoom: ZOOM_SPEAKING_SIGNALS,
+};
 /** Speaking classes seen on the real Meet's tiles (docs/platform-landmarks.md, "Who is speaking"); they churn. */
 export const MEET_KNOWN_SPEAKING_CLASSES = ['Oaajhc', 'HX2H7', 'wEsLMd', 'OgVli'] as const;
 export type MeetSpeakingClass = (typeof MEET_KNOWN_SPEAKING_CLASSES)[number];
@@ -258,7 +284,7 @@ export const speakingInput = z.object({
   hidden: z
     .array(
       z.enum(SPEAKING_SIGNALS, {
-        error: `unknown speaking signal (google_meet: ${MEET_SPEAKING_SIGNALS.join(', ')}; teams: ${TEAMS_SPEAKING_SIGNALS.join(', ')})`,
+        error: `unknown speaking signal (google_meet: ${MEET_SPEAKING_SIGNALS.join(', ')}; teams: ${TEAMS_SPEAKING_SIGNALS.join(', ')}; zoom: ${ZOOM_SPEAKING_SIGNALS.join(', ')})`,
       }),
     )
     .max(SPEAKING_SIGNALS.length)
@@ -324,6 +350,9 @@ export const createMeetingInput = z
       lobbyCancel: false,
       fullExperienceReload: false,
       liveCaptions: false,
+      joinAudioDialog: false,
+      zoomSignIn: false,
+      participantsPanelOpen: false,
       ignoreLanguageHints: false,
     }),
     speaking: speakingInput.default({ hidden: [], tileClass: 'generated' }),
@@ -334,21 +363,29 @@ export const createMeetingInput = z
     endAt: seconds.optional(),
   })
   .superRefine((value, ctx) => {
-    if (value.platform === 'teams' && value.audio.mode === 'slots') {
+    if (value.platform !== 'google_meet' && value.audio.mode === 'slots') {
       ctx.addIssue({
         code: 'custom',
         path: ['audio', 'mode'],
-        message: 'Teams delivers one mixed track only',
+        message: `${value.platform === 'teams' ? 'Teams' : 'Zoom'} delivers one mixed track only`,
       });
     }
     if (value.id !== undefined && !isValidMeetingId(value.platform, value.id)) {
-      const shape = value.platform === 'google_meet' ? 'xxx-xxxx-xxx (lowercase letters)' : '9 to 20 digits';
+      const shape = {
+        google_meet: 'xxx-xxxx-xxx (lowercase letters)',
+        teams: '9 to 20 digits',
+        zoom: '9 to 11 digits',
+      }[value.platform];
       ctx.addIssue({ code: 'custom', path: ['id'], message: `must look like ${shape}` });
     }
     if (value.platform === 'google_meet' && value.passcode !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['passcode'], message: 'Google Meet has no passcode' });
     }
-    const platformOnly: [keyof Traps, 'google_meet' | 'teams'][] = [
+    const platformOnly: [keyof Traps, SimPlatform][] = [
+      ['joinAudioDialog', 'zoom'],
+      ['hostStartsAfterSeconds', 'zoom'],
+      ['zoomSignIn', 'zoom'],
+      ['participantsPanelOpen', 'zoom'],
       ['toolbarAutoHideSeconds', 'google_meet'],
       ['joinButtonLabel', 'google_meet'],
       ['interstitials', 'google_meet'],
@@ -377,19 +414,20 @@ export const createMeetingInput = z
         ctx.addIssue({ code: 'custom', path: ['traps', trap], message: `only exists on ${platform}` });
       }
     }
-    const signals: readonly string[] =
-      value.platform === 'google_meet' ? MEET_SPEAKING_SIGNALS : TEAMS_SPEAKING_SIGNALS;
-    const other = value.platform === 'google_meet' ? 'teams' : 'google_meet';
+    const signals = PLATFORM_SPEAKING_SIGNALS[value.platform];
     value.speaking.hidden.forEach((signal, index) => {
       if (!signals.includes(signal)) {
+        const others = SIM_PLATFORMS.filter((platform) =>
+          PLATFORM_SPEAKING_SIGNALS[platform].includes(signal),
+        );
         ctx.addIssue({
           code: 'custom',
           path: ['speaking', 'hidden', index],
-          message: `only exists on ${other}; ${value.platform} has ${signals.join(', ')}`,
+          message: `only exists on ${others.join(', ')}; ${value.platform} has ${signals.join(', ')}`,
         });
       }
     });
-    if (value.platform === 'teams' && value.speaking.tileClass !== 'generated') {
+    if (value.platform !== 'google_meet' && value.speaking.tileClass !== 'generated') {
       ctx.addIssue({
         code: 'custom',
         path: ['speaking', 'tileClass'],

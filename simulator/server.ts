@@ -94,6 +94,9 @@ function pagesRouter(pagesDir: string): Router {
   router.get('/assets/{*path}', (ctx) => sendFile(ctx, ctx.params.path ?? ''));
   router.get('/meet/:id', (ctx) => sendFile(ctx, 'teams/index.html'));
   router.get('/light-meetings/launch', (ctx) => sendFile(ctx, 'teams/index.html'));
+  // Zoom: the invitation link's landing page and the web client's join page are one page here.
+  router.get('/j/:id', (ctx) => sendFile(ctx, 'zoom/index.html'));
+  router.get('/wc/:id/join', (ctx) => sendFile(ctx, 'zoom/index.html'));
   // Meet serves any single path segment; its page tells a malformed code from an unknown one.
   router.get('/:code', (ctx) => sendFile(ctx, 'google-meet/index.html'));
   return router;

@@ -6,7 +6,7 @@ export const MAX_INPUT_DEPTH = 32;
 
 /**
  * Parses input with a zod schema; on failure throws a 400 whose message names the first offending
- * field (e.g. `platform: must be one of google_meet, teams`). Before the schema, every input goes
+ * field (e.g. `platform: must be one of google_meet, teams, zoom`). Before the schema, every input goes
  * through the one rule for what can't be stored: see findUnstorable.
  */
 export function parseInput<Schema extends z.ZodType>(

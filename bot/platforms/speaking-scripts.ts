@@ -241,3 +241,44 @@ export const TEAMS_SPEAKING_SCRIPT = speakingObserver(
   };
 `,
 );
+
+/** The window property the Zoom driver sets to the bot's display name, so its own tile is left out. */
+export const ZOOM_SELF_GLOBAL = '__meetbotZoomSelf';
+
+/**
+ * Zoom's web client: one mixed audio stream, so names come from the page. The large video
+ * (`.speaker-active-container__video-frame`) shows the person heard last, named in its
+ * `.video-avatar__avatar-footer`; the speaker bar's tile of whoever talks now gets the
+ * `--active` modifier (public bots read both). The large video keeps the last speaker through a
+ * silence, so on its own it says who spoke last rather than who speaks: the webrtc signal and the
+ * bar's modifier bound the turns. The bot's own tile (named as the driver says) is left out.
+ */
+export const ZOOM_SPEAKING_SCRIPT = speakingObserver(
+  `
+  const self = () => String(window.${ZOOM_SELF_GLOBAL} || '').trim().toLowerCase();
+  const nameOf = (frame) => {
+    const footer = frame.querySelector('.video-avatar__avatar-footer');
+    if (!footer) return '';
+    const span = footer.querySelector('span');
+    return ((span && span.textContent) || footer.textContent || '').trim();
+  };
+  const barTiles = () => [...document.querySelectorAll('.speaker-bar-container__video-frame, .gallery-video-container__video-frame')]
+    .map((tile) => [tile, nameOf(tile)])
+    .filter(([, name]) => name && name.toLowerCase() !== self());
+  const watchTiles = attributeWatcher();
+  const detectors = {
+    active_speaker: () => {
+      const pairs = barTiles().map(([tile, name]) => [name, /--active\\b/.test(tile.className || '')]);
+      const main = document.querySelector('.speaker-active-container__video-frame');
+      const shown = main ? nameOf(main) : '';
+      if (shown && shown.toLowerCase() !== self()) {
+        for (const pair of pairs) if (pair[0] === shown) pair[1] = true;
+        if (!pairs.some(([name]) => name === shown)) pairs.push([shown, true]);
+      }
+      return pairs;
+    },
+    tile_changes: () => watchTiles(barTiles()),
+    webrtc: sourceWatcher(),
+  };
+`,
+);

@@ -12,8 +12,10 @@ import { z } from 'zod';
  *   people_panel    Meet's People list: the mic-level element in a person's row
  *   outline_style   Teams' voice-level outline: its opacity or a speaking marker
  *   captions        Teams' live captions (when on): the author of a caption whose text is growing
+ *   active_speaker  Zoom's active speaker: the large video's name (the person heard last) and the
+ *                   speaker bar's `--active` tile
  *   webrtc          the WebRTC receivers' per-source audio levels: page-independent, but a source
- *                   is not a person (Meet's three slots rotate, Teams mixes everyone into one), so
+ *                   is not a person (Meet's three slots rotate, Teams and Zoom mix everyone into one), so
  *                   a source's stretch of talk gets a name only from the page signals' vote over it
  */
 export const SPEAKING_SIGNALS = [
@@ -23,6 +25,7 @@ export const SPEAKING_SIGNALS = [
   'people_panel',
   'outline_style',
   'captions',
+  'active_speaker',
   'webrtc',
 ] as const;
 export const speakingSignal = z.enum(SPEAKING_SIGNALS);
@@ -36,6 +39,7 @@ export const SIGNAL_WEIGHT: Record<SpeakingSignal, number> = {
   people_panel: 1,
   outline_style: 1,
   captions: 1,
+  active_speaker: 1,
   webrtc: 1,
 };
 

@@ -1,6 +1,9 @@
 import { type MeetingLink, parseMeetingLink } from '../contract/platforms.js';
 import type { FeedOccurrence } from './ics.js';
 
+/** The reason of an occurrence without any meeting link (which a feed's notes leave out). */
+export const NO_MEETING_LINK = 'no Google Meet, Teams or Zoom link';
+
 export type LinkSearch = { ok: true; link: MeetingLink } | { ok: false; reason: string };
 
 const URL_PATTERN = /https?:\/\/[^\s<>"'\\`]+/gi;
@@ -23,7 +26,7 @@ function teamsIdAndPasscode(text: string): { id: string; passcode: string } | un
 
 /**
  * The meeting link of an occurrence, by the rules POST /bots applies to `meeting_url`
- * (parseMeetingLink: Meet and Teams hosts, and the operator's EXTRA_MEETING_ORIGINS such as the
+ * (parseMeetingLink: Meet, Teams and Zoom hosts, and the operator's EXTRA_MEETING_ORIGINS such as the
  * simulator's). Looked for in the conference fields first, then URL, LOCATION and DESCRIPTION; the
  * first link that names a meeting wins. Pure.
  */
@@ -56,8 +59,8 @@ export function findMeetingLink(occurrence: FeedOccurrence, extraOrigins: readon
       reason: 'a Teams meetup-join link without the meeting ID and passcode beside it',
     };
   }
-  if (zoom) return { ok: false, reason: 'a Zoom link (Zoom is not supported)' };
-  return { ok: false, reason: 'no Google Meet or Teams link' };
+  if (zoom) return { ok: false, reason: 'a Zoom link that names no meeting (/j/{id} or /wc/{id}/join)' };
+  return { ok: false, reason: NO_MEETING_LINK };
 }
 
 function safeHost(candidate: string): string | undefined {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MeetingLink } from '../contract/platforms.js';
 import type { Expansion, FeedOccurrence } from './ics.js';
-import { findMeetingLink, hasMarker } from './links.js';
+import { findMeetingLink, hasMarker, NO_MEETING_LINK } from './links.js';
 import type { CalendarFeedRecord } from './store.js';
 
 /** An occurrence that should have a bot: its key, when it starts and where it meets. */
@@ -67,7 +67,7 @@ export function planFeed(
     if (feed.events === 'marked' && !hasMarker(occurrence, feed.marker)) continue;
     const found = findMeetingLink(occurrence, extraOrigins);
     if (!found.ok) {
-      if (found.reason !== 'no Google Meet or Teams link' && !noted.has(occurrence.uid)) {
+      if (found.reason !== NO_MEETING_LINK && !noted.has(occurrence.uid)) {
         noted.add(occurrence.uid);
         notes.push({ uid: occurrence.uid, reason: found.reason });
       }

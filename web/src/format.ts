@@ -1,6 +1,10 @@
 import type { Meeting, MeetingStatus, Platform } from './api/types.js';
 
-const PLATFORM_NAMES: Record<Platform, string> = { google_meet: 'Google Meet', teams: 'Microsoft Teams' };
+const PLATFORM_NAMES: Record<Platform, string> = {
+  google_meet: 'Google Meet',
+  teams: 'Microsoft Teams',
+  zoom: 'Zoom',
+};
 
 export function platformName(platform: string): string {
   return PLATFORM_NAMES[platform as Platform] ?? platform;

@@ -9,10 +9,11 @@ export interface MeetingLink {
 
 const MEET_PATH = /^\/([a-z]{3}-[a-z]{4}-[a-z]{3})\/?$/;
 const TEAMS_PATH = /^\/meet\/(\d{1,20})\/?$/;
+const ZOOM_PATH = /^\/(?:j\/(\d{9,11})|wc\/(\d{9,11})\/join)$/;
 
 /**
  * A pasted meeting link → what POST /bots takes. Only the link's shape is read here (a Meet id
- * path, or Teams' /meet/{id}?p={passcode}); which hosts are allowed is the API's to say, and its
+ * path, Teams' /meet/{id}?p={passcode}, or Zoom's /j/{id} or /wc/{id}/join with an optional pwd); which hosts are allowed is the API's to say, and its
  * answer is shown when it refuses one. Nothing is fetched.
  */
 export function parseMeetingLink(text: string): MeetingLink | { error: string } {
@@ -32,5 +33,19 @@ export function parseMeetingLink(text: string): MeetingLink | { error: string } 
     if (!passcode) return { error: 'A Teams link needs its passcode (the p=… part of the link)' };
     return { platform: 'teams', native_meeting_id: teams[1]!, passcode, meeting_url: url.toString() };
   }
-  return { error: 'Not a Google Meet or Microsoft Teams meeting link (…/abc-defg-hij or …/meet/123…?p=…)' };
+  const zoom = ZOOM_PATH.exec(url.pathname);
+  if (zoom) {
+    const passcode = url.searchParams.get('pwd') || undefined;
+    const native_meeting_id = (zoom[1] ?? zoom[2])!;
+    return {
+      platform: 'zoom',
+      native_meeting_id,
+      ...(passcode && { passcode }),
+      meeting_url: url.toString(),
+    };
+  }
+  return {
+    error:
+      'Not a Google Meet, Microsoft Teams or Zoom meeting link (…/abc-defg-hij, …/meet/123…?p=… or …/j/123…)',
+  };
 }

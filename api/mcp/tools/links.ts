@@ -7,14 +7,16 @@ const linkArguments = z.object({
   meeting_url: z
     .string({ error: 'must be a string' })
     .max(2048, 'must be at most 2048 characters')
-    .describe('A Google Meet or Teams meeting link, e.g. https://meet.google.com/abc-defg-hij'),
+    .describe(
+      'A Google Meet, Teams or Zoom meeting link, e.g. https://meet.google.com/abc-defg-hij or https://zoom.us/j/85412369870',
+    ),
 });
 
 export const parseMeetingLinkTool = defineTool({
   name: 'parse_meeting_link',
   title: 'Parse a meeting link',
   description:
-    'Reads a Google Meet or Microsoft Teams meeting link into the platform, native_meeting_id, the Teams passcode (p) and the meeting_url, exactly what send_bot takes. Refuses links that send_bot would refuse.',
+    'Reads a Google Meet, Microsoft Teams or Zoom meeting link into the platform, native_meeting_id, the passcode (p in Teams links, pwd in Zoom links) and the meeting_url, exactly what send_bot takes. Refuses links that send_bot would refuse.',
   annotations: { readOnlyHint: true, openWorldHint: false },
   shape: () => linkArguments.shape,
   parse: (args) => parseArguments(linkArguments, args),

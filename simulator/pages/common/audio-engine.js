@@ -56,7 +56,9 @@ export class AudioEngine {
     this.slotLastUsed = [0, 0, 0];
     this.slotBusy = [0, 0, 0];
     this.elements = [];
-    this.mode = meeting.platform === 'teams' ? 'teams' : meeting.audio.mode;
+    // Teams and Zoom deliver one mixed track (Zoom: whatever the meeting asks, as public bots report).
+    this.mode =
+      meeting.platform === 'teams' ? 'teams' : meeting.platform === 'zoom' ? 'mixed' : meeting.audio.mode;
     const outputs = this.mode === 'slots' ? SLOT_COUNT : 1;
     this.outputs = Array.from({ length: outputs }, () => this.context.createMediaStreamDestination());
     for (const participant of meeting.participants) {

@@ -56,7 +56,7 @@ function meetingCard(meeting) {
     h(
       'h2',
       {},
-      `${meeting.platform === 'teams' ? 'Teams' : 'Google Meet'} ${meeting.id} (${meeting.status})`,
+      `${{ teams: 'Teams', zoom: 'Zoom', google_meet: 'Google Meet' }[meeting.platform] ?? meeting.platform} ${meeting.id} (${meeting.status})`,
     ),
     h('div', {}, h('a', { href: meeting.url, target: '_blank' }, meeting.url)),
     h(

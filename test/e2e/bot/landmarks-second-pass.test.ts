@@ -26,12 +26,13 @@ import { BotSession } from '../../../bot/session.js';
 import type { SignalledSpeakingChange } from '../../../bot/speakers/attribution.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
 import type { BotCommand } from '../../../shared/contract/commands.js';
+import type { Platform } from '../../../shared/contract/platforms.js';
 import type { Logger } from '../../../shared/infra/logger.js';
 import { type CreateMeetingInput, type MeetingSnapshot, SimulatorClient } from '../../../simulator/client.js';
 import { createSimulator, type Simulator } from '../../../simulator/server.js';
 import { HOST_CHROMIUM } from '../../support/chromium.js';
-import { solidPng } from '../../support/png.js';
 import { TEST_REDIS_URL } from '../../support/env.js';
+import { solidPng } from '../../support/png.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 import { botEvents, botSegments, statusTrail } from './bot-harness.js';
 
@@ -68,11 +69,7 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-function botConfigFor(
-  platform: 'google_meet' | 'teams',
-  meetingUrl: string,
-  extra: Partial<BotConfigInput> = {},
-) {
+function botConfigFor(platform: Platform, meetingUrl: string, extra: Partial<BotConfigInput> = {}) {
   return botConfigSchema.parse({
     meetingId: nextMeetingId++,
     sessionId: randomUUID(),
@@ -111,7 +108,7 @@ interface RowBot {
 }
 
 function startBot(
-  platform: 'google_meet' | 'teams',
+  platform: Platform,
   meetingUrl: string,
   extra: Partial<BotConfigInput> = {},
   browser?: Browser,
@@ -155,7 +152,7 @@ function startBot(
         lastText =
           (
             await page
-              .locator('#app')
+              .locator('#app, #root') // Zoom's page mounts in #root, as the real web client does
               .textContent({ timeout: 2000 })
               .catch(() => null)
           )?.trim() ?? null;
@@ -198,7 +195,7 @@ function startBot(
 }
 
 async function meetingWith(
-  platform: 'google_meet' | 'teams',
+  platform: Platform,
   input: Omit<CreateMeetingInput, 'platform'>,
 ): Promise<MeetingSnapshot> {
   return client.createMeeting({ platform, ...input });
@@ -257,7 +254,7 @@ async function admitAfterWaiting(bot: RowBot, meetingId: string, waitMs: number)
  * then Bob; the host ends it once they're done and the bot's trail closes with meeting_ended.
  */
 async function aliceAndBobSpeakThrough(
-  platform: 'google_meet' | 'teams',
+  platform: Platform,
   input: Omit<CreateMeetingInput, 'platform' | 'admission' | 'participants'>,
 ): Promise<{ bot: RowBot; meeting: MeetingSnapshot }> {
   const meeting = await meetingWith(platform, {
@@ -897,6 +894,60 @@ describe('second pass, Microsoft Teams', () => {
       expect(signals.get('captions')).toEqual(new Set([ALICE, BOB]));
       expect(signals.get('outline_style')).toBeUndefined();
       await expectSpeakers(bot, [ALICE, BOB]);
+    },
+    ROW_TIMEOUT,
+  );
+});
+
+describe('Zoom (web client)', () => {
+  it(
+    'Zoom: German page (ignoreLanguageHints), the invitation link, "Join Audio by Computer" → joined, Alice and Bob named from the active speaker, left through "Meeting verlassen"',
+    async () => {
+      const meeting = await meetingWith('zoom', {
+        admission: { policy: 'after', delaySeconds: 1 },
+        traps: { locale: 'de', ignoreLanguageHints: true, joinAudioDialog: true },
+        participants: ALICE_AND_BOB_SPEAK,
+      });
+      const bot = startBot('zoom', meeting.url);
+      await waitForStatus(bot, 'active');
+      await client.waitForSpeechDone(meeting.id, { timeoutMs: 40_000 });
+      expect(await bot.stop()).toMatchObject({ status: 'completed', reason: 'stopped' });
+      const final = await client.getMeeting(meeting.id);
+      expect(final.bot, bot.log()).toMatchObject({
+        state: 'left',
+        leaveReason: 'leave_button',
+        micOn: false,
+      });
+      expect(bot.lastText()).toContain('Sie haben das Meeting verlassen');
+      expect(namesBySignal(bot).get('active_speaker')).toEqual(new Set([ALICE, BOB]));
+      await expectSpeakers(bot, [ALICE, BOB]);
+    },
+    ROW_TIMEOUT,
+  );
+
+  it.each([
+    ['a link without pwd into a meeting that asks for a passcode', 'meeting_not_found', ''],
+    ['a link whose pwd the meeting refuses ("Passcode wrong")', 'meeting_not_found', '?pwd=Wrong123'],
+  ])(
+    'Zoom: %s → %s',
+    async (_label, reason, query) => {
+      const meeting = await meetingWith('zoom', { passcode: 'Zm42pass', admission: { policy: 'open' } });
+      const bot = startBot('zoom', `${simulator.url}/wc/${meeting.id}/join${query}`);
+      await expectTrail(bot, ['joining', `failed:${reason}`]);
+      expect((await client.getMeeting(meeting.id)).bot.state).toBe('none');
+    },
+    ROW_TIMEOUT,
+  );
+
+  it(
+    'Zoom: the host requires sign-in → sign_in_required; an unknown meeting id → meeting_not_found',
+    async () => {
+      const meeting = await meetingWith('zoom', { traps: { zoomSignIn: true } });
+      const signIn = startBot('zoom', meeting.url);
+      await expectTrail(signIn, ['joining', 'failed:sign_in_required']);
+      const unknown = startBot('zoom', `${simulator.url}/j/98765432109`);
+      await expectTrail(unknown, ['joining', 'failed:meeting_not_found']);
+      expect(unknown.lastText()).toContain('This meeting ID is not valid');
     },
     ROW_TIMEOUT,
   );

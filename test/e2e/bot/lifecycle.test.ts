@@ -21,20 +21,24 @@ import {
 
 const prefix = uniquePrefix('bot-lifecycle');
 const redis = createTestRedis();
-const PLATFORMS = ['google_meet', 'teams'] as const;
+const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
 type Platform = (typeof PLATFORMS)[number];
 
 /** Every trap the platform has, so each scenario also proves the drivers get past them. */
 function traps(platform: Platform): CreateMeetingInput['traps'] {
-  return platform === 'google_meet'
-    ? {
-        sharedControls: true,
-        recordingDialog: true,
-        resetTogglesOnAdmission: true,
-        toolbarAutoHideSeconds: 2,
-        leaveConfirmation: true,
-      }
-    : { sharedControls: true, noAudioVideoModal: true, midJoinReload: true, leaveConfirmation: true };
+  if (platform === 'google_meet') {
+    return {
+      sharedControls: true,
+      recordingDialog: true,
+      resetTogglesOnAdmission: true,
+      toolbarAutoHideSeconds: 2,
+      leaveConfirmation: true,
+    };
+  }
+  // Zoom: the landing page (the meeting's URL is the invitation link), the host starting late, the
+  // "Join Audio" dialog; its Leave always asks "Leave Meeting".
+  if (platform === 'zoom') return { hostStartsAfterSeconds: 1, joinAudioDialog: true };
+  return { sharedControls: true, noAudioVideoModal: true, midJoinReload: true, leaveConfirmation: true };
 }
 
 const ALICE = { name: 'Alice Example' };
@@ -256,7 +260,7 @@ describe('the bot process', () => {
         BOT_CONFIG: JSON.stringify({
           meetingId: 4242,
           sessionId,
-          platform: 'zoom',
+          platform: 'webex',
           meetingUrl: 'not a url',
           redisUrl: TEST_REDIS_URL,
           streamPrefix: prefix,

@@ -37,8 +37,8 @@ const ms = (iso: string) => Date.parse(iso);
 
 /**
  * Each run hides one of the page's speaking signals (simulator `speaking.hidden`, or Meet's People
- * panel left closed), so the names must come from the others: every signal of both platforms is
- * missing in one run.
+ * panel left closed), so the names must come from the others: every signal of Meet and Teams is
+ * missing in one run; Zoom's active speaker is its only page signal, so its run hides WebRTC levels.
  */
 const VARIANTS = [
   {
@@ -83,6 +83,14 @@ const VARIANTS = [
     label: 'Teams, no WebRTC audio levels',
     platform: 'teams',
     audio: { mode: 'mixed', trackDelaySeconds: 0 },
+    speaking: { hidden: ['webrtc'] },
+  },
+  // Zoom: one mixed track once "Join Audio by Computer" is answered; names from the active speaker.
+  {
+    label: 'Zoom, one mixed track after "Join Audio by Computer", no WebRTC audio levels',
+    platform: 'zoom',
+    audio: { mode: 'mixed', trackDelaySeconds: 0 },
+    traps: { joinAudioDialog: true },
     speaking: { hidden: ['webrtc'] },
   },
 ] as const;

@@ -105,7 +105,7 @@ async function fetchOk(url: string, init: RequestInit = {}): Promise<Response> {
 
 async function recordAndCheck(
   stack: Stack,
-  platform: 'google_meet' | 'teams',
+  platform: 'google_meet' | 'teams' | 'zoom',
   browser: Browser,
 ): Promise<void> {
   const { meetingId, nativeId } = await stack.createMeetingAndBot(
@@ -255,5 +255,11 @@ describe.each(['local', 's3'] as const)('recordings kept in %s storage', (storag
       recordAndCheck(stack, 'google_meet', browser),
       recordAndCheck(stack, 'teams', browser),
     ]);
+  });
+
+  // Zoom on its own, with one storage: three bots at once overload a 2-core runner (the recordings
+  // came out garbled), and the storage doesn't depend on the platform.
+  it.runIf(storage === 'local')('records Zoom the same way', async () => {
+    await recordAndCheck(stack, 'zoom', browser);
   });
 });

@@ -307,7 +307,7 @@ describe('sending a bot', () => {
     await send();
     await page
       .getByRole('alert')
-      .filter({ hasText: 'Not a Google Meet or Microsoft Teams meeting link' })
+      .filter({ hasText: 'Not a Google Meet, Microsoft Teams or Zoom meeting link' })
       .waitFor();
     expect(await page.getByLabel('Meeting link').getAttribute('aria-invalid')).toBe('true');
 

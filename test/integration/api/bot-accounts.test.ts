@@ -115,7 +115,11 @@ describe('/admin/bot-accounts', () => {
 
   it.each([
     ['no platform', { display_name: 'A', storage_state: storageState }, /platform/],
-    ['an unknown platform', { platform: 'zoom', display_name: 'A', storage_state: storageState }, /platform/],
+    [
+      'an unknown platform',
+      { platform: 'webex', display_name: 'A', storage_state: storageState },
+      /platform/,
+    ],
     ['an empty name', { platform: 'teams', display_name: ' ', storage_state: storageState }, /display_name/],
     ['no session', { platform: 'teams', display_name: 'A' }, /storage_state/],
     [

@@ -94,7 +94,7 @@ describe('DELETE /bots/{platform}/{native_meeting_id}', () => {
   });
 
   it('is 400 naming the field for an unknown platform in the path', async () => {
-    const response = await api.request('DELETE', '/bots/zoom/abc-defg-hij', { key: user.key });
+    const response = await api.request('DELETE', '/bots/webex/abc-defg-hij', { key: user.key });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatch(/^platform: /);
   });

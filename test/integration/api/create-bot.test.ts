@@ -94,6 +94,33 @@ describe('POST /bots', () => {
     expect(row.passcode).toBe('Abc123');
   });
 
+  it('accepts a Zoom meeting without a passcode, or by a company link whose pwd is its passcode', async () => {
+    const bare = await api.request('POST', '/bots', {
+      key: user.key,
+      json: { platform: 'zoom', native_meeting_id: '85412369870' },
+    });
+    expect(bare.status).toBe(201);
+    expect(bare.body).toMatchObject({ platform: 'zoom', native_meeting_id: '85412369870' });
+    const bareRow = await api.database.db('meetings').where({ id: bare.body.id }).first();
+    expect(bareRow).toMatchObject({ meeting_url: 'https://zoom.us/wc/85412369870/join', passcode: null });
+
+    const linked = await api.request('POST', '/bots', {
+      key: user.key,
+      json: {
+        platform: 'zoom',
+        native_meeting_id: '854123698',
+        passcode: 'Xy12ab',
+        meeting_url: 'https://acme.zoom.us/j/854123698?pwd=Xy12ab',
+      },
+    });
+    expect(linked.status).toBe(201);
+    const linkedRow = await api.database.db('meetings').where({ id: linked.body.id }).first();
+    expect(linkedRow).toMatchObject({
+      meeting_url: 'https://acme.zoom.us/j/854123698?pwd=Xy12ab',
+      passcode: 'Xy12ab',
+    });
+  });
+
   it.each([
     ['google_meet', 'abc-defg-hi'],
     ['google_meet', 'ABC-DEFG-HIJ'],
@@ -103,6 +130,9 @@ describe('POST /bots', () => {
     ['teams', '12345abc'],
     ['teams', '123 456'],
     ['teams', ''],
+    ['zoom', '12345678'],
+    ['zoom', '854 1236 9870'],
+    ['zoom', '123456789012'],
   ])('rejects %s id %j with the spec message', async (platform, nativeMeetingId) => {
     const response = await api.request('POST', '/bots', {
       key: user.key,
@@ -113,7 +143,7 @@ describe('POST /bots', () => {
   });
 
   it.each([
-    ['unknown platform', { platform: 'zoom', native_meeting_id: 'abc-defg-hij' }, /^platform: /],
+    ['unknown platform', { platform: 'webex', native_meeting_id: 'abc-defg-hij' }, /^platform: /],
     ['missing platform', { native_meeting_id: 'abc-defg-hij' }, /^platform: /],
     ['platform of the wrong type', { platform: 7, native_meeting_id: 'abc-defg-hij' }, /^platform: /],
     ['missing native_meeting_id', { platform: 'google_meet' }, /^native_meeting_id: /],
@@ -147,6 +177,30 @@ describe('POST /bots', () => {
       'meeting_url of the other platform',
       { ...teamsBot(), meeting_url: 'https://meet.google.com/abc-defg-hij' },
       /^meeting_url: /,
+    ],
+    [
+      'a Zoom meeting_url naming another meeting',
+      { platform: 'zoom', native_meeting_id: '854123698', meeting_url: 'https://acme.zoom.us/j/854123699' },
+      /^meeting_url: /,
+    ],
+    [
+      'a Zoom meeting_url on a look-alike host',
+      {
+        platform: 'zoom',
+        native_meeting_id: '854123698',
+        meeting_url: 'https://zoom.us.evil.io/j/854123698',
+      },
+      /^meeting_url: /,
+    ],
+    [
+      'a Zoom meeting_url with another passcode',
+      {
+        platform: 'zoom',
+        native_meeting_id: '854123698',
+        passcode: 'a',
+        meeting_url: 'https://zoom.us/j/854123698?pwd=b',
+      },
+      /^meeting_url: the passcode in the URL \(pwd\)/,
     ],
     ['meeting_url that is no URL', { ...googleMeetBot(), meeting_url: 'not a url' }, /^meeting_url: /],
     ['body that is an array', [googleMeetBot()], /^Request body: /],

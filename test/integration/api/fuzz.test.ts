@@ -197,7 +197,7 @@ function nastyBody(): { body: string | undefined; contentType: string | undefine
 function pathSegment(kind: string): string {
   const raw = chance(0.25)
     ? ({
-        platform: pick(['google_meet', 'teams']),
+        platform: pick(['google_meet', 'teams', 'zoom']),
         id: pick(['abc-defg-hij', '123456789012']),
         n: '1',
         uuid: '00000000-0000-4000-8000-000000000000',

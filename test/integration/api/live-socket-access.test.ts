@@ -255,10 +255,10 @@ describe('/ws messages', () => {
       details: 'meetings: must name at least one meeting',
     });
     expect(
-      await answer({ action: 'subscribe', meetings: [{ platform: 'zoom', native_id: '123' }] }),
+      await answer({ action: 'subscribe', meetings: [{ platform: 'webex', native_id: '123' }] }),
     ).toMatchObject({
       error: 'invalid_subscribe_payload',
-      details: 'meetings[0].platform: must be one of google_meet, teams',
+      details: 'meetings[0].platform: must be one of google_meet, teams, zoom',
     });
     expect(await answer({ action: 'subscribe', meetings: [{ platform: 'google_meet' }] })).toMatchObject({
       details: 'meetings[0].native_id: is required (or give meeting_id)',

@@ -98,7 +98,7 @@ describe('tools/list', () => {
     expect(byName.get('send_bot')?.inputSchema).toMatchObject({
       required: ['platform', 'native_meeting_id'],
       properties: {
-        platform: { enum: ['google_meet', 'teams'] },
+        platform: { enum: ['google_meet', 'teams', 'zoom'] },
         recording_enabled: { type: 'boolean' },
         authenticated: { type: 'boolean' },
       },
@@ -202,7 +202,7 @@ describe('send_bot', () => {
 
   it.each([
     ['a malformed id', { platform: 'google_meet', native_meeting_id: 'not-a-meet-id' }],
-    ['an unknown platform', { platform: 'zoom', native_meeting_id: 'abc-defg-hij' }],
+    ['an unknown platform', { platform: 'webex', native_meeting_id: 'abc-defg-hij' }],
     ['a Teams meeting without its passcode', { platform: 'teams', native_meeting_id: '123456' }],
     ['a bad language', { platform: 'google_meet', native_meeting_id: 'lan-guag-eee', language: 'English' }],
     [

@@ -448,7 +448,7 @@ describe('GET /search', () => {
         q('-budget'),
         'q: needs a word that must appear; a query of only excluded words (-word) matches nearly everything',
       ],
-      [q('a', 'platform=zoom'), 'platform: must be one of google_meet, teams'],
+      [q('a', 'platform=webex'), 'platform: must be one of google_meet, teams, zoom'],
       [q('a', 'meeting_id=abc'), 'meeting_id: must be a whole number'],
       [q('a', 'meeting_id=0'), 'meeting_id: must be at least 1'],
       [q('a', 'meeting_id=2147483648'), 'meeting_id: must be at most 2147483647'],

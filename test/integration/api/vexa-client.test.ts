@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotCommand, botCommand } from '../../../shared/contract/commands.js';
 import { decodeStreamEntry } from '../../../shared/contract/stream-codec.js';
 import { botCommandsStream } from '../../../shared/contract/streams.js';
+import { claimLaunch } from '../../../shared/meetings/launch-store.js';
 import type { TestApi, TestUser } from '../../support/api.js';
 import type { FakeBots } from '../../support/fake-bot.js';
 import { advanceMeeting } from '../../support/meetings.js';
@@ -90,6 +91,46 @@ async function activeBot(nativeId: string): Promise<{ meetingId: number; session
   await advanceMeeting(api.database.db, started.meetingId, 'active');
   return started;
 }
+
+describe('Vexa\'s client on Zoom (platform="zoom")', () => {
+  it('sends a bot by request_bot with a passcode, reads the transcript, speaks and stops it, as on the other platforms', async () => {
+    const nativeId = '85412369870';
+    const sent = await pythonRequest('POST', '/bots', {
+      platform: 'zoom',
+      native_meeting_id: nativeId,
+      bot_name: 'Vexa Notes',
+      language: 'en',
+      passcode: 'Xy12ab',
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ platform: 'zoom', native_meeting_id: nativeId, status: 'requested' });
+    const sessionId = `session-zoom-${sent.body.id}`;
+    await claimLaunch(api.database.db, sent.body.id, { sessionId, workerId: 'fake-bots' });
+    await advanceMeeting(api.database.db, sent.body.id, 'active');
+    await bots.segment(sent.body.id, sessionId, {
+      id: 'z1',
+      start: 1,
+      text: 'Hello from Zoom',
+      final: true,
+      speaker: 'Alice',
+    });
+
+    await expect
+      .poll(async () => (await pythonRequest('GET', `/transcripts/zoom/${nativeId}`)).body.segments?.length, {
+        timeout: 10_000,
+      })
+      .toBe(1);
+    const transcript = await pythonRequest('GET', `/transcripts/zoom/${nativeId}`);
+    expect(transcript.body).toMatchObject({ platform: 'zoom', native_meeting_id: nativeId });
+    expect(transcript.body.segments[0]).toMatchObject({ text: 'Hello from Zoom', speaker: 'Alice' });
+
+    const said = await pythonRequest('POST', `/bots/zoom/${nativeId}/speak`, { text: 'Hello Zoom' });
+    expect(said.status).toBe(202);
+    expect(await commandsOf(sent.body.id)).toMatchObject([{ type: 'speak', text: 'Hello Zoom' }]);
+    const stopped = await pythonRequest('DELETE', `/bots/zoom/${nativeId}`);
+    expect(stopped.status).toBe(202);
+  });
+});
 
 describe("Vexa's speak requests", () => {
   it('text with its provider and voice, and voice "auto" as the engine default', async () => {

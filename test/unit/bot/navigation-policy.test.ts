@@ -12,6 +12,13 @@ describe('navigation policy', () => {
     expect(teams.verdict('https://teams.microsoft.com/l/meetup-join/x/y')).toBe('allow');
     expect(teams.verdict('https://emea.teams.microsoft.com/light-meetings/launch')).toBe('allow');
     expect(teams.verdict('https://teams.microsoft.com.evil.example/')).toBe('blocked');
+    const zoom = createNavigationPolicy('zoom', []);
+    expect(zoom.verdict('https://zoom.us/wc/85412369870/join')).toBe('allow');
+    expect(zoom.verdict('https://acme.zoom.us/j/85412369870?pwd=x')).toBe('allow');
+    expect(zoom.verdict('https://app.zoom.us/wc/85412369870/join')).toBe('allow');
+    expect(zoom.verdict('http://zoom.us/j/85412369870')).toBe('blocked');
+    expect(zoom.verdict('https://zoom.us.evil.example/j/85412369870')).toBe('blocked');
+    expect(zoom.verdict('https://meet.google.com/abc-defg-hij')).toBe('blocked');
   });
 
   it('recognises sign-in redirects', () => {

@@ -21,6 +21,22 @@ describe('the send-bot form’s link', () => {
     expect(parseMeetingLink('http://127.0.0.1:4100/meet/123?p=abc')).toMatchObject({ platform: 'teams' });
   });
 
+  it('reads Zoom links: the invitation, the web client and company subdomains, the passcode optional', () => {
+    expect(parseMeetingLink('https://acme.zoom.us/j/85412369870?pwd=Xy12ab')).toEqual({
+      platform: 'zoom',
+      native_meeting_id: '85412369870',
+      passcode: 'Xy12ab',
+      meeting_url: 'https://acme.zoom.us/j/85412369870?pwd=Xy12ab',
+    });
+    expect(parseMeetingLink('https://zoom.us/wc/854123698/join')).toEqual({
+      platform: 'zoom',
+      native_meeting_id: '854123698',
+      meeting_url: 'https://zoom.us/wc/854123698/join',
+    });
+    expect(parseMeetingLink('https://zoom.us/j/12345')).toHaveProperty('error');
+    expect(parseMeetingLink('https://zoom.us/my/acme')).toHaveProperty('error');
+  });
+
   it('says what is wrong with anything else', () => {
     expect(parseMeetingLink('')).toEqual({ error: 'Paste the meeting link' });
     expect(parseMeetingLink('https://teams.microsoft.com/meet/123')).toEqual({

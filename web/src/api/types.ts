@@ -1,6 +1,6 @@
 /** The API's answers as the app reads them (docs/api.md, docs/openapi.json). */
 
-export type Platform = 'google_meet' | 'teams';
+export type Platform = 'google_meet' | 'teams' | 'zoom';
 export type MeetingStatus =
   | 'requested'
   | 'joining'

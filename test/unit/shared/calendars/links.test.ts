@@ -52,6 +52,27 @@ describe('findMeetingLink', () => {
     expect(inText).toMatchObject({ ok: true, link: { nativeMeetingId: 'qrs-tuvw-xyz' } });
   });
 
+  it('finds Zoom invitation links, company subdomains too, and names a Zoom link that names no meeting', () => {
+    expect(
+      findMeetingLink(
+        occurrence({ description: 'Join Zoom Meeting\nhttps://acme.zoom.us/j/85412369870?pwd=aBcD12.1\n' }),
+        [],
+      ),
+    ).toEqual({
+      ok: true,
+      link: {
+        platform: 'zoom',
+        nativeMeetingId: '85412369870',
+        passcode: 'aBcD12.1',
+        meetingUrl: 'https://acme.zoom.us/j/85412369870?pwd=aBcD12.1',
+      },
+    });
+    expect(findMeetingLink(occurrence({ location: 'https://zoom.us/my/acme.room' }), [])).toEqual({
+      ok: false,
+      reason: 'a Zoom link that names no meeting (/j/{id} or /wc/{id}/join)',
+    });
+  });
+
   it('reads a Teams meetup-join invitation by the meeting ID and passcode printed beside it', () => {
     const description = [
       'Microsoft Teams meeting',
@@ -94,7 +115,7 @@ describe('findMeetingLink', () => {
     ).toBe(false);
     expect(findMeetingLink(occurrence({ description: 'Lunch at noon' }), [])).toEqual({
       ok: false,
-      reason: 'no Google Meet or Teams link',
+      reason: 'no Google Meet, Teams or Zoom link',
     });
   });
 });

@@ -20,12 +20,23 @@ describe('native meeting ids', () => {
   it.each(['', '12a4', '123 456', '-123', '1'.repeat(21)])('rejects Teams id %j', (id) => {
     expect(isValidNativeMeetingId('teams', id)).toBe(false);
   });
+  it.each(['854123698', '8541236987', '85412369870'])('accepts Zoom id %s', (id) => {
+    expect(isValidNativeMeetingId('zoom', id)).toBe(true);
+  });
+  it.each(['', '12345678', '123456789012', '854 1236 9870', '85412369a70', 'abc-defg-hij'])(
+    'rejects Zoom id %j',
+    (id) => expect(isValidNativeMeetingId('zoom', id)).toBe(false),
+  );
 });
 
 describe('meeting URLs', () => {
   it('builds the default URL for each platform', () => {
     expect(defaultMeetingUrl('google_meet', 'abc-defg-hij')).toBe('https://meet.google.com/abc-defg-hij');
     expect(defaultMeetingUrl('teams', '123', 'p@ss')).toBe('https://teams.microsoft.com/meet/123?p=p%40ss');
+    expect(defaultMeetingUrl('zoom', '85412369870')).toBe('https://zoom.us/wc/85412369870/join');
+    expect(defaultMeetingUrl('zoom', '85412369870', 'Xy 1')).toBe(
+      'https://zoom.us/wc/85412369870/join?pwd=Xy+1',
+    );
   });
 
   it('accepts the platform hosts over https and the operator origins', () => {
@@ -87,10 +98,46 @@ describe('meeting URLs', () => {
     ['port 22', 'google_meet', 'abc-defg-hij', 'https://meet.google.com:22/abc-defg-hij'],
     ['port 444', 'teams', '1234', 'https://teams.microsoft.com:444/meet/1234?p=x'],
     ['another passcode', 'teams', '1234', 'https://teams.microsoft.com/meet/1234?p=other'],
+    ['another Zoom meeting', 'zoom', '854123698', 'https://zoom.us/j/854123699'],
+    ['another Zoom meeting in the web client', 'zoom', '854123698', 'https://zoom.us/wc/854123699/join'],
+    ['its own Zoom id, then a segment', 'zoom', '854123698', 'https://zoom.us/j/854123698/x'],
+    ['the web client without /join', 'zoom', '854123698', 'https://zoom.us/wc/854123698'],
+    ['a Zoom personal link', 'zoom', '854123698', 'https://zoom.us/my/acme'],
+    ['a Zoom start link', 'zoom', '854123698', 'https://zoom.us/s/854123698'],
+    ['a look-alike of zoom.us', 'zoom', '854123698', 'https://zoom.us.evil.io/j/854123698'],
+    ['a host ending in zoom.us', 'zoom', '854123698', 'https://evilzoom.us/j/854123698'],
+    ['two labels under zoom.us', 'zoom', '854123698', 'https://a.b.zoom.us/j/854123698'],
+    ['http on zoom.us', 'zoom', '854123698', 'http://zoom.us/j/854123698'],
+    ['another Zoom passcode', 'zoom', '854123698', 'https://zoom.us/j/854123698?pwd=other'],
+    ['a Zoom link for a Teams meeting', 'teams', '854123698', 'https://zoom.us/j/854123698'],
   ] as const)('rejects %s', (_label, platform, id, url) => {
     const result = checkMeetingUrl(platform, id, url, ['http://127.0.0.1:4100'], 'x');
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(/^meeting_url: /);
+  });
+
+  it.each([
+    'https://zoom.us/j/854123698?pwd=x',
+    'https://zoom.us/wc/854123698/join?pwd=x',
+    'https://acme.zoom.us/j/854123698?pwd=x',
+    'https://us02web.zoom.us/wc/854123698/join?pwd=x&uname=Notes',
+    'http://127.0.0.1:4100/j/854123698?pwd=x',
+  ])('accepts the Zoom link %s', (url) => {
+    expect(checkMeetingUrl('zoom', '854123698', url, ['http://127.0.0.1:4100'], 'x')).toEqual({
+      ok: true,
+      url,
+    });
+  });
+
+  it('adds a missing Zoom passcode as pwd, and takes a Zoom link without one when none is given', () => {
+    expect(checkMeetingUrl('zoom', '854123698', 'https://zoom.us/j/854123698', [], 'Pw 1')).toEqual({
+      ok: true,
+      url: 'https://zoom.us/j/854123698?pwd=Pw+1',
+    });
+    expect(checkMeetingUrl('zoom', '854123698', 'https://acme.zoom.us/j/854123698', [])).toEqual({
+      ok: true,
+      url: 'https://acme.zoom.us/j/854123698',
+    });
   });
 
   it('accepts the default port written out, and adds a missing Teams passcode', () => {
@@ -150,6 +197,28 @@ describe('meeting links (parse_meeting_link)', () => {
       },
     ],
     [
+      'https://acme.zoom.us/j/85412369870?pwd=Xy12Ab',
+      {
+        platform: 'zoom',
+        nativeMeetingId: '85412369870',
+        passcode: 'Xy12Ab',
+        meetingUrl: 'https://acme.zoom.us/j/85412369870?pwd=Xy12Ab',
+      },
+    ],
+    [
+      'https://zoom.us/wc/854123698/join',
+      { platform: 'zoom', nativeMeetingId: '854123698', meetingUrl: 'https://zoom.us/wc/854123698/join' },
+    ],
+    [
+      'http://127.0.0.1:4100/wc/854123698/join?pwd=pw',
+      {
+        platform: 'zoom',
+        nativeMeetingId: '854123698',
+        passcode: 'pw',
+        meetingUrl: 'http://127.0.0.1:4100/wc/854123698/join?pwd=pw',
+      },
+    ],
+    [
       'http://127.0.0.1:4100/sim-ulat-ion',
       {
         platform: 'google_meet',
@@ -186,6 +255,9 @@ describe('meeting links (parse_meeting_link)', () => {
       /^meeting_url: must be an https URL/,
     ],
     ['credentials', 'https://user:pw@meet.google.com/abc-defg-hij', /must not contain credentials/],
+    ['a Zoom personal link', 'https://zoom.us/my/acme', /a zoom meeting link has the path \/j\/\{digits\}/],
+    ['a Zoom id too short', 'https://acme.zoom.us/j/12345', /a zoom meeting link has the path/],
+    ['a look-alike of zoom.us', 'https://zoom.us.evil.io/j/854123698', /not a meeting link/],
   ])('refuses %s', (_label, url, reason) => {
     const result = parseMeetingLink(url, SIMULATOR);
     expect(result.ok).toBe(false);
