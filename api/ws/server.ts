@@ -5,8 +5,10 @@ import { WebSocketServer } from 'ws';
 import type { Config } from '../../shared/infra/config.js';
 import type { LiveFeedOptions } from '../live/feed.js';
 import { writeRawError } from '../http-server.js';
+import { type AudioSocketDeps, AudioSocketSession } from './audio-session.js';
 import {
   asksForWebSocket,
+  audioSocketMeetingId,
   clientAddress,
   handshakeRefusal,
   presentedKey,
@@ -22,7 +24,12 @@ export interface LiveSocketServerDeps extends LiveSocketDeps {
   messageMaxBytes: number;
   trustProxy: boolean;
   publicBaseUrl: string | undefined;
+  /** The meetings' audio sockets (`/meetings/{id}/audio`); without them that path is not upgraded. */
+  audio?: AudioSocketDeps;
 }
+
+/** The largest message a client may send on an audio socket (an `auth` or a `ping`); more closes it (1009). */
+export const AUDIO_MESSAGE_MAX_BYTES = 4096;
 
 function hasBody(request: IncomingMessage): boolean {
   const length = Number(request.headers['content-length'] ?? 0);
@@ -71,11 +78,22 @@ export function attachLiveSockets(server: Server, deps: LiveSocketServerDeps): v
     perMessageDeflate: false,
     clientTracking: false,
   });
+  const audioSockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: AUDIO_MESSAGE_MAX_BYTES,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
   const publicOrigin = deps.publicBaseUrl ? new URL(deps.publicBaseUrl).origin : undefined;
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const target = requestTarget(request);
-    if (!target || target.pathname !== WS_PATH || !asksForWebSocket(request)) {
+    const audioMeetingId = target && deps.audio ? audioSocketMeetingId(target.pathname) : undefined;
+    if (
+      !target ||
+      (target.pathname !== WS_PATH && audioMeetingId === undefined) ||
+      !asksForWebSocket(request)
+    ) {
       serveWithoutUpgrade(request, socket, deps.handleRequest);
       return;
     }
@@ -92,6 +110,13 @@ export function attachLiveSockets(server: Server, deps: LiveSocketServerDeps): v
       address: clientAddress(request, deps.trustProxy),
       presented: presentedKey(request, target),
     };
+    const audio = deps.audio;
+    if (audio && audioMeetingId !== undefined) {
+      audioSockets.handleUpgrade(request, socket, head, (ws) => {
+        new AudioSocketSession(ws, audio, client, audioMeetingId);
+      });
+      return;
+    }
     sockets.handleUpgrade(request, socket, head, (ws) => {
       new LiveSocketSession(ws, deps, client);
     });
@@ -113,6 +138,9 @@ export function liveSocketSettings(
     feed,
   };
 }
+
+/** How often an audio socket looks at its meeting's status again (ends with it, follows a relaunch). */
+export const AUDIO_STATUS_CHECK_MS = 2000;
 
 /** A socket's place in its key's count stops counting 3 pings after its last (its replica died). */
 export function socketSlotStaleMs(config: Pick<Config, 'WS_PING_INTERVAL_SECONDS'>): number {
