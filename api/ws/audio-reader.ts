@@ -18,6 +18,7 @@ export class AudioStreamReader {
   private stream: string | null = null;
   private lastId: string | null = null;
   private closed = false;
+  private wake: (() => void) | null = null;
   readonly done: Promise<void>;
 
   constructor(
@@ -28,30 +29,40 @@ export class AudioStreamReader {
     this.done = this.run();
   }
 
-  follow(stream: string | null): void {
+  /**
+   * Follows `stream` from its newest entry: resolves once that entry is known, so every chunk
+   * appended after the call reaches the sink. A read still blocked on the previous stream ends
+   * within BLOCK_MS.
+   */
+  async follow(stream: string | null): Promise<void> {
     if (stream === this.stream) return;
     this.stream = stream;
     this.lastId = null;
+    if (stream === null) return;
+    const newest = await this.redis.xrevrange(stream, '+', '-', 'COUNT', 1);
+    if (this.stream !== stream || this.lastId !== null) return;
+    this.lastId = newest[0]?.[0] ?? '0-0';
+    this.wake?.();
   }
 
   close(): void {
     this.closed = true;
+    this.wake?.();
     this.redis.disconnect();
   }
 
   private async run(): Promise<void> {
     while (!this.closed) {
       const stream = this.stream;
-      if (stream === null) {
-        await sleep(250);
+      const lastId = this.lastId;
+      if (stream === null || lastId === null) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        this.wake = null;
         continue;
       }
       try {
-        if (this.lastId === null) {
-          const newest = await this.redis.xrevrange(stream, '+', '-', 'COUNT', 1);
-          if (stream !== this.stream) continue;
-          this.lastId = newest[0]?.[0] ?? '0-0';
-        }
         const answer = await this.redis.xreadBuffer(
           'COUNT',
           ENTRIES_PER_READ,
@@ -59,7 +70,7 @@ export class AudioStreamReader {
           BLOCK_MS,
           'STREAMS',
           stream,
-          this.lastId,
+          lastId,
         );
         if (this.closed || stream !== this.stream || !answer) continue;
         for (const [, entries] of answer) {

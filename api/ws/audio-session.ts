@@ -227,7 +227,15 @@ export class AudioSocketSession {
     this.slot = slot;
     this.log = this.log.child({ userId: auth.user.id, keyId: auth.keyId });
     this.reader = new AudioStreamReader(this.deps.openRedis(), (chunk) => this.deliver(chunk), this.log);
-    this.follow(meeting);
+    // Ready once the reader knows where the stream stands: every chunk after this frame comes.
+    try {
+      await this.follow(meeting);
+    } catch (error) {
+      this.log.warn({ err: error }, 'audio socket cannot read its stream');
+      this.fail('unavailable', 'Audio unavailable; try again shortly', AUDIO_CLOSE.tryAgainLater);
+      return;
+    }
+    if (this.closed) return;
     this.sendJson(readyFrame(this.meetingId));
     this.statusTimer = setInterval(
       () => this.enqueue(() => this.checkMeeting()),
@@ -236,8 +244,8 @@ export class AudioSocketSession {
     this.log.info({ keyFrom: source }, 'audio socket opened');
   }
 
-  private follow(meeting: MeetingRecord): void {
-    this.reader?.follow(
+  private follow(meeting: MeetingRecord): Promise<void> | undefined {
+    return this.reader?.follow(
       meeting.launchSessionId === null
         ? null
         : botAudioStream(this.deps.streamPrefix, meeting.launchSessionId),
@@ -263,7 +271,10 @@ export class AudioSocketSession {
       this.close(AUDIO_CLOSE.meetingEnded, `Meeting ended (status: ${meeting.status})`);
       return;
     }
-    this.follow(meeting);
+    // Not awaited: a relaunched bot's stream is followed from the read after this one.
+    void this.follow(meeting)?.catch((error: unknown) =>
+      this.log.warn({ err: error }, "could not follow the relaunched bot's audio"),
+    );
   }
 
   private deliver(chunk: { header: AudioChunkHeader; pcm: Buffer }): void {
