@@ -511,14 +511,16 @@ export class BotSession {
     const out = this.deps.audioOut;
     if (!out) return;
     const capturedAtMs = Date.now();
-    const end = page.timeline.capturedSeconds();
-    const start = Math.max(0, end - samples.length / CAPTURE_SAMPLE_RATE);
-    const startWallMs = page.timeline.wallAt(start) ?? capturedAtMs - (end - start) * 1000;
+    const chunk = page.timeline.lastChunk();
+    const seconds = samples.length / CAPTURE_SAMPLE_RATE;
+    const start = chunk?.startSeconds ?? 0;
+    const end = start + seconds;
+    const startWallMs = chunk?.startWall ?? capturedAtMs - seconds * 1000;
     const startSeconds = this.publisher.transcriptSeconds(startWallMs);
     out.publish(
       {
         start: startSeconds,
-        end: Math.round((startSeconds + (end - start)) * 1000) / 1000,
+        end: Math.round((startSeconds + seconds) * 1000) / 1000,
         startWallMs: Math.round(startWallMs),
         capturedAtMs,
         speaker: this.speakers.attribute(start, end),
