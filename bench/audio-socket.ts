@@ -78,6 +78,17 @@ try {
   console.log(
     `latency capture → client: p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms, max ${Math.max(...latencies)} ms`,
   );
+  const toApi = frames.map((frame) => frame.header.sent_at_ms - frame.header.captured_at_ms);
+  const toClient = frames.map((frame) => frame.receivedAtMs - frame.header.sent_at_ms);
+  console.log(
+    `  of which bot → Redis → API sent: p50 ${percentile(toApi, 50)} ms, p95 ${percentile(toApi, 95)} ms; API → client: p50 ${percentile(toClient, 50)} ms, p95 ${percentile(toClient, 95)} ms`,
+  );
+  const first = frames[0]?.header;
+  const last = frames.at(-1)?.header;
+  if (first && last)
+    console.log(
+      `socket heard the transcript's ${first.start.toFixed(1)}–${last.end.toFixed(1)} s (${(last.end - first.start).toFixed(1)} s of meeting time for ${seconds.toFixed(1)} s of audio)`,
+    );
   console.log(`redis audio stream halfway: ${entries} entries, ${(bytes / 1024).toFixed(0)} KiB`);
   if (slow) {
     const slowClosed = await Promise.race([
