@@ -38,9 +38,10 @@ function hasBody(request: IncomingMessage): boolean {
 
 /**
  * Node hands every request with an Upgrade header to the upgrade listener once there is one (an
- * h2c upgrade from `curl --http2` too). One that is not a WebSocket upgrade to /ws is served by the
- * app as the plain request it also is (HTTP lets a server ignore Upgrade), then the connection
- * closes; Node has already stopped parsing its body, so one with a body is refused instead.
+ * h2c upgrade from `curl --http2` too). One that is not a WebSocket upgrade to /ws (or to a
+ * meeting's audio) is served by the app as the plain request it also is (HTTP lets a server ignore
+ * Upgrade), then the connection closes; Node has already stopped parsing its body, so one with a
+ * body is refused instead.
  */
 function serveWithoutUpgrade(
   request: IncomingMessage,
@@ -51,7 +52,7 @@ function serveWithoutUpgrade(
     writeRawError(
       socket,
       400,
-      `Bad request: only ${WS_PATH} takes an Upgrade (to a WebSocket); send this request without one`,
+      `Bad request: only ${WS_PATH} and /meetings/{id}/audio take an Upgrade (to a WebSocket); send this request without one`,
     );
     return;
   }
@@ -67,7 +68,8 @@ function serveWithoutUpgrade(
 
 /**
  * The WebSocket live feed on the API's HTTP server: upgrades at /ws, after the same origin rule as
- * the rest of the API, into a LiveSocketSession each. Sockets are closed by the API's shutdown
+ * the rest of the API, into a LiveSocketSession each, and at /meetings/{id}/audio (with `deps.audio`)
+ * into an AudioSocketSession each. Sockets are closed by the API's shutdown
  * through deps.openFeeds (1001).
  */
 export function attachLiveSockets(server: Server, deps: LiveSocketServerDeps): void {
