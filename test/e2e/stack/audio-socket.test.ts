@@ -112,9 +112,6 @@ async function listenAndCheck(stack: Stack, platform: 'google_meet' | 'teams'): 
     .filter(({ frame, previous }) => frame.start < previous.start);
   if (backwards.length > 0)
     console.log(`${platform}: starts going back`, JSON.stringify(backwards.slice(0, 5)));
-  console.log(
-    `${platform}: first ${JSON.stringify(frames[0]?.header)}\n  last ${JSON.stringify(frames.at(-1)?.header)}`,
-  );
   // The chunks come in the bot's order, each once, times on the transcript's line going forward.
   expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   expect(new Set(seqs).size).toBe(seqs.length);
