@@ -15,10 +15,16 @@ import { createRecordingStorage } from '../shared/recordings/create-storage.js';
 import { createApp } from './app.js';
 import { answerMalformedRequests, stopServing } from './http-server.js';
 import { OpenFeeds } from './live/open-feeds.js';
-import { liveSocketSlots, liveStreamSlots } from './live/slots.js';
+import { audioSocketSlots, liveSocketSlots, liveStreamSlots } from './live/slots.js';
 import { redisRateLimits } from './middleware/rate-limits.js';
 import { DEFAULT_STREAM_OPTIONS } from './routes/transcripts/stream.js';
-import { attachLiveSockets, liveSocketSettings, socketSlotStaleMs } from './ws/server.js';
+import {
+  AUDIO_STATUS_CHECK_MS,
+  AUTH_TIMEOUT_MS,
+  attachLiveSockets,
+  liveSocketSettings,
+  socketSlotStaleMs,
+} from './ws/server.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger('api', config.LOG_LEVEL);
@@ -88,6 +94,24 @@ attachLiveSockets(server, {
   messageMaxBytes: config.WS_MESSAGE_MAX_BYTES,
   trustProxy: config.TRUST_PROXY,
   publicBaseUrl: config.PUBLIC_BASE_URL,
+  audio: {
+    db,
+    rateLimits,
+    slots: audioSocketSlots(redis, config.QUEUE_PREFIX, {
+      perUser: config.AUDIO_SOCKETS_PER_USER,
+      staleMs: socketSlotStaleMs(config),
+      log: logger,
+    }),
+    openFeeds,
+    log: logger,
+    streamPrefix: config.QUEUE_PREFIX,
+    openRedis: () => createWorkerRedis(config.REDIS_URL, logger),
+    settings: {
+      pingIntervalMs: config.WS_PING_INTERVAL_SECONDS * 1000,
+      authTimeoutMs: AUTH_TIMEOUT_MS,
+      statusCheckMs: AUDIO_STATUS_CHECK_MS,
+    },
+  },
 });
 server.listen(config.API_PORT, config.API_HOST, () => {
   const { port } = server.address() as AddressInfo;

@@ -1,10 +1,12 @@
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { botAudioStream } from '../shared/contract/audio-stream.js';
 import { BOT_CONFIG_ENV, type BotConfig, parseBotConfig } from '../shared/contract/bot-config.js';
 import type { StorageState } from '../shared/contract/storage-state.js';
 import { BOT_STREAM_LAYOUTS, botCommandsStream } from '../shared/contract/streams.js';
 import { waitAtMost } from '../shared/infra/async.js';
 import { createLogger, type Logger } from '../shared/infra/logger.js';
+import { RedisAudioOut } from './audio/audio-out.js';
 import { CommandReader } from './commands.js';
 import { EndSignal, type Outcome } from './end-signal.js';
 import { createEngine } from './engines/index.js';
@@ -61,6 +63,7 @@ async function runBot(config: BotConfig): Promise<number> {
   });
   const redis = connect(config.redisUrl, log);
   const outbox = new Outbox(redis, config, log);
+  const audioRedis = connect(config.redisUrl, log);
   const oomKillsAtStart = oomKillCount();
   let session: BotSession | null = null;
   const liveness = new Liveness(
@@ -102,6 +105,12 @@ async function runBot(config: BotConfig): Promise<number> {
       createEngine,
       end,
       storageState,
+      // A connection of its own: the audio's appends never queue behind (or ahead of) the outbox's.
+      audioOut: new RedisAudioOut(
+        audioRedis,
+        botAudioStream(config.streamPrefix, config.sessionId),
+        log.child({ component: 'audio-out' }),
+      ),
     });
     session = running;
     reader = new CommandReader(
@@ -127,6 +136,7 @@ async function runBot(config: BotConfig): Promise<number> {
   await waitAtMost(outbox.event(outcome), FINAL_EVENT_LIMIT_MS);
   await waitAtMost(outbox.drain(), FINAL_EVENT_LIMIT_MS);
   await waitAtMost(liveness.stop(), FINAL_EVENT_LIMIT_MS);
+  audioRedis.disconnect();
   await redis.quit().catch(() => redis.disconnect());
   log.info({ outcome }, 'bot finished');
   return outcome.status === 'completed' ? 0 : 1;

@@ -7,6 +7,7 @@ import { ScreenShare } from './actions/screen.js';
 import { lockedToggles, ToggleLock } from './actions/toggle-lock.js';
 import { Speaker } from './actions/speaker.js';
 import { AdmissionTracker } from './admission.js';
+import type { AudioOut } from './audio/audio-out.js';
 import { CAPTURE_SAMPLE_RATE } from './audio/capture-page-script.js';
 import { isSpeech } from './audio-utils/pcm.js';
 import type { EndSignal, Outcome } from './end-signal.js';
@@ -53,6 +54,8 @@ export interface SessionDeps {
   synthesizer?: SpeechSynthesizer;
   /** A signed-in bot's browser session (bot/signed-in.ts); absent: an anonymous guest. */
   storageState?: StorageState | undefined;
+  /** Where each captured chunk goes for the audio WebSocket (bot/audio/audio-out.ts); absent: nowhere. */
+  audioOut?: AudioOut;
 }
 
 export interface Pacing {
@@ -533,7 +536,34 @@ export class BotSession {
       this.engine?.write(samples);
       this.recorder?.write(samples);
       if (isSpeech(samples)) this.timers?.observeSpeech(Date.now());
+      this.publishAudio(page, samples);
     });
+  }
+
+  /**
+   * The chunk just captured, for the audio WebSocket: its place on the transcript's time line, its
+   * wall-clock times and who the speaker attribution names over it so far.
+   */
+  private publishAudio(page: MeetingPage, samples: Int16Array): void {
+    const out = this.deps.audioOut;
+    if (!out) return;
+    const capturedAtMs = Date.now();
+    const chunk = page.timeline.lastChunk();
+    const seconds = samples.length / CAPTURE_SAMPLE_RATE;
+    const start = chunk?.startSeconds ?? 0;
+    const end = start + seconds;
+    const startWallMs = chunk?.startWall ?? capturedAtMs - seconds * 1000;
+    const startSeconds = this.publisher.transcriptSeconds(startWallMs);
+    out.publish(
+      {
+        start: startSeconds,
+        end: Math.round((startSeconds + seconds) * 1000) / 1000,
+        startWallMs: Math.round(startWallMs),
+        capturedAtMs,
+        speaker: this.speakers.attribute(start, end),
+      },
+      samples,
+    );
   }
 
   private sendRecordingChunk(chunk: RecordingChunk): void {

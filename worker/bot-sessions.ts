@@ -7,6 +7,7 @@ import {
   registerBotSession,
 } from '../shared/bots/session-registry.js';
 import { isTerminal } from '../shared/contract/meeting-status.js';
+import { botAudioStream } from '../shared/contract/audio-stream.js';
 import { BOT_STREAM_KINDS, botAliveKey, botSessionStream } from '../shared/contract/streams.js';
 import { findMeetingById } from '../shared/meetings/store.js';
 import { INGEST_GROUP } from './ingest/ingester.js';
@@ -91,7 +92,11 @@ export async function sweepBotSessions(
         (await allIngested(deps.redis, prefix, sessionId))
       ) {
         await dropBotSession(deps.redis, prefix, sessionId);
-        await deps.redis.del(...BOT_STREAM_KINDS.map((kind) => botSessionStream(prefix, sessionId, kind)));
+        await deps.redis.del(
+          ...BOT_STREAM_KINDS.map((kind) => botSessionStream(prefix, sessionId, kind)),
+          // Live audio only (nobody ingests it), trimmed to a few seconds while the bot ran.
+          botAudioStream(prefix, sessionId),
+        );
         report.sessionsDropped += 1;
       }
       continue;

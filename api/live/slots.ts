@@ -114,3 +114,18 @@ export function liveSocketSlots(
     log: options.log,
   });
 }
+
+/** AUDIO_SOCKETS_PER_USER: the audio sockets of one user, across replicas. */
+export function audioSocketSlots(
+  redis: Redis,
+  prefix: string,
+  options: { perUser: number; staleMs: number; log: Logger },
+): LiveSlots {
+  return redisLiveSlots(redis, prefix, {
+    name: 'audio-sockets',
+    limit: options.perUser,
+    staleMs: options.staleMs,
+    refusal: (limit) => `Too many open audio sockets for this user (at most ${limit}); close one first`,
+    log: options.log,
+  });
+}

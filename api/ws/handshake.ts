@@ -11,6 +11,17 @@ import { crossSiteRefusal } from '../middleware/same-origin.js';
 
 export const WS_PATH = '/ws';
 
+/** The audio WebSocket of one meeting: `/meetings/{id}/audio` (api/ws/audio-session.ts). */
+const AUDIO_PATH = /^\/meetings\/([0-9]{1,15})\/audio$/;
+
+/** The meeting id of an audio socket's path, or undefined for any other path. */
+export function audioSocketMeetingId(pathname: string): number | undefined {
+  const match = AUDIO_PATH.exec(pathname);
+  if (!match) return undefined;
+  const id = Number(match[1]);
+  return id >= 1 ? id : undefined;
+}
+
 function header(request: IncomingMessage, name: string): string {
   const value = request.headers[name];
   return (Array.isArray(value) ? value[0] : value) ?? '';

@@ -5,8 +5,10 @@ import { WebSocketServer } from 'ws';
 import type { Config } from '../../shared/infra/config.js';
 import type { LiveFeedOptions } from '../live/feed.js';
 import { writeRawError } from '../http-server.js';
+import { type AudioSocketDeps, AudioSocketSession } from './audio-session.js';
 import {
   asksForWebSocket,
+  audioSocketMeetingId,
   clientAddress,
   handshakeRefusal,
   presentedKey,
@@ -22,7 +24,12 @@ export interface LiveSocketServerDeps extends LiveSocketDeps {
   messageMaxBytes: number;
   trustProxy: boolean;
   publicBaseUrl: string | undefined;
+  /** The meetings' audio sockets (`/meetings/{id}/audio`); without them that path is not upgraded. */
+  audio?: AudioSocketDeps;
 }
+
+/** The largest message a client may send on an audio socket (an `auth` or a `ping`); more closes it (1009). */
+export const AUDIO_MESSAGE_MAX_BYTES = 4096;
 
 function hasBody(request: IncomingMessage): boolean {
   const length = Number(request.headers['content-length'] ?? 0);
@@ -31,9 +38,10 @@ function hasBody(request: IncomingMessage): boolean {
 
 /**
  * Node hands every request with an Upgrade header to the upgrade listener once there is one (an
- * h2c upgrade from `curl --http2` too). One that is not a WebSocket upgrade to /ws is served by the
- * app as the plain request it also is (HTTP lets a server ignore Upgrade), then the connection
- * closes; Node has already stopped parsing its body, so one with a body is refused instead.
+ * h2c upgrade from `curl --http2` too). One that is not a WebSocket upgrade to /ws (or to a
+ * meeting's audio) is served by the app as the plain request it also is (HTTP lets a server ignore
+ * Upgrade), then the connection closes; Node has already stopped parsing its body, so one with a
+ * body is refused instead.
  */
 function serveWithoutUpgrade(
   request: IncomingMessage,
@@ -44,7 +52,7 @@ function serveWithoutUpgrade(
     writeRawError(
       socket,
       400,
-      `Bad request: only ${WS_PATH} takes an Upgrade (to a WebSocket); send this request without one`,
+      `Bad request: only ${WS_PATH} and /meetings/{id}/audio take an Upgrade (to a WebSocket); send this request without one`,
     );
     return;
   }
@@ -60,7 +68,8 @@ function serveWithoutUpgrade(
 
 /**
  * The WebSocket live feed on the API's HTTP server: upgrades at /ws, after the same origin rule as
- * the rest of the API, into a LiveSocketSession each. Sockets are closed by the API's shutdown
+ * the rest of the API, into a LiveSocketSession each, and at /meetings/{id}/audio (with `deps.audio`)
+ * into an AudioSocketSession each. Sockets are closed by the API's shutdown
  * through deps.openFeeds (1001).
  */
 export function attachLiveSockets(server: Server, deps: LiveSocketServerDeps): void {
@@ -71,11 +80,22 @@ export function attachLiveSockets(server: Server, deps: LiveSocketServerDeps): v
     perMessageDeflate: false,
     clientTracking: false,
   });
+  const audioSockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: AUDIO_MESSAGE_MAX_BYTES,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
   const publicOrigin = deps.publicBaseUrl ? new URL(deps.publicBaseUrl).origin : undefined;
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const target = requestTarget(request);
-    if (!target || target.pathname !== WS_PATH || !asksForWebSocket(request)) {
+    const audioMeetingId = target && deps.audio ? audioSocketMeetingId(target.pathname) : undefined;
+    if (
+      !target ||
+      (target.pathname !== WS_PATH && audioMeetingId === undefined) ||
+      !asksForWebSocket(request)
+    ) {
       serveWithoutUpgrade(request, socket, deps.handleRequest);
       return;
     }
@@ -92,6 +112,13 @@ export function attachLiveSockets(server: Server, deps: LiveSocketServerDeps): v
       address: clientAddress(request, deps.trustProxy),
       presented: presentedKey(request, target),
     };
+    const audio = deps.audio;
+    if (audio && audioMeetingId !== undefined) {
+      audioSockets.handleUpgrade(request, socket, head, (ws) => {
+        new AudioSocketSession(ws, audio, client, audioMeetingId);
+      });
+      return;
+    }
     sockets.handleUpgrade(request, socket, head, (ws) => {
       new LiveSocketSession(ws, deps, client);
     });
@@ -113,6 +140,9 @@ export function liveSocketSettings(
     feed,
   };
 }
+
+/** How often an audio socket looks at its meeting's status again (ends with it, follows a relaunch). */
+export const AUDIO_STATUS_CHECK_MS = 2000;
 
 /** A socket's place in its key's count stops counting 3 pings after its last (its replica died). */
 export function socketSlotStaleMs(config: Pick<Config, 'WS_PING_INTERVAL_SECONDS'>): number {

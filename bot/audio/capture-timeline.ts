@@ -47,6 +47,17 @@ export class CaptureTimeline {
     return this.walls[index]! + this.msFor(position - this.positions[index]!);
   }
 
+  /**
+   * The newest chunk: where it starts in the capture (seconds) and the wall time (ms) of its first
+   * sample, read off its own anchor (not through a position in seconds, which rounding could put
+   * just before it); null before any audio.
+   */
+  lastChunk(): { startSeconds: number; startWall: number } | null {
+    const index = this.positions.length - 1;
+    if (index < 0) return null;
+    return { startSeconds: this.positions[index]! / this.sampleRate, startWall: this.walls[index]! };
+  }
+
   /** Wall time (ms) of the first captured sample; null before any audio. */
   startWall(): number | null {
     return this.firstWall;

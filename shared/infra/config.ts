@@ -100,6 +100,8 @@ export const configSchema = z
     LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
     /** WebSockets (`/ws`) one API key may have open at once, across every API replica. */
     WS_SOCKETS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(10),
+    /** Audio WebSockets (`/meetings/{id}/audio`) one user may have open at once, across every API replica. */
+    AUDIO_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(4),
     /** Meetings one WebSocket may be subscribed to at once. */
     WS_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).max(1000).default(50),
     /** The largest message a client may send on a WebSocket; a larger one closes it (1009). */

@@ -11,10 +11,16 @@ import type { AppState } from '../../api/context.js';
 import { answerMalformedRequests } from '../../api/http-server.js';
 import { noRateLimits, redisRateLimits } from '../../api/middleware/rate-limits.js';
 import { OpenFeeds } from '../../api/live/open-feeds.js';
-import { liveSocketSlots, liveStreamSlots } from '../../api/live/slots.js';
+import { audioSocketSlots, liveSocketSlots, liveStreamSlots } from '../../api/live/slots.js';
 import type { StreamOptions } from '../../api/routes/transcripts/stream.js';
+import type { AudioSocketSettings } from '../../api/ws/audio-session.js';
 import type { LiveSocketSettings } from '../../api/ws/session.js';
-import { attachLiveSockets, liveSocketSettings, socketSlotStaleMs } from '../../api/ws/server.js';
+import {
+  AUTH_TIMEOUT_MS,
+  attachLiveSockets,
+  liveSocketSettings,
+  socketSlotStaleMs,
+} from '../../api/ws/server.js';
 import { findOrCreateUser, issueApiKey } from '../../shared/accounts/service.js';
 import { type BotCommands, redisBotCommands } from '../../shared/bots/command-channel.js';
 import { type BotJobs, bullBotJobs } from '../../shared/bots/jobs.js';
@@ -96,6 +102,8 @@ export async function startTestApi(
     logger?: Logger;
     /** The WebSocket feed's settings instead of the config's (e.g. a shorter wait for the auth message). */
     liveSockets?: Partial<LiveSocketSettings>;
+    /** The audio sockets' settings instead of the config's (e.g. a small send limit). */
+    audioSockets?: Partial<AudioSocketSettings>;
   } = {},
 ): Promise<TestApi> {
   const database = options.replicaOf?.database ?? (await createTestDatabase(options.postgresUrl));
@@ -172,6 +180,25 @@ export async function startTestApi(
     messageMaxBytes: config.WS_MESSAGE_MAX_BYTES,
     trustProxy: config.TRUST_PROXY,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    audio: {
+      db: database.db,
+      rateLimits,
+      slots: audioSocketSlots(redis, prefix, {
+        perUser: config.AUDIO_SOCKETS_PER_USER,
+        staleMs: socketSlotStaleMs(config),
+        log: logger,
+      }),
+      openFeeds,
+      log: logger,
+      streamPrefix: prefix,
+      openRedis: () => createTestRedis(redisUrl),
+      settings: {
+        pingIntervalMs: config.WS_PING_INTERVAL_SECONDS * 1000,
+        authTimeoutMs: AUTH_TIMEOUT_MS,
+        statusCheckMs: 500,
+        ...options.audioSockets,
+      },
+    },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

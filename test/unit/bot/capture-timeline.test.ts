@@ -82,4 +82,13 @@ describe('CaptureTimeline', () => {
     expect(timeline.wallAt(recent)).toBe(T0 + (chunks - 10) * 201);
     expect(timeline.startWall()).toBe(T0);
   });
+
+  it('gives the newest chunk from its own anchor, exactly where it starts', () => {
+    const timeline = new CaptureTimeline();
+    expect(timeline.lastChunk()).toBeNull();
+    // Positions that seconds cannot hold exactly (0.2 s steps): the chunk's own reading, never its neighbour's.
+    for (let index = 0; index < 7; index += 1)
+      timeline.append(3200, 1000 + index * 200 + (index === 6 ? 90 : 0));
+    expect(timeline.lastChunk()).toEqual({ startSeconds: 1.2, startWall: 2290 });
+  });
 });

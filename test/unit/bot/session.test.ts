@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AudioOut } from '../../../bot/audio/audio-out.js';
 import { CaptureTimeline } from '../../../bot/audio/capture-timeline.js';
 import { EndSignal } from '../../../bot/end-signal.js';
 import type { EngineSegment, TranscriptionEngine } from '../../../bot/engines/engine.js';
@@ -129,6 +130,7 @@ function setUp(
     captureWall?: number;
     /** Where participant changes go (none: not reported). */
     participants?: ParticipantChange[];
+    audioOut?: AudioOut;
   } = {},
 ) {
   const sink = new RecordingSink();
@@ -167,6 +169,7 @@ function setUp(
     end,
     createEngine,
     pacing: FAST,
+    ...(options.audioOut && { audioOut: options.audioOut }),
     openPage: async (_config, hooks): Promise<MeetingPage> => {
       pageOpened = true;
       options.onPage?.(hooks);
@@ -401,6 +404,37 @@ describe('BotSession', () => {
     const { session, statuses } = setUp(driver, {}, { onPage: (given) => (hooks = given) });
     expect(await session.run()).toMatchObject({ status: 'failed', reason: 'sign_in_required' });
     expect(statuses()).toEqual(['joining']);
+  });
+
+  it('hands each captured chunk to the audio out: its transcript time, wall times and the speaker so far', async () => {
+    const published: Array<{ chunk: Parameters<AudioOut['publish']>[0]; samples: number }> = [];
+    const driver = new ScriptedDriver(screens({ kind: 'in_call' }));
+    const { session, sink, end } = setUp(
+      driver,
+      {},
+      {
+        captureWall: Date.parse('2026-01-01T00:00:05.000Z'),
+        onPage: (hooks) =>
+          hooks.onSpeaking({ signal: 'audio_level', name: 'Alice (Guest)', speaking: true, at: 0 }),
+        audioOut: { publish: (chunk, samples) => published.push({ chunk, samples: samples.length }) },
+      },
+    );
+    const running = session.run();
+    await expect.poll(() => sink.steps.length).toBe(3);
+    end.end({ status: 'completed', reason: 'stopped' });
+    await running;
+    expect(published).toEqual([
+      {
+        chunk: {
+          start: 0,
+          end: 0.2,
+          startWallMs: Date.parse('2026-01-01T00:00:05.000Z'),
+          capturedAtMs: expect.any(Number),
+          speaker: 'Alice',
+        },
+        samples: 3200,
+      },
+    ]);
   });
 
   it('publishes segments with the speaker the page showed and absolute times from the capture start', async () => {
