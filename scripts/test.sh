@@ -23,7 +23,8 @@ npm run -s format:check >/dev/null
 #   the bot image: compiled and built in the background from the start (e2e files wait for it);
 #   main lane:  unit + integration, then the e2e project;
 #   side lane:  the e2e-pages project (no build or image needed), then e2e-side once the image is built;
-#   meeting lane: the ten-minute time-base meeting (no image needed; it idles most of its ten minutes);
+#   meeting lane: the ten-minute time-base meeting (no image needed; it idles most of its ten minutes),
+#                 then the e2e-late files once the image is built;
 #   then alone: e2e-cpu-timing, once every lane is done.
 # Each Vitest writes its own JSON report; the summary reads them all. Arguments (a file, --project …)
 # run one Vitest instead.
@@ -56,7 +57,12 @@ if [ "$#" -eq 0 ]; then
   # The e2e global setup skips the build this run does once.
   export MEETBOT_TEST_BOT_IMAGE_READY=1
   log "running the tests: the meeting lane (log: $MEETING_LOG) and the side lane (log: $SIDE_LOG) in the background, the main lane here"
-  (vitest_json time-base --project e2e-time-base) >"$MEETING_LOG" 2>&1 &
+  (
+    lane=0
+    vitest_json time-base --project e2e-time-base || lane=1
+    if wait_for_bot_image; then vitest_json e2e-late --project e2e-late || lane=1; else lane=1; fi
+    exit "$lane"
+  ) >"$MEETING_LOG" 2>&1 &
   meeting_pid=$!
   (
     lane=0
@@ -76,6 +82,7 @@ if [ "$#" -eq 0 ]; then
   # The background lanes' reports (a subshell's REPORTS is its own).
   REPORTS+=(
     "$RUN_DIR/test-results-time-base.json"
+    "$RUN_DIR/test-results-e2e-late.json"
     "$RUN_DIR/test-results-e2e-pages.json"
     "$RUN_DIR/test-results-e2e-side.json"
   )

@@ -33,7 +33,7 @@ const STAYS = 'Alice Archer';
 const LEAVES = 'Bob Baker';
 const LATE = 'Carol Chen';
 
-describe.each(['google_meet', 'teams'] as const)('%s: participants as events', (platform) => {
+describe.concurrent.each(['google_meet', 'teams'] as const)('%s: participants as events', (platform) => {
   it('reports who joined, left and spoke, exactly once each change, and lists who was there', async () => {
     const { meetingId } = await stack.createMeetingAndBot(
       {
