@@ -1,0 +1,48 @@
+import type { Page } from 'playwright-core';
+import { sleep } from '../../shared/infra/async.js';
+import { accessibleName, clickButton, wakeToolbar } from '../platforms/page-actions.js';
+
+/**
+ * The `incoming_video_off` measure on Google Meet: More options → Settings → Video → Receive
+ * resolution (maximum) "Audio only" → Close dialog. Meet then stops sending others' cameras (tiles
+ * show avatars, speaking indicators go on as before; presentations still arrive) and says so in the
+ * call: "Incoming video is set to audio only", which is also how the bot knows it is already set.
+ * Landmarks and their sources: docs/platform-landmarks.md, "Video".
+ */
+export const MEET_AUDIO_ONLY_NOTE = 'Incoming video is set to audio only';
+const MORE_OPTIONS = ['More options'];
+const SETTINGS_ITEM = 'Settings';
+const VIDEO_TAB = ['Video'];
+const AUDIO_ONLY_OPTION = 'li[aria-label="Audio only"], [role=option][aria-label="Audio only"]';
+const CLOSE_DIALOG = ['Close dialog', 'Close dialogue'];
+const STEP_TIMEOUT_MS = 5000;
+
+/** True when Meet now receives audio only (set here or already). */
+export async function setMeetAudioOnly(page: Page): Promise<boolean> {
+  const note = page.getByText(MEET_AUDIO_ONLY_NOTE, { exact: false });
+  if ((await note.count()) > 0) return true;
+  await wakeToolbar(page);
+  if (!(await clickButton(page, MORE_OPTIONS))) return false;
+  const settings = page
+    .locator('[role=menu] [role=menuitem], [role=menu] li')
+    .filter({ hasText: new RegExp(`^\\s*(settings\\s*)?${SETTINGS_ITEM}\\s*$`, 'i') });
+  try {
+    await settings.first().click({ timeout: STEP_TIMEOUT_MS });
+    const dialog = page.locator('[role=dialog][aria-modal=true], [aria-modal=true]').last();
+    await dialog.getByRole('tab', { name: accessibleName(VIDEO_TAB) })
+      .or(dialog.getByRole('button', { name: accessibleName(VIDEO_TAB) }))
+      .first()
+      .click({ timeout: STEP_TIMEOUT_MS });
+    // The option sits in a collapsed list: a DOM click reaches it without opening the list.
+    const option = dialog.locator(AUDIO_ONLY_OPTION).first();
+    await option.waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
+    await option.evaluate((element) => (element as HTMLElement).click());
+    await sleep(300);
+  } finally {
+    // Never leave a modal dialog over the call, whatever happened above.
+    await clickButton(page, CLOSE_DIALOG).catch(() => false);
+    await page.keyboard.press('Escape').catch(() => {});
+  }
+  await note.first().waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS }).catch(() => {});
+  return (await note.count()) > 0;
+}
