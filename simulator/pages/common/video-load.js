@@ -142,6 +142,9 @@ export class VideoLoad {
   }
 
   async sendReport() {
+    // Off once the page really receives no camera (the setting applied and every camera gone), so a
+    // report saying off counts every camera frame the page will have decoded.
+    const incomingVideo = this.incoming() || [...this.shown.keys()].some((key) => key !== 'screen');
     const totals = { ...this.ended };
     for (const [key, entry] of this.shown) {
       totals[key === 'screen' ? 'screen' : 'camera'] += await this.framesOf(entry);
@@ -150,7 +153,7 @@ export class VideoLoad {
       type: 'video-received',
       cameraFrames: totals.camera,
       screenFrames: totals.screen,
-      incomingVideo: this.incoming(),
+      incomingVideo,
     };
     const json = JSON.stringify(action);
     if (json === this.lastReport) return;
