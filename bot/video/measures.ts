@@ -21,7 +21,10 @@ export interface VideoMeasureChoice {
 }
 
 /** The measures a bot applies, in the order it applies them (the page script first, at page load). */
-export function selectVideoMeasures({ skip, driverTurnsOffIncomingVideo }: VideoMeasureChoice): VideoMeasure[] {
+export function selectVideoMeasures({
+  skip,
+  driverTurnsOffIncomingVideo,
+}: VideoMeasureChoice): VideoMeasure[] {
   if (!skip) return [];
   const measures: VideoMeasure[] = ['hide_remote_video'];
   if (driverTurnsOffIncomingVideo) measures.push('incoming_video_off');

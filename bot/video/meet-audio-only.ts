@@ -29,7 +29,8 @@ export async function setMeetAudioOnly(page: Page): Promise<boolean> {
   try {
     await settings.first().click({ timeout: STEP_TIMEOUT_MS });
     const dialog = page.locator('[role=dialog][aria-modal=true], [aria-modal=true]').last();
-    await dialog.getByRole('tab', { name: accessibleName(VIDEO_TAB) })
+    await dialog
+      .getByRole('tab', { name: accessibleName(VIDEO_TAB) })
       .or(dialog.getByRole('button', { name: accessibleName(VIDEO_TAB) }))
       .first()
       .click({ timeout: STEP_TIMEOUT_MS });
@@ -43,6 +44,9 @@ export async function setMeetAudioOnly(page: Page): Promise<boolean> {
     await clickButton(page, CLOSE_DIALOG).catch(() => false);
     await page.keyboard.press('Escape').catch(() => {});
   }
-  await note.first().waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS }).catch(() => {});
+  await note
+    .first()
+    .waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS })
+    .catch(() => {});
   return (await note.count()) > 0;
 }

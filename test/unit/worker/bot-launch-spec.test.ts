@@ -91,8 +91,9 @@ describe('botConfigFor', () => {
   });
   it('asks the bot for its video measures by default (BOT_SKIP_VIDEO), and for none with BOT_SKIP_VIDEO=off or false', () => {
     const videoOf = (env: Record<string, string>) =>
-      botConfigSchema.parse(JSON.parse(botContainerSpec(parseConfig(env), meeting, 'session-1').env[BOT_CONFIG_ENV]!))
-        .video;
+      botConfigSchema.parse(
+        JSON.parse(botContainerSpec(parseConfig(env), meeting, 'session-1').env[BOT_CONFIG_ENV]!),
+      ).video;
     expect(videoOf({})).toEqual({ skip: true });
     expect(videoOf({ BOT_SKIP_VIDEO: 'off' })).toEqual({ skip: false });
     expect(videoOf({ BOT_SKIP_VIDEO: 'false' })).toEqual({ skip: false });
