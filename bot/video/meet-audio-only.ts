@@ -1,5 +1,4 @@
 import type { Page } from 'playwright-core';
-import { sleep } from '../../shared/infra/async.js';
 import { accessibleName, clickButton, wakeToolbar } from '../platforms/page-actions.js';
 
 /**
@@ -15,19 +14,29 @@ const SETTINGS_ITEM = 'Settings';
 const VIDEO_TAB = ['Video'];
 const AUDIO_ONLY_OPTION = 'li[aria-label="Audio only"], [role=option][aria-label="Audio only"]';
 const CLOSE_DIALOG = ['Close dialog', 'Close dialogue'];
-const STEP_TIMEOUT_MS = 5000;
+/** Each step's wait: generous, a loaded page takes seconds to draw a menu. */
+const STEP_TIMEOUT_MS = 10_000;
 
 /** True when Meet now receives audio only (set here or already). */
 export async function setMeetAudioOnly(page: Page): Promise<boolean> {
   const note = page.getByText(MEET_AUDIO_ONLY_NOTE, { exact: false });
   if ((await note.count()) > 0) return true;
-  await wakeToolbar(page);
-  if (!(await clickButton(page, MORE_OPTIONS))) return false;
   const settings = page
     .locator('[role=menu] [role=menuitem], [role=menu] li')
-    .filter({ hasText: new RegExp(`^\\s*(settings\\s*)?${SETTINGS_ITEM}\\s*$`, 'i') });
+    .filter({ hasText: new RegExp(`^\\s*(settings\\s*)?${SETTINGS_ITEM}\\s*$`, 'i') })
+    .first();
+  // The menu opens on the button's click; a busy page may take its time, or miss a click.
+  for (let attempt = 0; attempt < 2 && !(await settings.isVisible().catch(() => false)); attempt += 1) {
+    await wakeToolbar(page);
+    await clickButton(page, MORE_OPTIONS);
+    await settings.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS }).catch(() => {});
+  }
+  if (!(await settings.isVisible().catch(() => false))) {
+    await page.keyboard.press('Escape').catch(() => {});
+    return false;
+  }
   try {
-    await settings.first().click({ timeout: STEP_TIMEOUT_MS });
+    await settings.click({ timeout: STEP_TIMEOUT_MS });
     const dialog = page.locator('[role=dialog][aria-modal=true], [aria-modal=true]').last();
     await dialog
       .getByRole('tab', { name: accessibleName(VIDEO_TAB) })
@@ -38,15 +47,16 @@ export async function setMeetAudioOnly(page: Page): Promise<boolean> {
     const option = dialog.locator(AUDIO_ONLY_OPTION).first();
     await option.waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
     await option.evaluate((element) => (element as HTMLElement).click());
-    await sleep(300);
+    await note
+      .first()
+      .waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS })
+      .catch(() => {});
+  } catch {
+    // A step that never came: the dialog is closed below and the caller tries again later.
   } finally {
     // Never leave a modal dialog over the call, whatever happened above.
     await clickButton(page, CLOSE_DIALOG).catch(() => false);
     await page.keyboard.press('Escape').catch(() => {});
   }
-  await note
-    .first()
-    .waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS })
-    .catch(() => {});
   return (await note.count()) > 0;
 }

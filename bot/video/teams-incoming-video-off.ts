@@ -1,5 +1,4 @@
-import type { Page } from 'playwright-core';
-import { sleep } from '../../shared/infra/async.js';
+import type { Locator, Page } from 'playwright-core';
 import { clickFirstVisible } from '../platforms/page-actions.js';
 
 /**
@@ -14,43 +13,52 @@ const MORE_BUTTON = '#callingButtons-showMoreBtn, #ViewModeMoreOptionsMenuContro
 const TURN_OFF =
   "[aria-label='Turn off incoming video'], [aria-label='Turn off all videos'], #incoming-video-button:not([aria-label*='Turn on']), #toggle-incoming-video-button:not([aria-label*='Turn on'])";
 const TURNED_OFF = "[aria-label='Turn on incoming video'], [aria-label='Turn on all videos']";
-const STEP_TIMEOUT_MS = 5000;
+/** Each step's wait: generous, a loaded page takes seconds to draw a menu. */
+const STEP_TIMEOUT_MS = 10_000;
 
-/** Escape closes Teams' menus; the bot's pointer then goes back where it rests. */
+/** Escape closes Teams' menus. */
 async function closeMenu(page: Page): Promise<void> {
   await page.keyboard.press('Escape').catch(() => {});
 }
 
+/** Opens the menu behind `button` until `shown` is visible (two clicks at most); false if it never is. */
+async function openMenu(page: Page, button: string, shown: Locator): Promise<boolean> {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    if (await shown.isVisible().catch(() => false)) return true;
+    if (!(await clickFirstVisible(page.locator(button))) && attempt === 0) {
+      // No such button: maybe the click landed late; one look before giving up on this menu.
+      await shown.waitFor({ state: 'visible', timeout: 1000 }).catch(() => {});
+      if (!(await shown.isVisible().catch(() => false))) return false;
+    }
+    await shown.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS }).catch(() => {});
+  }
+  return shown.isVisible().catch(() => false);
+}
+
 /** True when Teams no longer receives others' videos (turned off here, or already). */
 export async function turnOffTeamsIncomingVideo(page: Page): Promise<boolean> {
+  const item = page.locator(TURN_OFF).first();
+  const turnedOff = page.locator(TURNED_OFF).first();
+  const either = item.or(turnedOff).first();
   for (const menu of [VIEW_BUTTON, MORE_BUTTON]) {
-    if (!(await clickFirstVisible(page.locator(menu)))) continue;
-    const item = page.locator(TURN_OFF).first();
-    const turnedOff = page.locator(TURNED_OFF).first();
-    const found = await item
-      .or(turnedOff)
-      .first()
-      .waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS })
-      .then(
-        () => true,
-        () => false,
-      );
-    if (found && (await item.isVisible().catch(() => false))) {
-      await item.click({ timeout: STEP_TIMEOUT_MS });
-      await sleep(300);
-      // Reopen the menu to read the item's new label, then close it again.
-      await clickFirstVisible(page.locator(menu));
-      const done = await turnedOff.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS }).then(
-        () => true,
-        () => false,
-      );
+    if (!(await openMenu(page, menu, either))) {
       await closeMenu(page);
-      if (done) return true;
       continue;
     }
-    const already = found && (await turnedOff.isVisible().catch(() => false));
+    if (await turnedOff.isVisible().catch(() => false)) {
+      await closeMenu(page);
+      return true;
+    }
+    const clicked = await item.click({ timeout: STEP_TIMEOUT_MS }).then(
+      () => true,
+      () => false,
+    );
     await closeMenu(page);
-    if (already) return true;
+    if (!clicked) continue;
+    // The item now reads "Turn on incoming video": reopen the menu to read it, then close it.
+    const done = (await openMenu(page, menu, either)) && (await turnedOff.isVisible().catch(() => false));
+    await closeMenu(page);
+    return done;
   }
   return false;
 }

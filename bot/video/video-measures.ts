@@ -4,8 +4,8 @@ import type { VideoMeasure } from './measures.js';
 
 /** How often the bot logs the video its page decoded (a check on the measures on real pages). */
 export const DECODED_LOG_INTERVAL_MS = 60_000;
-/** Tries at the incoming-video setting in the call before the bot gives up on it (each a few seconds). */
-const INCOMING_VIDEO_TRIES = 3;
+/** Tries at the incoming-video setting in the call before the bot gives up on it (each up to half a minute on a busy page). */
+const INCOMING_VIDEO_TRIES = 5;
 
 /**
  * The in-call side of the bot's video measures (the page script is installed with the page:

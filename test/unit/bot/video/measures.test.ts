@@ -72,11 +72,11 @@ describe('VideoMeasures in the call', () => {
     expect(page.calls).toBe(2);
   });
 
-  it('gives up after three failed tries, a thrown one included, without throwing', async () => {
+  it('gives up after five failed tries, a thrown one included, without throwing', async () => {
     const measures = new VideoMeasures(['incoming_video_off'], async () => 0, log);
     const page = driver([new Error('menu went away'), false]);
-    for (let i = 0; i < 5; i += 1) await measures.turnOffIncomingVideo(page);
-    expect(page.calls).toBe(3);
+    for (let i = 0; i < 7; i += 1) await measures.turnOffIncomingVideo(page);
+    expect(page.calls).toBe(5);
     expect(measures.pending).toBe(false);
   });
 
