@@ -85,6 +85,12 @@ async function meetingWithBot(platform: 'google_meet' | 'teams', skip: boolean):
     }
   })();
   await expectEndedWithMeeting(redis, prefix, bot);
+  // What the bot said about its video measures (whether the setting was reached, frames decoded).
+  const videoLog = bot
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('"component":"video"'));
+  console.log(`[${platform}, skip ${skip}] the bot's video log:\n  ${videoLog.join('\n  ')}`);
   await watching.catch(() => {});
   const snapshot = await client.getMeeting(meeting.id);
   expect(snapshot.utterances.map((utterance) => utterance.status)).toEqual(['played', 'played', 'played']);
