@@ -42,9 +42,9 @@ export const pageAction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('transport'), transport: z.enum(['rtc-loopback', 'webaudio']) }),
   /**
    * The remote video the page has decoded so far (the `load` setting: cameras and the screen share,
-   * inbound-rtp framesDecoded summed over every stream, ended ones included), and whether the
-   * page's "incoming video" is on (Meet: receive resolution other than Audio only; Teams: incoming
-   * video not turned off).
+   * inbound-rtp framesDecoded summed over every stream, ended ones included), and whether cameras
+   * still come in (the page's incoming-video setting on, or a camera not gone yet: Meet's receive
+   * resolution "Audio only", Teams' "Turn off incoming video" turn it off).
    */
   z.object({
     type: z.literal('video-received'),

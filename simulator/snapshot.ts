@@ -38,7 +38,10 @@ export interface BotSnapshot {
 }
 
 export interface BotReceivedVideoSnapshot {
-  /** The page's incoming-video setting as it last reported it; null before its first report. */
+  /**
+   * Whether others' cameras still come in (the page's incoming-video setting on, or a camera not
+   * gone yet); false once the setting is off and the last camera went. Null before the first report.
+   */
   incomingVideo: boolean | null;
   /** Video frames the page decoded so far: the participants' cameras, and the screen share. */
   cameraFramesDecoded: number;
