@@ -28,7 +28,12 @@ export async function setMeetAudioOnly(page: Page): Promise<boolean> {
   // The menu opens on the button's click; a busy page may take its time, or miss a click.
   for (let attempt = 0; attempt < 2 && !(await settings.isVisible().catch(() => false)); attempt += 1) {
     await wakeToolbar(page);
-    await clickButton(page, MORE_OPTIONS);
+    // A busy page redraws its toolbar often: the click may wait a while for the button to hold still.
+    await page
+      .getByRole('button', { name: accessibleName(MORE_OPTIONS) })
+      .first()
+      .click({ timeout: STEP_TIMEOUT_MS })
+      .catch(() => {});
     await settings.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS }).catch(() => {});
   }
   if (!(await settings.isVisible().catch(() => false))) {
@@ -43,10 +48,9 @@ export async function setMeetAudioOnly(page: Page): Promise<boolean> {
       .or(dialog.getByRole('button', { name: accessibleName(VIDEO_TAB) }))
       .first()
       .click({ timeout: STEP_TIMEOUT_MS });
-    // The option sits in a collapsed list: a DOM click reaches it without opening the list.
+    // The option sits in a collapsed list: a DOM click event reaches it without opening the list.
     const option = dialog.locator(AUDIO_ONLY_OPTION).first();
-    await option.waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
-    await option.evaluate((element) => (element as HTMLElement).click());
+    await option.dispatchEvent('click', undefined, { timeout: STEP_TIMEOUT_MS });
     await note
       .first()
       .waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS })

@@ -37,6 +37,7 @@ export class VideoMeasures {
   async turnOffIncomingVideo(driver: PlatformDriver): Promise<void> {
     if (!this.pending || !driver.turnOffIncomingVideo) return;
     this.tries += 1;
+    this.log.debug({ try: this.tries }, 'turning incoming video off in the meeting settings');
     try {
       this.incomingVideoOff = await driver.turnOffIncomingVideo();
     } catch (error) {

@@ -67,7 +67,7 @@ async function meetingWithBot(platform: 'google_meet' | 'teams', skip: boolean):
       ...SILENT.map((name) => ({ name })),
     ],
     load: REALISTIC_LOAD,
-    endAt: 30,
+    endAt: 45,
   });
   const bot = startBot(
     { platform, meetingUrl: meeting.url, video: { skip }, recording: { enabled: true } },
