@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { accessibleName, clickButton, wakeToolbar } from '../platforms/page-actions.js';
+import { accessibleName, clickButton, clickOrDispatch, wakeToolbar } from '../platforms/page-actions.js';
 
 /**
  * The `incoming_video_off` measure on Google Meet: More options → Settings → Video → Receive
@@ -29,11 +29,10 @@ export async function setMeetAudioOnly(page: Page): Promise<boolean> {
   for (let attempt = 0; attempt < 2 && !(await settings.isVisible().catch(() => false)); attempt += 1) {
     await wakeToolbar(page);
     // A busy page redraws its toolbar often: the click may wait a while for the button to hold still.
-    await page
-      .getByRole('button', { name: accessibleName(MORE_OPTIONS) })
-      .first()
-      .click({ timeout: STEP_TIMEOUT_MS })
-      .catch(() => {});
+    await clickOrDispatch(
+      page.getByRole('button', { name: accessibleName(MORE_OPTIONS) }).first(),
+      STEP_TIMEOUT_MS,
+    );
     await settings.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS }).catch(() => {});
   }
   if (!(await settings.isVisible().catch(() => false))) {
@@ -41,13 +40,13 @@ export async function setMeetAudioOnly(page: Page): Promise<boolean> {
     return false;
   }
   try {
-    await settings.click({ timeout: STEP_TIMEOUT_MS });
+    if (!(await clickOrDispatch(settings, STEP_TIMEOUT_MS))) throw new Error('Settings not clicked');
     const dialog = page.locator('[role=dialog][aria-modal=true], [aria-modal=true]').last();
-    await dialog
+    const videoTab = dialog
       .getByRole('tab', { name: accessibleName(VIDEO_TAB) })
       .or(dialog.getByRole('button', { name: accessibleName(VIDEO_TAB) }))
-      .first()
-      .click({ timeout: STEP_TIMEOUT_MS });
+      .first();
+    if (!(await clickOrDispatch(videoTab, STEP_TIMEOUT_MS))) throw new Error('Video tab not clicked');
     // The option sits in a collapsed list: a DOM click event reaches it without opening the list.
     const option = dialog.locator(AUDIO_ONLY_OPTION).first();
     await option.dispatchEvent('click', undefined, { timeout: STEP_TIMEOUT_MS });

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { clickFirstVisible } from '../platforms/page-actions.js';
+import { clickOrDispatch } from '../platforms/page-actions.js';
 
 /**
  * The `incoming_video_off` measure on Teams: the call bar's View menu → "Turn off incoming video"
@@ -25,7 +25,7 @@ async function closeMenu(page: Page): Promise<void> {
 async function openMenu(page: Page, button: string, shown: Locator): Promise<boolean> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     if (await shown.isVisible().catch(() => false)) return true;
-    if (!(await clickFirstVisible(page.locator(button))) && attempt === 0) {
+    if (!(await clickOrDispatch(page.locator(button).first(), STEP_TIMEOUT_MS)) && attempt === 0) {
       // No such button: maybe the click landed late; one look before giving up on this menu.
       await shown.waitFor({ state: 'visible', timeout: 1000 }).catch(() => {});
       if (!(await shown.isVisible().catch(() => false))) return false;
@@ -49,10 +49,7 @@ export async function turnOffTeamsIncomingVideo(page: Page): Promise<boolean> {
       await closeMenu(page);
       return true;
     }
-    const clicked = await item.click({ timeout: STEP_TIMEOUT_MS }).then(
-      () => true,
-      () => false,
-    );
+    const clicked = await clickOrDispatch(item, STEP_TIMEOUT_MS);
     await closeMenu(page);
     if (!clicked) continue;
     // The item now reads "Turn on incoming video": reopen the menu to read it, then close it.
