@@ -4,9 +4,12 @@
  * without load (audio only, the simulator's default) and once with the benchmarks' realistic load
  * (simulator/schema.ts REALISTIC_LOAD: every camera on as WebRTC video, a 1080p screen share half
  * the time, the real client's page weight). After `--warmup` seconds in the call the container is
- * sampled for `--seconds`.
+ * sampled for `--seconds`. The realistic load is measured twice: with the bot's video measures
+ * (BOT_SKIP_VIDEO=on, the default: others' cameras turned off in the meeting's settings, the page's
+ * video not rendered; bot/video/) and without them (BOT_SKIP_VIDEO=off).
  *
  *   npx tsx bench/video-load.ts [--platform google_meet|teams] [--seconds 60] [--warmup 20]
+ *     [--no-audio-only]   (skips the scenario without load)
  *     (BOT_IMAGE=… measures another bot image)
  *
  * Prints per scenario: CPU (cores, from the container's processes in /proc between the first and
@@ -33,7 +36,9 @@ const { values } = parseArgs({
     platform: { type: 'string', default: 'google_meet' },
     seconds: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '20' },
+    'audio-only': { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
 const SECONDS = Number(values.seconds);
@@ -65,6 +70,8 @@ interface Result {
   threads: { name: string; threads: number; cores: number }[];
   statsMiB: number;
   transport: string | null;
+  /** The video the bot's page decoded over the whole meeting (camera frames, screen frames). */
+  decoded: { cameras: number; screen: number };
 }
 
 async function measureBot(load: Load | undefined): Promise<Result> {
@@ -100,6 +107,10 @@ async function measureBot(load: Load | undefined): Promise<Result> {
     threads,
     statsMiB: stats.reduce((sum, value) => sum + value, 0) / Math.max(stats.length, 1),
     transport: simulated.bot.audioTransport,
+    decoded: {
+      cameras: simulated.bot.receivedVideo.cameraFramesDecoded,
+      screen: simulated.bot.receivedVideo.screenFramesDecoded,
+    },
   };
 }
 
@@ -112,18 +123,27 @@ try {
   console.log(
     `video load: ${PLATFORM}, 6 participants (3 speaking in turns, 3 silent), ${WARMUP} s warm-up, ${SECONDS} s sampled, ${cores} cores, ${BOT_IMAGE}`,
   );
-  const scenarios: [string, Load | undefined][] = [
-    ['no load (audio only)', undefined],
-    ['realistic load (6 cameras, screen share half the time, page weight)', REALISTIC_LOAD],
+  const scenarios: [string, Load | undefined, 'on' | 'off'][] = [
+    ...(values['audio-only'] ? [['no load (audio only)', undefined, 'on'] as [string, undefined, 'on']] : []),
+    [
+      'realistic load (6 cameras, screen share half the time, page weight), BOT_SKIP_VIDEO=off',
+      REALISTIC_LOAD,
+      'off',
+    ],
+    [
+      'realistic load (6 cameras, screen share half the time, page weight), BOT_SKIP_VIDEO=on',
+      REALISTIC_LOAD,
+      'on',
+    ],
   ];
   const rows: string[] = [];
-  for (const [label, load] of scenarios) {
-    const worker = stack.startWorker(`video-load-${rows.length}`);
+  for (const [label, load, skipVideo] of scenarios) {
+    const worker = stack.startWorker(`video-load-${rows.length}`, { BOT_SKIP_VIDEO: skipVideo });
     const result = await measureBot(load);
     await stack.stopWorker(worker);
     const page = renderer(result);
     rows.push(
-      `| ${label} | ${result.footprint.cores.toFixed(2)} | ${result.statsMiB.toFixed(0)} | ${result.footprint.pssMiB.toFixed(0)} | ${page ? page.cores.toFixed(2) : '–'} | ${page ? page.pssMiB.toFixed(0) : '–'} | ${result.transport ?? '–'} |`,
+      `| ${label} | ${result.footprint.cores.toFixed(2)} | ${result.statsMiB.toFixed(0)} | ${result.footprint.pssMiB.toFixed(0)} | ${page ? page.cores.toFixed(2) : '–'} | ${page ? page.pssMiB.toFixed(0) : '–'} | ${result.transport ?? '–'} | ${result.decoded.cameras} / ${result.decoded.screen} |`,
     );
     console.log(`\n${label}:`);
     console.log('| process | count | PSS (MiB) | CPU (cores) |');
@@ -141,9 +161,9 @@ try {
     }
   }
   console.log(
-    '\n| scenario | CPU (cores) | docker stats (MiB) | PSS (MiB) | renderer CPU (cores) | renderer PSS (MiB) | media |',
+    '\n| scenario | CPU (cores) | docker stats (MiB) | PSS (MiB) | renderer CPU (cores) | renderer PSS (MiB) | media | frames decoded (cameras / screen) |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 } finally {
   await stack.close();

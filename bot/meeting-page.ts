@@ -16,6 +16,9 @@ import { TeamsDriver } from './platforms/teams.js';
 import { ZoomDriver } from './platforms/zoom.js';
 import type { SignalledSpeakingChange } from './speakers/attribution.js';
 import { speakingSignal } from './speakers/signals.js';
+import { VIDEO_GLOBAL } from './video/decoded-frames.js';
+import { selectVideoMeasures, type VideoMeasure } from './video/measures.js';
+import { videoPageScript } from './video/page-script.js';
 
 /** The browser side of a session: the platform driver, the audio capture and speaking evidence. */
 export interface MeetingPage {
@@ -27,6 +30,10 @@ export interface MeetingPage {
   silenceOfDelivery(): number;
   /** The bot's own microphone and camera tracks, which speak and screen requests feed. */
   media: PageMedia;
+  /** The video measures chosen for this page (bot/video/measures.ts); its script is installed. */
+  videoMeasures: readonly VideoMeasure[];
+  /** Remote video frames the page has decoded so far; null when the page can't say. */
+  videoFramesDecoded(): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -74,7 +81,7 @@ export async function openMeetingPageIn(
       (verdict, url) => hooks.onFatal({ status: 'failed', reason: verdict, detail: `navigation to ${url}` }),
       log,
     );
-    const driver =
+    const driver: PlatformDriver =
       config.platform === 'google_meet'
         ? new GoogleMeetDriver(browser.page, log)
         : config.platform === 'zoom'
@@ -97,6 +104,11 @@ export async function openMeetingPageIn(
         hooks.onSpeaking({ signal, name, speaking, at });
     });
     await browser.page.addInitScript({ content: driver.speakingScript });
+    const videoMeasures = selectVideoMeasures({
+      skip: config.video.skip,
+      driverTurnsOffIncomingVideo: driver.turnOffIncomingVideo !== undefined,
+    });
+    await browser.context.addInitScript({ content: videoPageScript(videoMeasures) });
     return {
       driver,
       startCapture: async (sink) => {
@@ -105,6 +117,17 @@ export async function openMeetingPageIn(
       timeline: capture.timeline,
       silenceOfDelivery: () => capture.silenceOfDelivery(),
       media: pageMedia(browser.page),
+      videoMeasures,
+      videoFramesDecoded: async () => {
+        const frames = await browser.page.evaluate(
+          (name) =>
+            (window as unknown as Record<string, { framesDecoded(): Promise<number> } | undefined>)[
+              name
+            ]?.framesDecoded() ?? null,
+          VIDEO_GLOBAL,
+        );
+        return typeof frames === 'number' ? frames : null;
+      },
       close: async () => {
         browser.browser.off('disconnected', disconnected);
         capture.stop();

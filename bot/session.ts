@@ -23,6 +23,7 @@ import { SpeakerAttribution } from './speakers/attribution.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
 import { LagMonitor, type LagThresholds, transcriptionLagSeconds } from './transcription-lag.js';
 import { unreachablePageDetail } from './unreachable-page.js';
+import { VideoMeasures } from './video/video-measures.js';
 import { createSpeechSynthesizer } from './voices/index.js';
 import type { SpeechSynthesizer } from './voices/voice.js';
 
@@ -126,6 +127,8 @@ export class BotSession {
   private botName: string;
   private engine: TranscriptionEngine | null = null;
   private page: MeetingPage | null = null;
+  /** The in-call side of the video measures (bot/video/), once the page is open. */
+  private video: VideoMeasures | null = null;
   private readonly pacing: Pacing;
   private driver: PlatformDriver | null = null;
   private publisher: TranscriptPublisher;
@@ -271,6 +274,11 @@ export class BotSession {
       { storageState: this.deps.storageState },
     );
     this.page = page;
+    this.video = new VideoMeasures(
+      page.videoMeasures,
+      () => page.videoFramesDecoded(),
+      this.log.child({ component: 'video' }),
+    );
     this.driver = page.driver;
     this.chat = this.createChat(page.driver);
     this.speaker = new Speaker(
@@ -452,6 +460,10 @@ export class BotSession {
         timers.observeOthers(observation.others, Date.now());
         this.participants?.look(observation.people ?? null, Date.now());
         await this.chat?.tick();
+        // Others' cameras off through the platform's setting, under the toggles' lock (its menus and
+        // the toggles' clicks must not interleave); after the look above so a dialog is answered first.
+        if (this.video?.pending) await this.toggles.run(() => this.video!.turnOffIncomingVideo(driver));
+        await this.video?.logDecoded();
         // Meet may switch the microphone back on around admission.
         // Under the toggles' lock, deciding there: a request that came meanwhile is not undone.
         if (checks < 5) {

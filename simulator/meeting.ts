@@ -15,6 +15,7 @@ import type {
   AudioTransport,
   BotSnapshot,
   ChatMessageSnapshot,
+  BotReceivedVideoSnapshot,
   BotVideoSnapshot,
   MeetingSnapshot,
   ParticipantSnapshot,
@@ -53,6 +54,8 @@ interface Session {
   hearing: BotHearing;
   /** What the meeting sees of this session's camera. */
   video: BotVideoSnapshot;
+  /** The remote video this session's page decoded. */
+  receivedVideo: BotReceivedVideoSnapshot;
   history: { state: BotState; at: Date }[];
   /** The screen that refused this session's join request (the meeting's `refusal`), if one did. */
   refusal: RefusalScreen | null;
@@ -197,6 +200,7 @@ export class Meeting {
         transport: null,
         hearing: new BotHearing(this.setup.recognize),
         video: noVideo(),
+        receivedVideo: noReceivedVideo(),
         history: [{ state: 'prejoin', at: now }],
         refusal: null,
         connections: new Set(),
@@ -280,6 +284,13 @@ export class Meeting {
           height: action.height,
           sampledAt: action.at,
           frames: session.video.frames + 1,
+        };
+        return;
+      case 'video-received':
+        session.receivedVideo = {
+          incomingVideo: action.incomingVideo,
+          cameraFramesDecoded: action.cameraFrames,
+          screenFramesDecoded: action.screenFrames,
         };
         return;
       case 'camera-closed':
@@ -724,6 +735,7 @@ export class Meeting {
         audioTransport: null,
         heard: [],
         video: noVideo(),
+        receivedVideo: noReceivedVideo(),
         history: [],
         refusal: null,
       };
@@ -745,6 +757,7 @@ export class Meeting {
       audioTransport: bot.transport,
       heard: bot.hearing.snapshot(),
       video: bot.video,
+      receivedVideo: bot.receivedVideo,
       history: bot.history.map((h) => ({ state: h.state, at: h.at.toISOString() })),
       refusal: bot.refusal,
     };
@@ -790,6 +803,10 @@ export class Meeting {
 
 function noVideo(): BotVideoSnapshot {
   return { showing: false, averageColor: null, width: null, height: null, sampledAt: null, frames: 0 };
+}
+
+function noReceivedVideo(): BotReceivedVideoSnapshot {
+  return { incomingVideo: null, cameraFramesDecoded: 0, screenFramesDecoded: 0 };
 }
 
 function iso(date: Date | null): string | null {

@@ -40,6 +40,18 @@ export const pageAction = z.discriminatedUnion('type', [
   /** The page stopped sending the bot's microphone (muted, left the call). */
   z.object({ type: z.literal('mic-closed'), at: z.iso.datetime() }),
   z.object({ type: z.literal('transport'), transport: z.enum(['rtc-loopback', 'webaudio']) }),
+  /**
+   * The remote video the page has decoded so far (the `load` setting: cameras and the screen share,
+   * inbound-rtp framesDecoded summed over every stream, ended ones included), and whether cameras
+   * still come in (the page's incoming-video setting on, or a camera not gone yet: Meet's receive
+   * resolution "Audio only", Teams' "Turn off incoming video" turn it off).
+   */
+  z.object({
+    type: z.literal('video-received'),
+    cameraFrames: z.number().int().min(0),
+    screenFrames: z.number().int().min(0),
+    incomingVideo: z.boolean(),
+  }),
   z.object({
     type: z.literal('utterance-started'),
     utteranceId: z.string(),

@@ -28,11 +28,24 @@ export interface BotSnapshot {
   audioTransport: AudioTransport | null;
   /** What the meeting's participants see of the bot's camera. */
   video: BotVideoSnapshot;
+  /** The remote video the bot's page received and decoded (the meeting's `load`). */
+  receivedVideo: BotReceivedVideoSnapshot;
   /** What the meeting's participants heard from the bot's microphone, one entry per unmuted span. */
   heard: HeardSnapshot[];
   history: { state: BotState; at: string }[];
   /** The screen that refused the bot's join request (the meeting's `refusal`), if one did. */
   refusal: RefusalScreen | null;
+}
+
+export interface BotReceivedVideoSnapshot {
+  /**
+   * Whether others' cameras still come in (the page's incoming-video setting on, or a camera not
+   * gone yet); false once the setting is off and the last camera went. Null before the first report.
+   */
+  incomingVideo: boolean | null;
+  /** Video frames the page decoded so far: the participants' cameras, and the screen share. */
+  cameraFramesDecoded: number;
+  screenFramesDecoded: number;
 }
 
 export interface BotVideoSnapshot {

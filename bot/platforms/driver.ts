@@ -103,6 +103,11 @@ export interface PlatformDriver {
   setMicrophone(on: boolean): Promise<boolean>;
   /** The same for the camera (showing an image). */
   setCamera(on: boolean): Promise<boolean>;
+  /**
+   * In the call: stops others' cameras reaching the page through the platform's own setting
+   * (bot/video/); true when it is now off. Absent: a driver without such a setting.
+   */
+  turnOffIncomingVideo?(): Promise<boolean>;
   /** Leaves the lobby or the call through the page's own controls. */
   leave(): Promise<void>;
 }

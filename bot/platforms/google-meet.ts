@@ -30,6 +30,7 @@ import {
   wakeToolbar,
 } from './page-actions.js';
 import { MEET_SPEAKING_SCRIPT } from './speaking-scripts.js';
+import { setMeetAudioOnly } from '../video/meet-audio-only.js';
 
 const DIALOG_SELECTOR = '[role=dialog], [role=alertdialog], dialog[open]';
 /** Material dialogs' confirm button, whatever its label says (the recording-consent dialog's "Join now"). */
@@ -132,6 +133,10 @@ export class GoogleMeetDriver implements PlatformDriver {
     // Already as asked: the toggle offers the opposite.
     const done = this.page.getByRole('button', { name: accessibleName(shownWhenDone) });
     return (await done.count()) > 0;
+  }
+
+  turnOffIncomingVideo(): Promise<boolean> {
+    return setMeetAudioOnly(this.page);
   }
 
   async leave(): Promise<void> {

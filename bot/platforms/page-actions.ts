@@ -36,6 +36,22 @@ export async function clickFirstVisible(locator: Locator): Promise<boolean> {
   return false;
 }
 
+/**
+ * Clicks `target` as a person would; when a busy page keeps it from holding still long enough,
+ * sends the click event itself (what other bots call a forceful click). False when neither worked.
+ */
+export async function clickOrDispatch(target: Locator, timeoutMs: number): Promise<boolean> {
+  try {
+    await target.click({ timeout: Math.min(3000, timeoutMs) });
+    return true;
+  } catch {
+    return target.dispatchEvent('click', undefined, { timeout: timeoutMs }).then(
+      () => true,
+      () => false,
+    );
+  }
+}
+
 export function clickButton(scope: Page | Locator, names: readonly string[]): Promise<boolean> {
   return clickFirstVisible(scope.getByRole('button', { name: accessibleName(names) }));
 }

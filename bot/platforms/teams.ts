@@ -13,6 +13,7 @@ import {
   waitUntilOut,
 } from './page-actions.js';
 import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
+import { turnOffTeamsIncomingVideo } from '../video/teams-incoming-video-off.js';
 import {
   isTeamsNameField,
   observeTeams,
@@ -142,6 +143,10 @@ export class TeamsDriver implements PlatformDriver {
     // Already as asked: the toggle offers the opposite.
     const done = this.page.getByRole('button', { name: accessibleName(shownWhenDone) });
     return (await done.count()) > 0;
+  }
+
+  turnOffIncomingVideo(): Promise<boolean> {
+    return turnOffTeamsIncomingVideo(this.page);
   }
 
   async leave(): Promise<void> {

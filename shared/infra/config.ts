@@ -147,6 +147,14 @@ export const configSchema = z
      * Chromium without it, under the engine's default profile.
      */
     BOT_CHROMIUM_SANDBOX: z.enum(['on', 'off']).default('on'),
+    /**
+     * The bots' video measures (bot/video/): others' cameras turned off in the meeting's own settings
+     * and the page's video not rendered. `on`/`true` (the default) or `off`/`false`.
+     */
+    BOT_SKIP_VIDEO: z
+      .enum(['on', 'off', 'true', 'false'])
+      .default('on')
+      .transform((value) => value === 'on' || value === 'true'),
     BOT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** After a stop, how long a bot may take to leave and flush before its container is stopped. */
     BOT_STOP_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),

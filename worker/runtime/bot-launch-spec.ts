@@ -104,6 +104,7 @@ export function botConfigFor(
       headless: true,
       sandbox: config.BOT_CHROMIUM_SANDBOX === 'on',
     },
+    video: { skip: config.BOT_SKIP_VIDEO },
     logLevel: config.BOT_LOG_LEVEL,
     ...(account && { signedIn: { storageStatePath: `${BOT_STORAGE_STATE_DIR}/${BOT_STORAGE_STATE_FILE}` } }),
   };

@@ -27,6 +27,8 @@ export function meetingPageState(extra = {}) {
     refusal: null,
     /** The meeting chat as this page has it (PageChatMessage), shown when its panel is open. */
     chat: [],
+    /** Others' cameras come in (Meet: receive resolution not "Audio only"; Teams: incoming video on). */
+    incomingVideo: true,
     ...extra,
   };
 }
@@ -133,6 +135,8 @@ export function connectMeetingPage(
             load,
             live: () => ui.state === 'in_call',
             present: () => presentParticipants(ui),
+            incoming: () => ui.incomingVideo,
+            report: (action) => ui.session.act(action),
           });
         }
       }

@@ -5,6 +5,11 @@
 // them as the real clients do. The videos sit in a layer behind the page's own screens and take no
 // clicks; the bot's selectors never see them as tiles.
 //
+// The page's "incoming video" setting (Meet's receive resolution "Audio only", Teams' "Turn off
+// incoming video": incoming() false) stops the cameras, as the real clients do; a screen share keeps
+// coming, as presentations do on both. For tests the page reports, every two seconds, how many video
+// frames it has decoded so far (inbound-rtp framesDecoded, cameras and screen apart).
+//
 // Caveat for measurements: the encoding happens in the same page (a real meeting's senders are
 // elsewhere), so the page pays for encoding and decoding both.
 
@@ -17,6 +22,7 @@ const SCREEN = { width: 1920, height: 1080, fps: 5 };
 const MAX_CAMERAS = 9;
 /** `half`: the screen share is on for this long, then off for as long, from the start of the call. */
 const SCREEN_SHARE_PERIOD_MS = 30_000;
+const REPORT_INTERVAL_MS = 2000;
 
 /** A moving picture on a canvas: a gradient, shapes in motion and a clock, so frames really differ. */
 class CanvasSource {
@@ -92,12 +98,18 @@ class ScreenSource extends CanvasSource {
 export class VideoLoad {
   /**
    * load: the meeting's `load` setting; live(): whether the page is in the call now; present(): the
-   * participants in the call now, in the order they came.
+   * participants in the call now, in the order they came; incoming(): whether the page's incoming
+   * video is on; report(action): sends a page action to the simulator.
    */
-  constructor({ load, live, present }) {
+  constructor({ load, live, present, incoming, report }) {
     this.load = load;
     this.live = live;
     this.present = present;
+    this.incoming = incoming;
+    this.report = report;
+    /** Frames decoded by streams that have ended, per kind. */
+    this.ended = { camera: 0, screen: 0 };
+    this.lastReport = '';
     this.link = null;
     this.connecting = null;
     /** participant id (or 'screen') → { source, video } */
@@ -111,13 +123,49 @@ export class VideoLoad {
       'position:fixed;inset:0;z-index:-1;display:flex;flex-wrap:wrap;align-content:flex-start;pointer-events:none;overflow:hidden';
     document.body.append(this.layer);
     this.timer = setInterval(() => this.follow(), 500);
+    this.reportTimer = setInterval(() => {
+      this.sendReport().catch(() => {});
+    }, REPORT_INTERVAL_MS);
+  }
+
+  /** Frames decoded so far by one shown stream: its inbound-rtp stats (or, without WebRTC, the element's). */
+  async framesOf({ video, track }) {
+    if (this.link && this.link !== 'local' && track) {
+      let frames = 0;
+      const report = await this.link.receiver.getStats(track).catch(() => null);
+      report?.forEach((stat) => {
+        if (stat.type === 'inbound-rtp' && stat.kind === 'video') frames += stat.framesDecoded ?? 0;
+      });
+      return frames;
+    }
+    return video.getVideoPlaybackQuality?.().totalVideoFrames ?? 0;
+  }
+
+  async sendReport() {
+    // Off once the page really receives no camera (the setting applied and every camera gone), so a
+    // report saying off counts every camera frame the page will have decoded.
+    const incomingVideo = this.incoming() || [...this.shown.keys()].some((key) => key !== 'screen');
+    const totals = { ...this.ended };
+    for (const [key, entry] of this.shown) {
+      totals[key === 'screen' ? 'screen' : 'camera'] += await this.framesOf(entry);
+    }
+    const action = {
+      type: 'video-received',
+      cameraFrames: totals.camera,
+      screenFrames: totals.screen,
+      incomingVideo,
+    };
+    const json = JSON.stringify(action);
+    if (json === this.lastReport) return;
+    this.lastReport = json;
+    this.report(action);
   }
 
   /** What should be on screen now: the cameras of the present people and, when due, the screen share. */
   wanted() {
     if (!this.live()) return [];
     const keys = [];
-    if (this.load.cameras) {
+    if (this.load.cameras && this.incoming()) {
       for (const person of this.present().slice(0, MAX_CAMERAS)) keys.push(person.id);
     }
     const sinceStart = Date.now() - (this.startedAt ?? Date.now());
@@ -174,10 +222,12 @@ export class VideoLoad {
     video.srcObject = remote;
     this.layer.append(video);
     await video.play().catch(() => {});
-    this.shown.set(key, { source, video });
+    this.shown.set(key, { source, video, track: remote.getVideoTracks()[0] ?? null });
   }
 
-  async hide(key, { source, video }) {
+  async hide(key, entry) {
+    const { source, video } = entry;
+    this.ended[key === 'screen' ? 'screen' : 'camera'] += await this.framesOf(entry);
     this.shown.delete(key);
     video.srcObject = null;
     video.remove();

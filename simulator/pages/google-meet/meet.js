@@ -22,6 +22,9 @@ const ui = meetingPageState({
   interstitialStep: 0,
   toolbarTimer: undefined,
   toolbarHidden: false,
+  /** The "More options" menu, and the Settings dialog it opens (its tab). */
+  moreOpen: false,
+  settingsTab: null,
 });
 const t = translator(GERMAN, () => pageLanguage(ui.meeting?.traps, asksForEnglish));
 
@@ -296,7 +299,12 @@ function toolbar() {
       role: 'region',
       'aria-label': t('Call controls'),
     },
-    h('div', { class: 'toolbar-left' }, h('span', { class: 'meeting-code' }, code)),
+    h(
+      'div',
+      { class: 'toolbar-left' },
+      h('span', { class: 'meeting-code' }, code),
+      !ui.incomingVideo && h('span', { class: 'audio-only-note' }, t('Incoming video is set to audio only')),
+    ),
     h(
       'div',
       { class: 'toolbar-center' },
@@ -306,7 +314,15 @@ function toolbar() {
       toolbarButton(t('Send a reaction'), 'mood'),
       toolbarButton(t('Raise hand'), 'front_hand'),
       toolbarButton(t('Present now'), 'present_to_all', undefined, { 'data-tooltip': t('Share screen') }),
-      toolbarButton(t('More options'), 'more_vert'),
+      toolbarButton(
+        t('More options'),
+        'more_vert',
+        () => {
+          ui.moreOpen = !ui.moreOpen;
+          renderCall();
+        },
+        { 'aria-haspopup': 'menu', 'aria-expanded': String(ui.moreOpen) },
+      ),
       toolbarButton(t('Leave call'), 'call_end', onLeaveCall, { class: 'leave' }),
     ),
     h(
@@ -391,6 +407,111 @@ function peoplePanel() {
   );
 }
 
+// ---- More options: Settings, Video, receive resolution ----
+
+/** The receive resolutions Meet's Video settings offer; "Audio only" stops others' cameras. */
+const RECEIVE_RESOLUTIONS = [
+  'Auto',
+  'High definition (720p)',
+  'Standard definition (360p)',
+  'Standard definition (360p), one video at a time',
+  'Audio only',
+];
+
+// Escape closes the open menu or dialog, as on the real page.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || (!ui.moreOpen && !ui.settingsTab)) return;
+  ui.moreOpen = false;
+  ui.settingsTab = null;
+  renderCall();
+});
+
+function moreOptionsMenu() {
+  const item = (label, icon, onclick) =>
+    h(
+      'li',
+      { role: 'menuitem', tabindex: '-1', onclick },
+      h('i', { class: 'google-material-icons', 'aria-hidden': 'true' }, icon),
+      h('span', {}, label),
+    );
+  return h(
+    'ul',
+    { class: 'more-menu', role: 'menu', 'aria-label': t('Call options') },
+    item(t('Change layout'), 'view_quilt'),
+    item(t('Full screen'), 'fullscreen'),
+    item(t('Settings'), 'settings', () => {
+      ui.moreOpen = false;
+      ui.settingsTab = 'audio';
+      renderCall();
+    }),
+  );
+}
+
+function settingsDialog() {
+  const tab = (id, label) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        'aria-label': label,
+        'aria-selected': String(ui.settingsTab === id),
+        onclick: () => {
+          ui.settingsTab = id;
+          renderCall();
+        },
+      },
+      h('span', {}, label),
+    );
+  const current = ui.incomingVideo ? 'Auto' : 'Audio only';
+  const options = RECEIVE_RESOLUTIONS.map((label) =>
+    h(
+      'li',
+      {
+        role: 'option',
+        'aria-label': t(label),
+        'aria-selected': String(label === current),
+        onclick: () => {
+          ui.incomingVideo = label !== 'Audio only';
+          renderCall();
+        },
+      },
+      h('span', {}, t(label)),
+    ),
+  );
+  const panel =
+    ui.settingsTab === 'video'
+      ? h(
+          'div',
+          { role: 'tabpanel' },
+          h('h3', {}, t('Receive resolution (maximum)')),
+          h('ul', { role: 'listbox', 'aria-label': t('Receive resolution (maximum)') }, options),
+        )
+      : h('div', { role: 'tabpanel' }, h('h3', {}, t('Microphone')), h('h3', {}, t('Speakers')));
+  return h(
+    'div',
+    { class: 'scrim' },
+    h(
+      'div',
+      { role: 'dialog', 'aria-modal': 'true', 'aria-label': t('Settings'), class: 'dialog settings' },
+      h(
+        'button',
+        {
+          type: 'button',
+          'aria-label': t('Close dialog'),
+          onclick: () => {
+            ui.settingsTab = null;
+            renderCall();
+          },
+        },
+        h('i', { class: 'google-material-icons', 'aria-hidden': 'true' }, 'close'),
+      ),
+      h('div', { role: 'tablist' }, tab('audio', t('Audio')), tab('video', t('Video'))),
+      panel,
+    ),
+  );
+}
+
 function renderCall() {
   const main = h(
     'main',
@@ -400,6 +521,8 @@ function renderCall() {
     chat.attach(),
   );
   const parts = [main, toolbar()];
+  if (ui.moreOpen) parts.push(moreOptionsMenu());
+  if (ui.settingsTab) parts.push(settingsDialog());
   if (ui.state === 'admitted')
     parts.push(ui.meeting.traps.consentDialog ? consentDialog() : recordingDialog());
   show(app, parts);

@@ -78,4 +78,10 @@ export const GERMAN = {
   Rejoin: 'Erneut teilnehmen',
   Dismiss: 'Schließen',
   'Thanks for joining!': 'Danke für Ihre Teilnahme!',
+  View: 'Ansicht',
+  'View options': 'Ansichtsoptionen',
+  Gallery: 'Katalog',
+  Speaker: 'Sprecher',
+  'Turn off incoming video': 'Eingehendes Video deaktivieren',
+  'Turn on incoming video': 'Eingehendes Video aktivieren',
 };

@@ -28,6 +28,8 @@ const ui = meetingPageState({
   continued: lightLaunch,
   found: null,
   notice: null,
+  /** The call bar's View menu (layouts, and turning incoming video off). */
+  viewOpen: false,
 });
 // Teams follows the browser's language (navigator.language, as the context's locale and its
 // Accept-Language set it) over the account's (the `locale` trap).
@@ -320,6 +322,19 @@ function callControls() {
       'aria-label': t('People, {0} participants', count),
     }),
     button(t('Raise'), () => {}, { 'data-tid': 'raise-hand-button', 'aria-label': t('Raise your hand') }),
+    button(
+      t('View'),
+      () => {
+        ui.viewOpen = !ui.viewOpen;
+        render();
+      },
+      {
+        id: 'view-mode-button',
+        'aria-label': t('View'),
+        'aria-haspopup': 'menu',
+        'aria-expanded': String(ui.viewOpen),
+      },
+    ),
     button(t('More'), () => {}, { id: 'callingButtons-showMoreBtn', 'aria-label': t('More') }),
     button(t(ui.cameraOn ? 'Camera' : 'Camera off'), toggleInCall('camera'), {
       id: 'video-button',
@@ -338,6 +353,36 @@ function callControls() {
       'aria-label': t('Leave'),
       class: 'hangup',
     }),
+  );
+}
+
+// Escape closes an open menu, as on the real page.
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && ui.viewOpen) {
+    ui.viewOpen = false;
+    render();
+  }
+});
+
+/** The View menu: layouts, and "Turn off incoming video", which stops others' cameras (not shared content). */
+function viewMenu() {
+  const item = (label, onclick, extra = {}) =>
+    h('div', { role: 'menuitem', tabindex: '-1', onclick, ...extra }, label);
+  const incomingLabel = t(ui.incomingVideo ? 'Turn off incoming video' : 'Turn on incoming video');
+  return h(
+    'div',
+    { class: 'view-menu', role: 'menu', 'aria-label': t('View options') },
+    item(t('Gallery'), () => {}, { 'aria-checked': 'true', role: 'menuitemradio' }),
+    item(t('Speaker'), () => {}, { 'aria-checked': 'false', role: 'menuitemradio' }),
+    item(
+      incomingLabel,
+      () => {
+        ui.incomingVideo = !ui.incomingVideo;
+        ui.viewOpen = false;
+        render();
+      },
+      { id: 'incoming-video-button', 'aria-label': incomingLabel },
+    ),
   );
 }
 
@@ -393,6 +438,7 @@ function renderCall() {
       ui.notice && h('div', { role: 'alert', class: 'notice' }, ui.notice),
       chat.attach(),
       callControls(),
+      ui.viewOpen && viewMenu(),
     ),
   );
 }

@@ -183,6 +183,8 @@ function setUp(
         },
         timeline,
         silenceOfDelivery: () => 0,
+        videoMeasures: [],
+        videoFramesDecoded: async () => null,
         media: {
           playPcm: async () => ({ startsInMs: 0, durationMs: 0 }),
           playEncoded: async () => ({ startsInMs: 0, durationMs: 0 }),

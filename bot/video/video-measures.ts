@@ -1,0 +1,67 @@
+import type { Logger } from '../../shared/infra/logger.js';
+import type { PlatformDriver } from '../platforms/driver.js';
+import type { VideoMeasure } from './measures.js';
+
+/** How often the bot logs the video its page decoded (a check on the measures on real pages). */
+export const DECODED_LOG_INTERVAL_MS = 60_000;
+/** Tries at the incoming-video setting in the call before the bot gives up on it (each up to half a minute on a busy page). */
+const INCOMING_VIDEO_TRIES = 5;
+
+/**
+ * The in-call side of the bot's video measures (the page script is installed with the page:
+ * bot/meeting-page.ts). Nothing here ever fails the bot: a setting it can't reach costs CPU, not the
+ * transcript, so it is logged and left.
+ */
+export class VideoMeasures {
+  private tries = 0;
+  private incomingVideoOff = false;
+  private lastFrames: number | null = null;
+  private lastLogAt = 0;
+
+  constructor(
+    readonly measures: readonly VideoMeasure[],
+    private readonly framesDecoded: () => Promise<number | null>,
+    private readonly log: Logger,
+  ) {}
+
+  /** Whether the in-call work is still to do (the setting not reached yet, tries left). */
+  get pending(): boolean {
+    return (
+      this.measures.includes('incoming_video_off') &&
+      !this.incomingVideoOff &&
+      this.tries < INCOMING_VIDEO_TRIES
+    );
+  }
+
+  /** One try at turning others' cameras off through the platform's own setting. */
+  async turnOffIncomingVideo(driver: PlatformDriver): Promise<void> {
+    if (!this.pending || !driver.turnOffIncomingVideo) return;
+    this.tries += 1;
+    this.log.debug({ try: this.tries }, 'turning incoming video off in the meeting settings');
+    try {
+      this.incomingVideoOff = await driver.turnOffIncomingVideo();
+    } catch (error) {
+      this.log.debug({ err: error }, 'turning incoming video off was interrupted');
+    }
+    if (this.incomingVideoOff) this.log.info('incoming video turned off in the meeting settings');
+    else if (!this.pending)
+      this.log.warn(
+        { tries: this.tries },
+        "could not turn incoming video off in the meeting settings; the page keeps receiving others' cameras",
+      );
+  }
+
+  /** Logs the frames decoded since the last log, at most once per DECODED_LOG_INTERVAL_MS. */
+  async logDecoded(now = Date.now()): Promise<void> {
+    if (now - this.lastLogAt < DECODED_LOG_INTERVAL_MS) return;
+    this.lastLogAt = now;
+    const frames = await this.framesDecoded().catch(() => null);
+    if (frames === null) return;
+    const since = this.lastFrames === null ? frames : frames - this.lastFrames;
+    this.lastFrames = frames;
+    this.log.info(
+      { videoFramesDecoded: since, measures: this.measures, incomingVideoOff: this.incomingVideoOff },
+      'remote video decoded by the page since the last look',
+    );
+  }
+}

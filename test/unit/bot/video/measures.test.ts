@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { botConfigSchema } from '../../../../shared/contract/bot-config.js';
+import { createLogger } from '../../../../shared/infra/logger.js';
+import type { PlatformDriver } from '../../../../bot/platforms/driver.js';
+import { HIDE_REMOTE_VIDEO_CSS } from '../../../../bot/video/hide-remote-video.js';
+import { selectVideoMeasures } from '../../../../bot/video/measures.js';
+import { videoPageScript } from '../../../../bot/video/page-script.js';
+import { VideoMeasures } from '../../../../bot/video/video-measures.js';
+
+const log = createLogger('video-test', 'silent');
+
+describe('the video measures a bot applies', () => {
+  it('with skip on: the page measure always, the platform setting when the driver can reach it', () => {
+    expect(selectVideoMeasures({ skip: true, driverTurnsOffIncomingVideo: true })).toEqual([
+      'hide_remote_video',
+      'incoming_video_off',
+    ]);
+    expect(selectVideoMeasures({ skip: true, driverTurnsOffIncomingVideo: false })).toEqual([
+      'hide_remote_video',
+    ]);
+  });
+
+  it('with skip off: none, whatever the driver can do', () => {
+    expect(selectVideoMeasures({ skip: false, driverTurnsOffIncomingVideo: true })).toEqual([]);
+  });
+
+  it('a config without `video` (a worker from before) means skip on', () => {
+    const config = botConfigSchema.parse({
+      meetingId: 1,
+      sessionId: 's',
+      platform: 'teams',
+      meetingUrl: 'https://teams.microsoft.com/l/meetup-join/x',
+      botName: 'Bot',
+      language: null,
+      redisUrl: 'redis://127.0.0.1:6379',
+      streamPrefix: 'p',
+    });
+    expect(config.video).toEqual({ skip: true });
+  });
+
+  it('the page script hides video only when that measure is chosen, and always counts decoded frames', () => {
+    expect(videoPageScript(['hide_remote_video'])).toContain(JSON.stringify(HIDE_REMOTE_VIDEO_CSS));
+    expect(videoPageScript([])).not.toContain('display: none');
+    expect(videoPageScript([])).toContain('framesDecoded');
+  });
+});
+
+describe('VideoMeasures in the call', () => {
+  const driver = (answers: (boolean | Error)[]) => {
+    let calls = 0;
+    return {
+      get calls() {
+        return calls;
+      },
+      turnOffIncomingVideo: async () => {
+        const answer = answers[Math.min(calls, answers.length - 1)]!;
+        calls += 1;
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    } as unknown as PlatformDriver & { calls: number };
+  };
+
+  it('stops trying once the setting is off', async () => {
+    const measures = new VideoMeasures(['incoming_video_off'], async () => 0, log);
+    const page = driver([false, true]);
+    await measures.turnOffIncomingVideo(page);
+    expect(measures.pending).toBe(true);
+    await measures.turnOffIncomingVideo(page);
+    expect(measures.pending).toBe(false);
+    await measures.turnOffIncomingVideo(page);
+    expect(page.calls).toBe(2);
+  });
+
+  it('gives up after five failed tries, a thrown one included, without throwing', async () => {
+    const measures = new VideoMeasures(['incoming_video_off'], async () => 0, log);
+    const page = driver([new Error('menu went away'), false]);
+    for (let i = 0; i < 7; i += 1) await measures.turnOffIncomingVideo(page);
+    expect(page.calls).toBe(5);
+    expect(measures.pending).toBe(false);
+  });
+
+  it('does nothing in the call when the measure was not chosen', async () => {
+    const measures = new VideoMeasures(['hide_remote_video'], async () => 0, log);
+    const page = driver([true]);
+    expect(measures.pending).toBe(false);
+    await measures.turnOffIncomingVideo(page);
+    expect(page.calls).toBe(0);
+  });
+});
