@@ -149,11 +149,12 @@ export const configSchema = z
     BOT_CHROMIUM_SANDBOX: z.enum(['on', 'off']).default('on'),
     /**
      * The bots' video measures (bot/video/): others' cameras turned off in the meeting's own settings
-     * and the page's video not rendered. `on`/`true` (the default) or `off`/`false`.
+     * and the page's video not rendered. `on`/`true` or `off`/`false` (the default until the measures
+     * have been through the whole suite and measured on a quiet machine: issue 31).
      */
     BOT_SKIP_VIDEO: z
       .enum(['on', 'off', 'true', 'false'])
-      .default('on')
+      .default('off')
       .transform((value) => value === 'on' || value === 'true'),
     BOT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** After a stop, how long a bot may take to leave and flush before its container is stopped. */

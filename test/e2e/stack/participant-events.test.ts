@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type Stack, startStack } from '../../support/stack.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
@@ -34,7 +34,9 @@ const LEAVES = 'Bob Baker';
 const LATE = 'Carol Chen';
 
 describe.concurrent.each(['google_meet', 'teams'] as const)('%s: participants as events', (platform) => {
-  it('reports who joined, left and spoke, exactly once each change, and lists who was there', async () => {
+  it('reports who joined, left and spoke, exactly once each change, and lists who was there', async ({
+    expect,
+  }) => {
     const { meetingId } = await stack.createMeetingAndBot(
       {
         platform,

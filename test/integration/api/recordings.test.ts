@@ -134,7 +134,9 @@ describe('GET /meetings/{id} and GET /recordings/{id}', () => {
 
     const response = await api.request('GET', `/meetings/${id}`, { key: user.key });
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual([...MEETING_FIELDS, 'recordings'].sort());
+    expect(Object.keys(response.body).sort()).toEqual(
+      [...MEETING_FIELDS, 'recordings', 'participants'].sort(),
+    );
     expect(response.body.status).toBe('completed');
     expect(response.body.recordings.map((r: { id: number }) => r.id)).toEqual([first.id, second.id]);
     const [ready, live] = response.body.recordings;
