@@ -33,7 +33,8 @@ describe('simulator: meeting chat', () => {
             { at: 0.4, text: 'Agenda is in the doc' },
           ],
         },
-        { name: 'Bob Chen', chat: [{ at: 2.5, text: 'Can you hear me?' }] },
+        // Late enough that the panel's first look (under a loaded machine's pace) shows Alice's two only.
+        { name: 'Bob Chen', chat: [{ at: 10, text: 'Can you hear me?' }] },
       ],
     });
     const page = await browser.newPage();

@@ -197,7 +197,8 @@ describe('simulator: Google Meet', () => {
     const meeting = await client.createMeeting({
       platform: 'google_meet',
       admission: { policy: 'open' },
-      traps: { toolbarAutoHideSeconds: 1, resetTogglesOnAdmission: true },
+      // Long enough for a loaded machine to read and press a shown button before it hides again.
+      traps: { toolbarAutoHideSeconds: 4, resetTogglesOnAdmission: true },
     });
     const page = await browser.newPage();
     await page.goto(meeting.url);
@@ -208,6 +209,8 @@ describe('simulator: Google Meet', () => {
       (m) => m.bot.state === 'in_call' && m.bot.micOn === true,
       'the mic back on',
     );
+    // Pointer activity shows the toolbar (it may have hidden while the state was read).
+    await page.mouse.move(120, 120);
     await expect(
       page.getByRole('button', { name: 'Turn off microphone' }).getAttribute('data-is-muted'),
     ).resolves.toBe('false');
