@@ -171,6 +171,7 @@ describe('operator endpoints', () => {
     expect(document.body.components.schemas.CreateBotRequest.properties.platform.enum).toEqual([
       'google_meet',
       'teams',
+      'zoom',
     ]);
     // The limits as this deployment has them (LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, ...).
     const meetingsLimit = document.body.paths['/meetings'].get.parameters[0];
