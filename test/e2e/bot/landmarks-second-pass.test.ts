@@ -469,7 +469,11 @@ describe('second pass, Google Meet', () => {
         { name: BOB, self: false },
       ]);
       const observation = await bot.meetingPage().driver.observe();
-      expect(observation).toEqual({ screen: { kind: 'in_call' }, others: 2 });
+      expect(observation).toEqual({
+        screen: { kind: 'in_call' },
+        others: 2,
+        people: { names: [ALICE, BOB], complete: true },
+      });
       // Item 3 builds on this element: its opacity must rise while that person talks, and only then.
       await page.evaluate(() => {
         const peak: Record<string, number> = {};

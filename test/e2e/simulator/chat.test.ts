@@ -118,9 +118,10 @@ describe('simulator: meeting chat', () => {
     await expect(page.locator(`#content-${mid}`).textContent()).resolves.toBe('Hi from Alice');
 
     const input = page.getByRole('textbox', { name: 'Type a message' });
-    await input.click();
-    await page.keyboard.type('Notes are on');
-    await page.keyboard.press('Enter');
+    // Typed and sent through the input itself (each call focuses it first), so a re-render of the
+    // call on a loaded machine can't take the keystrokes elsewhere.
+    await input.pressSequentially('Notes are on');
+    await input.press('Enter');
     const after = await client.waitFor(meeting.id, (m) => m.chat.length === 2, 'the bot message');
     expect(after.chat[1]).toMatchObject({ sender: 'Notetaker', text: 'Notes are on', from: 'bot' });
     const own = page.locator('[data-tid="chat-pane-message"]', { hasText: 'Notes are on' });
