@@ -1,5 +1,5 @@
 import type { Knex } from '../infra/knex.js';
-import { existingMeetingIds, lockMeetingHistory } from '../meetings/store.js';
+import { lockMeetingHistory, splitByExistingMeeting } from '../meetings/store.js';
 import type { ChatEvents } from './events.js';
 import { type ChatMessageInsert, type ChatMessageRecord, insertChatMessages } from './store.js';
 
@@ -16,9 +16,7 @@ export async function saveChatMessages<Message extends ChatMessageInsert>(
   events: ChatEvents,
   messages: readonly Message[],
 ): Promise<SavedChatMessages<Message>> {
-  const meetings = await existingMeetingIds(db, [...new Set(messages.map((m) => m.meetingId))]);
-  const known = messages.filter((m) => meetings.has(m.meetingId));
-  const unknownMeeting = messages.filter((m) => !meetings.has(m.meetingId));
+  const { known, unknownMeeting } = await splitByExistingMeeting(db, messages);
   const written = await db.transaction(async (trx) => {
     // Message ids are committed in the order they are given: live readers resume by them.
     await lockMeetingHistory(

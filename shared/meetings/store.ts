@@ -185,6 +185,18 @@ export async function existingMeetingIds(db: Db, meetingIds: readonly number[]):
   return new Set(rows.map((row) => row.id));
 }
 
+/** A batch of a bot's messages split by whether their meeting still exists (a deleted one's are dropped). */
+export async function splitByExistingMeeting<Item extends { meetingId: number }>(
+  db: Db,
+  items: readonly Item[],
+): Promise<{ known: Item[]; unknownMeeting: Item[] }> {
+  const meetings = await existingMeetingIds(db, [...new Set(items.map((item) => item.meetingId))]);
+  return {
+    known: items.filter((item) => meetings.has(item.meetingId)),
+    unknownMeeting: items.filter((item) => !meetings.has(item.meetingId)),
+  };
+}
+
 /** The advisory lock class of a meeting's numbered history ('LIVE'); the meeting id is the object. */
 const HISTORY_LOCK_CLASS = 0x4c495645;
 

@@ -1,5 +1,5 @@
 import type { Knex } from '../infra/knex.js';
-import { existingMeetingIds, lockMeetingHistory } from '../meetings/store.js';
+import { lockMeetingHistory, splitByExistingMeeting } from '../meetings/store.js';
 import { applyParticipantChange } from './changes.js';
 import type { ParticipantEvents } from './events.js';
 import {
@@ -31,9 +31,7 @@ export async function saveParticipantEvents<Message extends ParticipantEventInse
   events: ParticipantEvents,
   messages: readonly Message[],
 ): Promise<SavedParticipantEvents<Message>> {
-  const meetings = await existingMeetingIds(db, [...new Set(messages.map((m) => m.meetingId))]);
-  const known = messages.filter((m) => meetings.has(m.meetingId));
-  const unknownMeeting = messages.filter((m) => !meetings.has(m.meetingId));
+  const { known, unknownMeeting } = await splitByExistingMeeting(db, messages);
   const written = await db.transaction(async (trx) => {
     // Event ids are committed in the order they are given (live readers resume by them), and the
     // participants' state is read and written by one writer of a meeting at a time.

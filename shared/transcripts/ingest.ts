@@ -1,5 +1,5 @@
 import type { Knex } from '../infra/knex.js';
-import { existingMeetingIds, lockMeetingHistory } from '../meetings/store.js';
+import { lockMeetingHistory, splitByExistingMeeting } from '../meetings/store.js';
 import type { TranscriptEvents } from './events.js';
 import { type SegmentRecord, type SegmentUpsert, upsertSegments } from './store.js';
 
@@ -20,9 +20,7 @@ export async function saveSegments<Segment extends SegmentUpsert>(
   events: TranscriptEvents,
   segments: readonly Segment[],
 ): Promise<SavedSegments<Segment>> {
-  const meetings = await existingMeetingIds(db, [...new Set(segments.map((segment) => segment.meetingId))]);
-  const known = segments.filter((segment) => meetings.has(segment.meetingId));
-  const unknownMeeting = segments.filter((segment) => !meetings.has(segment.meetingId));
+  const { known, unknownMeeting } = await splitByExistingMeeting(db, segments);
   const written = await db.transaction(async (trx) => {
     // Change numbers are committed in the order they are given: live readers resume by them.
     await lockMeetingHistory(
