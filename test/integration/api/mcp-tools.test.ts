@@ -354,9 +354,16 @@ describe('get_transcript', () => {
     });
     await bots.segment(meetingId, sessionId, { id: 's1', start: 3, text: 'Shall we decide the budget?' });
     const ref = { platform: 'google_meet', native_meeting_id: 'tra-nscr-ipt' };
+    // The status and the segments arrive on different streams: wait for both before comparing.
     await expect
-      .poll(async () => (await mcp.json('get_transcript', ref)).segments.length, { timeout: 20_000 })
-      .toBe(2);
+      .poll(
+        async () => {
+          const transcript = await mcp.json('get_transcript', ref);
+          return [transcript.status, transcript.segments.length];
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual(['active', 2]);
 
     const json = await mcp.call('get_transcript', ref);
     const rest = await restJson('/transcripts/google_meet/tra-nscr-ipt');

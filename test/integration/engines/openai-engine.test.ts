@@ -154,7 +154,8 @@ describe('openai engine against an OpenAI-compatible server', () => {
   it('gives up on a request that times out and succeeds on the retry', async () => {
     server = await startTranscriptionServer();
     server.script('hang');
-    const run = setup(server.baseUrl, { requestTimeoutMs: 4000, maxRetries: 2 });
+    // Generous: the retry is transcribed by a real recognizer, slow on a loaded machine.
+    const run = setup(server.baseUrl, { requestTimeoutMs: 12_000, maxRetries: 2 });
     engine = run.engine;
     await engine.start();
     engine.write(oneUtterance.samples);
