@@ -8,6 +8,12 @@ export interface CameraToggle {
 
 /** How long a page may take to pick up the camera track after the camera is turned on. */
 const TRACK_TAKEN_LIMIT_MS = 3000;
+/**
+ * Presses of the camera toggle before giving up: a toolbar that hid again before the click (Meet
+ * hides it when the pointer rests, sooner than a loaded machine clicks) misses one press, not the image.
+ */
+const CAMERA_PRESSES = 4;
+const CAMERA_RETRY_MS = 1000;
 
 /**
  * The bot's picture: an image drawn on the page's synthetic camera (media-page-script.ts),
@@ -50,9 +56,9 @@ export class ScreenShare {
       const size = await this.media.showImage(image);
       if (!this.showing) {
         const before = await this.media.cameraTakenAt().catch(() => null);
-        if (!(await this.toggle.setCamera(true))) {
+        if (!(await this.cameraOn())) {
           this.wanted = false;
-          throw new Error('could not turn the camera on');
+          throw new Error(`could not turn the camera on in ${CAMERA_PRESSES} tries`);
         }
         this.showing = true;
         const deadline = Date.now() + TRACK_TAKEN_LIMIT_MS;
@@ -80,6 +86,16 @@ export class ScreenShare {
   /** Waits for what was asked so far (tests, leaving). */
   settled(): Promise<void> {
     return this.chain;
+  }
+
+  private async cameraOn(): Promise<boolean> {
+    for (let press = 1; press <= CAMERA_PRESSES; press++) {
+      if (await this.toggle.setCamera(true)) return true;
+      if (!this.wanted) return false;
+      this.log.info({ press }, 'the camera toggle did not answer; pressing it again');
+      if (press < CAMERA_PRESSES) await new Promise((resolve) => setTimeout(resolve, CAMERA_RETRY_MS));
+    }
+    return false;
   }
 
   private enqueue(work: () => Promise<void>): void {

@@ -52,6 +52,42 @@ class FakePage implements PageMedia {
 }
 
 describe('ScreenShare', () => {
+  it('presses the camera toggle again when a press missed (a toolbar that hid first), then shows the image', async () => {
+    const page = new FakePage();
+    let misses = 2;
+    const toggle = {
+      setCamera: async (on: boolean) => (on && misses-- > 0 ? false : page.setCamera(on)),
+    };
+    const screen = new ScreenShare(page, toggle, log);
+    screen.admitted();
+    screen.show(new Uint8Array([1]));
+    await screen.settled();
+    expect(page.camera).toBe(true);
+    expect(page.presses).toEqual(['camera on']);
+    expect(screen.busy).toBe(true);
+  });
+
+  it('gives up on a toggle that never answers, and is no longer busy', async () => {
+    const page = new FakePage();
+    let presses = 0;
+    const screen = new ScreenShare(
+      page,
+      {
+        setCamera: async () => {
+          presses++;
+          return false;
+        },
+      },
+      log,
+    );
+    screen.admitted();
+    screen.show(new Uint8Array([1]));
+    await screen.settled();
+    expect(presses).toBe(4);
+    expect(page.camera).toBe(false);
+    expect(screen.busy).toBe(false);
+  });
+
   it('counts as busy from the moment an image is asked for until the camera is off again', async () => {
     const page = new FakePage();
     const screen = new ScreenShare(page, page, log);
