@@ -157,7 +157,7 @@ describe(`absolute times over a ${MEETING_SECONDS / 60}-minute meeting`, () => {
           `${platform}: ends drifted ${late.end - early.end} ms`,
         );
       }
-      expect(failures).toEqual([]);
+      expect(failures, failures.join('; ')).toEqual([]);
     },
     (MEETING_SECONDS + 300) * 1000,
   );

@@ -128,7 +128,9 @@ describe('participant events from the bots', () => {
     expect(participantFrames().map((f) => [f.type, f.name, f.payload.id])).toEqual(
       streamed.map((e) => [e.data.type, e.data.name, e.data.id]),
     );
-    expect(participantFrames().at(-1)?.cursor).toBe(streamed.at(-1)?.id);
+    // The cursors' participant part (the last): their other parts move with what else each feed sent.
+    const participantPart = (cursor: unknown) => String(cursor).split('-').at(-1);
+    expect(participantPart(participantFrames().at(-1)?.cursor)).toBe(participantPart(streamed.at(-1)?.id));
     socket.close();
 
     await expect
