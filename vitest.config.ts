@@ -112,9 +112,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 1,
-          // As the unit files: each file has its own database and key prefix, so one module graph
-          // serves them all (242 s alone instead of some 450 s, most of it imports).
-          isolate: false,
+          // A process per file (unlike the unit files): shared, an earlier file's API, workers and
+          // timers run on into later files, and under load the suite's timeouts turned into flakes.
           sequence: { groupOrder: 1 },
         },
       },

@@ -5,7 +5,7 @@
  * what the bot's bounded audio stream holds in Redis. With `--slow`, a second client that never
  * reads is open at the same time: it must be dropped (4000) while the first one's figures stay.
  *
- *   MEETBOT_TEST_BOT_IMAGE_READY=1 npx tsx bench/audio-socket.ts [--platform google_meet|teams] [--seconds 60] [--slow]
+ *   MEETBOT_TEST_BOT_IMAGE_READY=1 npx tsx bench/audio-socket.ts [--platform google_meet|teams|zoom] [--seconds 60] [--slow]
  *     (BOT_IMAGE=… measures another bot image)
  *
  * Needs what the e2e tests need (Docker, Postgres, Redis, the bot image).
@@ -23,7 +23,9 @@ const { values } = parseArgs({
     slow: { type: 'boolean', default: false },
   },
 });
-const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
+const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
+const PLATFORM = PLATFORMS.find((platform) => platform === values.platform);
+if (!PLATFORM) throw new Error(`--platform must be one of ${PLATFORMS.join(', ')}`);
 const SECONDS = Number(values.seconds);
 
 const percentile = (list: number[], p: number) => {
