@@ -29,7 +29,9 @@ async function runMeeting(user: TestUser, nativeId: string, extra: Record<string
   await bots.event(meetingId, sessionId, 'active');
   // Events and segments are ingested from separate streams: a real bot only speaks once it's in.
   await expect
-    .poll(async () => (await api.request('GET', `/meetings/${meetingId}`, { key: user.key })).body.status)
+    .poll(async () => (await api.request('GET', `/meetings/${meetingId}`, { key: user.key })).body.status, {
+      timeout: 20_000,
+    })
     .toBe('active');
   await bots.segment(meetingId, sessionId, { id: 's1', start: 1, text: 'still being said', final: false });
   await bots.segment(meetingId, sessionId, { id: 's1', start: 1, text: 'hello everyone' });

@@ -131,9 +131,13 @@ describe('launching at join_at', () => {
     // production); the bound is generous because a loaded CI run took 4.1 s, the queue's delayed-job
     // poll and a new worker's start-up both waiting for the CPU.
     expect(start!.at - joinAt.getTime()).toBeLessThan(10_000);
-    const meeting = await findMeetingById(api.database.db, meetingId);
-    expect(meeting?.workerId).toBe('sched-b');
-    expect(meeting?.botContainerId).toBe(`container-${meetingId}-${start?.sessionId}`);
+    // The container id is stored once the start has returned: wait for it.
+    await expect
+      .poll(async () => (await findMeetingById(api.database.db, meetingId))?.botContainerId, {
+        timeout: 20_000,
+      })
+      .toBe(`container-${meetingId}-${start?.sessionId}`);
+    expect((await findMeetingById(api.database.db, meetingId))?.workerId).toBe('sched-b');
   });
 
   it('launches each scheduled bot exactly once with two worker replicas', async () => {
