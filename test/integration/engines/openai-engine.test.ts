@@ -153,9 +153,9 @@ describe('openai engine against an OpenAI-compatible server', () => {
 
   it('gives up on a request that times out and succeeds on the retry', async () => {
     server = await startTranscriptionServer();
-    server.script('hang');
-    // Generous: the retry is transcribed by a real recognizer, slow on a loaded machine.
-    const run = setup(server.baseUrl, { requestTimeoutMs: 12_000, maxRetries: 2 });
+    // The retry is answered at once: a real recognizer on a loaded machine outlasted the timeout.
+    server.script('hang', { text: oneUtterance.script });
+    const run = setup(server.baseUrl, { requestTimeoutMs: 4000, maxRetries: 2 });
     engine = run.engine;
     await engine.start();
     engine.write(oneUtterance.samples);

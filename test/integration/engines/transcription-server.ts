@@ -18,7 +18,9 @@ export type ScriptedAnswer =
   /** Answer this status with an OpenAI-style error body. */
   | { status: number }
   /** Never answer (the client has to time out). */
-  | 'hang';
+  | 'hang'
+  /** Answer this text at once, without the recognizer (tests of retries, not of recognition). */
+  | { text: string };
 
 export interface ReceivedRequest {
   path: string;
@@ -97,6 +99,10 @@ export async function startTranscriptionServer(): Promise<TranscriptionServer> {
       res.on('close', () => rm(wavPath, { force: true }));
       return;
     }
+    if (typeof answer === 'object' && 'text' in answer) {
+      await rm(wavPath, { force: true });
+      return answerText(res, received, path, answer.text, { start: 0, end: received.audioSeconds });
+    }
     if (answer !== 'transcribe') {
       received.answered = answer.status;
       await rm(wavPath, { force: true });
@@ -105,6 +111,22 @@ export async function startTranscriptionServer(): Promise<TranscriptionServer> {
     const words = await recognize(wavPath);
     await rm(wavPath, { force: true });
     const text = words.map((word) => word.word).join(' ');
+    answerText(
+      res,
+      received,
+      path,
+      text,
+      words.length ? { start: words[0]!.start, end: words.at(-1)!.end } : null,
+    );
+  }
+
+  function answerText(
+    res: ServerResponse,
+    received: ReceivedRequest,
+    path: string,
+    text: string,
+    span: { start: number; end: number } | null,
+  ) {
     received.text = text;
     received.answered = 200;
     json(res, 200, {
@@ -113,10 +135,7 @@ export async function startTranscriptionServer(): Promise<TranscriptionServer> {
       language: 'english',
       duration: received.audioSeconds,
       text,
-      segments:
-        words.length === 0
-          ? []
-          : [{ id: 0, start: words[0]!.start, end: words[words.length - 1]!.end, text }],
+      segments: span ? [{ id: 0, ...span, text }] : [],
     });
   }
 
