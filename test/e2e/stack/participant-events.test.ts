@@ -77,13 +77,22 @@ describe.concurrent.each(['google_meet', 'teams'] as const)('%s: participants as
         .participant_events as ParticipantEvent[];
     const presence = (events: ParticipantEvent[]) =>
       events.filter((e) => e.type === 'participant.joined' || e.type === 'participant.left');
-    // The leave is the last presence change: once it is in, so is everything before it.
-    await expect
-      .poll(async () => presence(await eventsOf()).some((e) => e.type === 'participant.left'), {
-        timeout: 30_000,
-      })
-      .toBe(true);
-    const events = await eventsOf();
+    // The leave is the last presence change: once it is in, so is everything before it. The stretches
+    // of speech still open at the meeting's end are closed as the bot leaves, after the meeting
+    // completed: wait for those too (each speaker's speech events come in pairs).
+    const settled = (events: ParticipantEvent[]) =>
+      presence(events).some((e) => e.type === 'participant.left') &&
+      [STAYS, LEAVES, LATE].every(
+        (name) =>
+          events.filter((e) => e.name === name && e.type.startsWith('participant.speech_')).length % 2 === 0,
+      );
+    // Up to 30 s; the checks below then say what is missing.
+    let events = await eventsOf();
+    for (const deadline = Date.now() + 30_000; !settled(events) && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      events = await eventsOf();
+    }
+    expect(presence(events).some((e) => e.type === 'participant.left')).toBe(true);
 
     // Exactly: the two present at admission (one look, either order), the late joiner, the early leaver.
     const moves = presence(events).map((e) => [e.type, e.name]);
