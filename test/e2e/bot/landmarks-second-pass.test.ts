@@ -702,7 +702,10 @@ describe('second pass, Microsoft Teams', () => {
         participants: [{ name: ALICE }],
       });
       const bot = startBot('teams', meeting.url);
-      await client.waitFor(meeting.id, (m) => m.bot.askedAt !== null, 'the bot to ask to join');
+      // A bot's Chromium starting on a loaded run took more than the default 30 s once.
+      await client.waitFor(meeting.id, (m) => m.bot.askedAt !== null, 'the bot to ask to join', {
+        timeoutMs: 90_000,
+      });
       await waitForStatus(bot, 'active');
       const asked = await client.getMeeting(meeting.id);
       expect({ micOn: asked.bot.micOn, cameraOn: asked.bot.cameraOn }, bot.log()).toEqual({
