@@ -1,3 +1,4 @@
+import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { PageMedia } from './page-media.js';
 
@@ -63,7 +64,7 @@ export class ScreenShare {
         this.showing = true;
         const deadline = Date.now() + TRACK_TAKEN_LIMIT_MS;
         while (Date.now() < deadline && (await this.media.cameraTakenAt().catch(() => null)) === before) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await sleep(50);
         }
       }
       this.log.info(size, 'showing an image as the camera');
@@ -93,7 +94,7 @@ export class ScreenShare {
       if (await this.toggle.setCamera(true)) return true;
       if (!this.wanted) return false;
       this.log.info({ press }, 'the camera toggle did not answer; pressing it again');
-      if (press < CAMERA_PRESSES) await new Promise((resolve) => setTimeout(resolve, CAMERA_RETRY_MS));
+      if (press < CAMERA_PRESSES) await sleep(CAMERA_RETRY_MS);
     }
     return false;
   }

@@ -80,12 +80,11 @@ describe.concurrent.each(['google_meet', 'teams'] as const)('%s: participants as
     // The leave is the last presence change: once it is in, so is everything before it. The stretches
     // of speech still open at the meeting's end are closed as the bot leaves, after the meeting
     // completed: wait for those too (each speaker's speech events come in pairs).
+    const speechOf = (events: ParticipantEvent[], name: string) =>
+      events.filter((e) => e.name === name && e.type.startsWith('participant.speech_'));
     const settled = (events: ParticipantEvent[]) =>
       presence(events).some((e) => e.type === 'participant.left') &&
-      [STAYS, LEAVES, LATE].every(
-        (name) =>
-          events.filter((e) => e.name === name && e.type.startsWith('participant.speech_')).length % 2 === 0,
-      );
+      [STAYS, LEAVES, LATE].every((name) => speechOf(events, name).length % 2 === 0);
     // Up to 30 s; the checks below then say what is missing.
     let events = await eventsOf();
     for (const deadline = Date.now() + 30_000; !settled(events) && Date.now() < deadline; ) {
@@ -117,7 +116,7 @@ describe.concurrent.each(['google_meet', 'teams'] as const)('%s: participants as
 
     // Every speaker started and stopped speaking; nobody's stretches overlap themselves.
     for (const name of [STAYS, LEAVES, LATE]) {
-      const speech = events.filter((e) => e.name === name && e.type.startsWith('participant.speech_'));
+      const speech = speechOf(events, name);
       expect(speech.length, `${name}'s speech events`).toBeGreaterThanOrEqual(2);
       for (const [index, e] of speech.entries())
         expect(e.type).toBe(index % 2 === 0 ? 'participant.speech_started' : 'participant.speech_stopped');
