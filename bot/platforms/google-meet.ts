@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
-import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
+import { setMeetAudioOnly } from '../video/meet-audio-only.js';
 import type { Observation, PlatformDriver } from './driver.js';
-import { GoogleMeetChat } from './google-meet-chat.js';
 import { findControl } from './evidence.js';
+import { GoogleMeetChat } from './google-meet-chat.js';
 import {
   isMeetNameField,
   MEET_CAMERA_OFF,
@@ -30,7 +30,6 @@ import {
   wakeToolbar,
 } from './page-actions.js';
 import { MEET_SPEAKING_SCRIPT } from './speaking-scripts.js';
-import { setMeetAudioOnly } from '../video/meet-audio-only.js';
 
 const DIALOG_SELECTOR = '[role=dialog], [role=alertdialog], dialog[open]';
 /** Material dialogs' confirm button, whatever its label says (the recording-consent dialog's "Join now"). */
@@ -148,9 +147,10 @@ export class GoogleMeetDriver implements PlatformDriver {
       this.log.warn('no leave control found');
       return;
     }
-    await sleep(500);
-    await clickButton(this.page, MEET_LEAVE_CONFIRM);
-    if (!(await waitUntilOut(() => this.observe())))
-      this.log.warn('the page still shows the call after leaving');
+    const out = await waitUntilOut({
+      observe: () => this.observe(),
+      confirm: () => clickButton(this.page, MEET_LEAVE_CONFIRM),
+    });
+    if (!out) this.log.warn('the page still shows the call after leaving');
   }
 }

@@ -64,11 +64,20 @@ export async function wakeToolbar(page: Page): Promise<void> {
   await page.mouse.move(x, y, { steps: 2 }).catch(() => {});
 }
 
-/** After pressing leave: waits (briefly) until the page no longer shows the lobby or the call. */
-export async function waitUntilOut(
-  observe: () => Promise<{ screen: { kind: string } }>,
-  timeoutMs = 5000,
-): Promise<boolean> {
+/** What `waitUntilOut` needs: the driver's look at the page, and its confirmation press if leaving asks for one. */
+export interface WayOut {
+  observe: () => Promise<{ screen: { kind: string } }>;
+  /** Presses the page's "really leave" control when it shows; false while it doesn't. */
+  confirm?: () => Promise<boolean>;
+  timeoutMs?: number;
+}
+
+/**
+ * After pressing leave: waits (briefly) until the page no longer shows the lobby or the call,
+ * pressing the confirmation whenever the page shows one. A loaded page can take seconds to open
+ * its confirmation, so one look right after the press is not enough.
+ */
+export async function waitUntilOut({ observe, confirm, timeoutMs = 8000 }: WayOut): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -78,6 +87,7 @@ export async function waitUntilOut(
       // The page navigating away (e.g. to the home screen) is a way out too.
       return true;
     }
+    if (confirm) await confirm().catch(() => false);
     await sleep(300);
   }
   return false;

@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
-import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
+import { turnOffTeamsIncomingVideo } from '../video/teams-incoming-video-off.js';
 import type { Observation, PlatformDriver } from './driver.js';
-import { TeamsChat } from './teams-chat.js';
 import { findControl } from './evidence.js';
 import {
   accessibleName,
@@ -13,18 +12,18 @@ import {
   waitUntilOut,
 } from './page-actions.js';
 import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
-import { turnOffTeamsIncomingVideo } from '../video/teams-incoming-video-off.js';
+import { TeamsChat } from './teams-chat.js';
 import {
   isTeamsNameField,
   observeTeams,
+  TEAMS_CAMERA_OFF,
+  TEAMS_CAMERA_ON,
   TEAMS_CANCEL_TID,
   TEAMS_CONTINUE_IN_BROWSER,
   TEAMS_HANGUP_IDS,
   TEAMS_HANGUP_TIDS,
   TEAMS_JOIN_TID,
   TEAMS_LEAVE,
-  TEAMS_CAMERA_OFF,
-  TEAMS_CAMERA_ON,
   TEAMS_LEAVE_CONFIRM,
   TEAMS_MIC_OFF,
   TEAMS_MIC_ON,
@@ -152,7 +151,7 @@ export class TeamsDriver implements PlatformDriver {
   async leave(): Promise<void> {
     // In the lobby: its Cancel leaves the queue (the hang-up some lobbies show does too).
     if (await clickFirstVisible(this.page.locator(`[data-tid="${TEAMS_CANCEL_TID}"]`))) {
-      if (!(await waitUntilOut(() => this.observe())))
+      if (!(await waitUntilOut({ observe: () => this.observe() })))
         this.log.warn('the page still shows the lobby after cancelling');
       return;
     }
@@ -162,10 +161,11 @@ export class TeamsDriver implements PlatformDriver {
         return;
       }
     }
-    await sleep(500);
-    // Some meetings confirm: "Leave" in a dialog.
-    await clickButton(this.page.locator('[role=dialog], [role=alertdialog]'), TEAMS_LEAVE_CONFIRM);
-    if (!(await waitUntilOut(() => this.observe())))
-      this.log.warn('the page still shows the call after leaving');
+    const out = await waitUntilOut({
+      observe: () => this.observe(),
+      // Some meetings confirm: "Leave" in a dialog.
+      confirm: () => clickButton(this.page.locator('[role=dialog], [role=alertdialog]'), TEAMS_LEAVE_CONFIRM),
+    });
+    if (!out) this.log.warn('the page still shows the call after leaving');
   }
 }

@@ -1,5 +1,4 @@
 import type { Page } from 'playwright-core';
-import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import {
@@ -155,7 +154,7 @@ export class ZoomDriver implements PlatformDriver {
         this.log.warn('no way out of the waiting room found');
         return;
       }
-      if (!(await waitUntilOut(() => this.observe())))
+      if (!(await waitUntilOut({ observe: () => this.observe() })))
         this.log.warn('the page still shows the waiting room after leaving');
       return;
     }
@@ -163,14 +162,13 @@ export class ZoomDriver implements PlatformDriver {
       this.log.warn('no Leave button found');
       return;
     }
-    await sleep(300);
-    // Leave opens a menu whose "Leave Meeting" leaves.
-    if (
-      !(await clickButton(this.page, ZOOM_LEAVE_MEETING)) &&
-      !(await clickFirstVisible(buttonsByText(this.page, ZOOM_LEAVE_MEETING)))
-    )
-      this.log.warn('no "Leave Meeting" in the leave menu');
-    if (!(await waitUntilOut(() => this.observe())))
-      this.log.warn('the page still shows the call after leaving');
+    const out = await waitUntilOut({
+      observe: () => this.observe(),
+      // Leave opens a menu whose "Leave Meeting" leaves.
+      confirm: async () =>
+        (await clickButton(this.page, ZOOM_LEAVE_MEETING)) ||
+        (await clickFirstVisible(buttonsByText(this.page, ZOOM_LEAVE_MEETING))),
+    });
+    if (!out) this.log.warn('the page still shows the call after leaving (no "Leave Meeting" worked)');
   }
 }
