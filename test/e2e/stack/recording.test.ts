@@ -18,6 +18,7 @@ import { type Stack, startStack } from '../../support/stack.js';
  * embedded recognizer, which must hear that segment's words (and not the other's): the recording
  * and the transcript share one time base. Then Chromium plays the media URL and seeks in it.
  */
+const CUT_MARGIN_SECONDS = 0.3;
 const SCRIPT = [
   {
     name: 'Alice Archer',
@@ -163,10 +164,12 @@ async function recordAndCheck(
     SegmentJson,
     SegmentJson,
   ];
+  // A 0.3 s margin: the live segment's edges can sit inside a word's first or last phone, and the
+  // script's lines are seven seconds or more apart, so the margin never takes in another line.
   const cut = (segment: SegmentJson) =>
     audio.subarray(
-      Math.max(0, Math.floor((segment.start - recording.start - 0.1) * RATE)),
-      Math.ceil((segment.end - recording.start + 0.1) * RATE),
+      Math.max(0, Math.floor((segment.start - recording.start - CUT_MARGIN_SECONDS) * RATE)),
+      Math.ceil((segment.end - recording.start + CUT_MARGIN_SECONDS) * RATE),
     );
   const heardA = await recognize(cut(a));
   const heardB = await recognize(cut(b));

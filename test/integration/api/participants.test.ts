@@ -88,8 +88,16 @@ describe('participant events from the bots', () => {
       start: 1,
       at: iso(1),
     });
-    const history = (await api.request('GET', `/meetings/${meetingId}/events`, key())).body;
-    expect(history.events.map((e: { to: string }) => e.to)).toContain('active');
+    // The status changes come on their own stream: the meeting's `active` may land after the participants.
+    await expect
+      .poll(
+        async () =>
+          (await api.request('GET', `/meetings/${meetingId}/events`, key())).body.events.map(
+            (e: { to: string }) => e.to,
+          ),
+        { timeout: 20_000 },
+      )
+      .toContain('active');
 
     const detail = (await api.request('GET', `/meetings/${meetingId}`, key())).body;
     expect(detail.participants).toEqual([
