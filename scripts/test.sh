@@ -137,6 +137,16 @@ node -e '
       }
     }
   }
+  // Tests that failed once and passed on their retry (the e2e projects retry once): named, with the
+  // first failure, so a test that turns flaky is seen even though the run passes.
+  for (const f of results) {
+    const file = path.relative(process.cwd(), f.name);
+    for (const test of (f.assertionResults ?? []).filter((a) => a.status === "passed" && (a.failureMessages ?? []).length)) {
+      const first = test.failureMessages[0].split("\n").find((l) => l.trim()) ?? "";
+      console.log(`PASSED ON A RETRY ${file} > ${test.fullName}`);
+      console.log(`    first try: ${first.replace(/\x1b\[[0-9;]*m/g, "").trim().slice(0, 300)}`);
+    }
+  }
   if (missing) console.log(`${missing} Vitest run(s) wrote no report`);
   if (skipped) console.log(`${skipped} skipped or todo`);
   console.log(`${sum("numPassedTests")} passed, ${failed} failed`);
