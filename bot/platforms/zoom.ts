@@ -9,6 +9,7 @@ import {
   waitUntilOut,
 } from './page-actions.js';
 import { ZOOM_SELF_GLOBAL, ZOOM_SPEAKING_SCRIPT } from './speaking-scripts.js';
+import { ZoomChat } from './zoom-chat.js';
 import {
   observeZoom,
   ZOOM_CAMERA_OFF,
@@ -31,7 +32,7 @@ import {
  * your browser"; the form takes the name (and the passcode, from the link's pwd, when the meeting
  * asks for it), the preview's microphone and video go off, and Join asks. After admission the
  * "Join Audio" dialog is answered with "Join Audio by Computer": only then does the page play the
- * meeting's audio. Zoom has no chat here yet (the interface's chat is optional).
+ * meeting's audio. The chat goes through the footer's chat panel (`zoom-chat.ts`).
  */
 export class ZoomDriver implements PlatformDriver {
   readonly platform = 'zoom' as const;
@@ -40,10 +41,14 @@ export class ZoomDriver implements PlatformDriver {
   /** The passcode typed into the form, so "Passcode wrong" after it is the meeting refusing it. */
   private passcodeTyped = false;
 
+  readonly chat: ZoomChat;
+
   constructor(
     private readonly page: Page,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.chat = new ZoomChat(page, log.child({ component: 'chat' }));
+  }
 
   async open(url: string): Promise<void> {
     await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });

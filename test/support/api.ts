@@ -9,18 +9,18 @@ import type Koa from 'koa';
 import { createApp } from '../../api/app.js';
 import type { AppState } from '../../api/context.js';
 import { answerMalformedRequests } from '../../api/http-server.js';
-import { noRateLimits, redisRateLimits } from '../../api/middleware/rate-limits.js';
 import { OpenFeeds } from '../../api/live/open-feeds.js';
 import { audioSocketSlots, liveSocketSlots, liveStreamSlots } from '../../api/live/slots.js';
+import { noRateLimits, redisRateLimits } from '../../api/middleware/rate-limits.js';
 import type { StreamOptions } from '../../api/routes/transcripts/stream.js';
 import type { AudioSocketSettings } from '../../api/ws/audio-session.js';
-import type { LiveSocketSettings } from '../../api/ws/session.js';
 import {
   AUTH_TIMEOUT_MS,
   attachLiveSockets,
   liveSocketSettings,
   socketSlotStaleMs,
 } from '../../api/ws/server.js';
+import type { LiveSocketSettings } from '../../api/ws/session.js';
 import { findOrCreateUser, issueApiKey } from '../../shared/accounts/service.js';
 import { type BotCommands, redisBotCommands } from '../../shared/bots/command-channel.js';
 import { type BotJobs, bullBotJobs } from '../../shared/bots/jobs.js';

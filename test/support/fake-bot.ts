@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { streamFields } from '../../shared/contract/stream-codec.js';
 import type { ParticipantEventType } from '../../shared/contract/events.js';
+import { streamFields } from '../../shared/contract/stream-codec.js';
 import {
   botChatStream,
   botEventsStream,

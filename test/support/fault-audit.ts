@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import type { Redis } from 'ioredis';
+import { listBotSessions } from '../../shared/bots/session-registry.js';
 import { transcriptSegmentMessage } from '../../shared/contract/events.js';
 import { decodeStreamEntry } from '../../shared/contract/stream-codec.js';
-import { listBotSessions } from '../../shared/bots/session-registry.js';
 import { botSessionStream } from '../../shared/contract/streams.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import { Labels } from '../../worker/runtime/bot-runtime.js';

@@ -16,6 +16,13 @@ export async function joinTeams(page: Page): Promise<void> {
   await page.locator('[data-tid="prejoin-join-button"]').click();
 }
 
+/** Joins a simulated Zoom meeting from its invitation link's landing page as "Notetaker". */
+export async function joinZoom(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Join from your browser' }).click();
+  await page.locator('#input-for-name').fill('Notetaker');
+  await page.locator('button.preview-join-button').click();
+}
+
 /**
  * Collects every RTCPeerConnection the page makes into `window.__connections`; runs before the
  * page's own scripts.

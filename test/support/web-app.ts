@@ -7,8 +7,8 @@ import { announceMeetingChanges } from '../../shared/meetings/changes.js';
 import {
   findOrCreateRecording,
   markRecordingReady,
-  recordChunk,
   type RecordingRecord,
+  recordChunk,
 } from '../../shared/recordings/store.js';
 import { type SegmentUpsert, upsertSegments } from '../../shared/transcripts/store.js';
 import type { TestApi, TestUser } from './api.js';

@@ -2,6 +2,7 @@
 // link's landing page, the join form's ids and classes, the waiting room and the other texts and
 // traps from docs/platform-landmarks.md ("Zoom").
 
+import { ChatPanel } from '../common/chat.js';
 import { h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';
 import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
@@ -11,6 +12,11 @@ import { GERMAN } from './zoom-de.js';
 const SPEAKING_THRESHOLD = 0.02;
 /** The speaker bar's `--active` outline stays this long after the voice drops (between words). */
 const ACTIVE_HANGOVER_MS = 400;
+/**
+ * Rows the chat list keeps in its DOM: the real list is virtualized (react-virtualized), so only the
+ * rows in view are there, and a run's sender header may be scrolled out of it.
+ */
+const CHAT_ROWS_IN_VIEW = 12;
 const root = document.getElementById('root');
 const params = new URLSearchParams(location.search);
 // Two URL shapes: the invitation link /j/<id>?pwd=… (the landing page) and the web client's
@@ -290,9 +296,9 @@ function footer() {
       class: 'footer-button-base__button ax-outline',
       'aria-label': t('open the participants list pane,[{0}] particpants', count),
     }),
-    button(t('Chat'), () => {}, {
+    button(t('Chat'), () => chat.toggle(renderCall), {
       class: 'footer-button-base__button ax-outline',
-      'aria-label': t('open the chat panel'),
+      'aria-label': t(chat.open ? 'close the chat panel' : 'open the chat panel'),
     }),
     h('div', { role: 'button', tabindex: '0', 'aria-label': t('More meeting control ') }, t('More')),
     button(t('Leave'), onLeave, {
@@ -415,6 +421,7 @@ function renderCall() {
           ),
         ),
         ui.meeting.traps.participantsPanelOpen && participantsPane(people),
+        chat.attach(),
       ),
       ui.notice && h('div', { role: 'alert', class: 'notice' }, ui.notice),
       footer(),
@@ -442,6 +449,105 @@ function showLevel(participantId, level) {
     tile?.classList.remove('speaker-bar-container__video-frame--active');
   }
 }
+
+// ---- chat ----
+
+/**
+ * The chat panel's list: each message a `.chat-item-container`; a run of one sender's messages has
+ * one header (`.chat-item__sender` with `data-name`, "to Everyone", the clock time) on its first;
+ * every message is a `.new-chat-message__container` row whose aria-label says it all ("Alice to
+ * Everyone, 9:05 AM, hello"; the page's own are "You to Everyone, …") around a
+ * `.new-chat-message__text-box` (`--self` on the page's own). Only the last rows are in the DOM.
+ */
+function drawChat(panel) {
+  const list = panel.element.querySelector('.chat-container__chat-list');
+  const rows = [];
+  for (let index = Math.max(0, ui.chat.length - CHAT_ROWS_IN_VIEW); index < ui.chat.length; index += 1) {
+    const message = ui.chat[index];
+    const previous = ui.chat[index - 1];
+    const sender = message.mine ? t('You') : message.sender;
+    const startsRun =
+      !previous || previous.mine !== message.mine || (!message.mine && previous.sender !== message.sender);
+    const time = panel.clockTime(message.at);
+    rows.push(
+      h(
+        'div',
+        { class: 'chat-item-container', 'data-id': String(message.id) },
+        startsRun &&
+          h(
+            'div',
+            { class: 'new-chat-item__chat-info' },
+            h('span', { class: 'chat-item__sender', 'data-name': sender }, sender),
+            h('span', { class: 'chat-item__to' }, t('to')),
+            h('span', { class: 'chat-item__receiver' }, t('Everyone')),
+            h('span', { class: 'new-chat-item__chat-info-time-stamp' }, time),
+          ),
+        h(
+          'div',
+          {
+            class: 'new-chat-message__container',
+            role: 'row',
+            id: `chat-message-content-${index}`,
+            'aria-label': t('{0} to {1}, {2}, {3}', sender, t('Everyone'), time, message.text),
+          },
+          h(
+            'div',
+            {
+              class: message.mine
+                ? 'new-chat-message__text-box new-chat-message__text-box--self'
+                : 'new-chat-message__text-box',
+            },
+            h('p', {}, message.text),
+          ),
+        ),
+      ),
+    );
+  }
+  list.replaceChildren(...rows);
+  list.scrollTop = list.scrollHeight;
+}
+
+/** The panel: the list, and a rich-text (ProseMirror) box whose Enter or send button sends. */
+function buildChat(panel) {
+  const input = h('div', {
+    class: 'tiptap ProseMirror',
+    contenteditable: 'true',
+    role: 'textbox',
+    'aria-label': t('Type message here...'),
+    'aria-multiline': 'true',
+    translate: 'no',
+  });
+  const clear = () => {
+    input.textContent = '';
+  };
+  input.addEventListener('input', () => {
+    panel.draft = input.textContent ?? '';
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      panel.send(clear);
+    }
+  });
+  return h(
+    'div',
+    { class: 'chat-container', role: 'region', 'aria-label': t('Chat') },
+    h('div', { class: 'chat-header__title' }, t('Meeting Chat')),
+    h('div', { class: 'chat-container__chat-list', role: 'grid', 'aria-label': t('chat message list') }),
+    h(
+      'div',
+      { class: 'chat-container__chat-control' },
+      h(
+        'div',
+        { class: 'chat-rtf-box__editor-outer' },
+        h('div', { class: 'chat-rtf-box__editor-wrapper' }, input),
+      ),
+      button(t('Send'), () => panel.send(clear), { class: 'chat-rtf-box__send', 'aria-label': t('send') }),
+    ),
+  );
+}
+
+const chat = new ChatPanel(ui, { build: buildChat, draw: drawChat });
 
 // ---- after the meeting ----
 
@@ -566,6 +672,7 @@ function openSession(passcode) {
     stateChanging: (state) => {
       if (state !== 'in_call') activeUntil.clear();
     },
+    chat: () => chat.received(),
     participants: (data) => {
       const joined = data.present.filter((id) => !ui.present.includes(id));
       const wasInCall = ui.state === 'in_call';

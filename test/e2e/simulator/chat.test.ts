@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinMeet, joinTeams } from '../../support/simulator-page.js';
+import { ZoomChat } from '../../../bot/platforms/zoom-chat.js';
+import { createLogger } from '../../../shared/infra/logger.js';
+import { joinMeet, joinTeams, joinZoom } from '../../support/simulator-page.js';
 import { type Harness, startHarness } from './harness.js';
 
 const TIMEOUT = { timeout: 30_000 };
@@ -128,6 +130,66 @@ describe('simulator: meeting chat', () => {
     await own.waitFor(TIMEOUT);
     await expect(own.locator('[data-tid="message-author-name"]').count()).resolves.toBe(0);
     await expect(input.textContent()).resolves.toBe('');
+    await page.close();
+  });
+
+  it('Zoom: one header per sender run, aria-labelled rows, only the rows in view in the DOM, Enter sends; the bot reads names from the rows when the header is scrolled out', async () => {
+    const { client, browser } = harness;
+    // Fourteen from Alice: the list keeps the last twelve rows, so her run's header is out of the DOM.
+    const aliceLines = Array.from({ length: 14 }, (_, i) => `Point number ${i + 1}`);
+    const meeting = await client.createMeeting({
+      platform: 'zoom',
+      admission: { policy: 'open' },
+      participants: [
+        { name: 'Alice Martin', chat: aliceLines.map((text, i) => ({ at: 0.2 + i * 0.05, text })) },
+        // Late enough that the panel's first look, on a loaded machine, shows Alice's rows only.
+        { name: 'Bob Chen', chat: [{ at: 25, text: 'Can you hear me?' }] },
+      ],
+    });
+    const page = await browser.newPage();
+    await page.goto(meeting.url);
+    await joinZoom(page);
+    await client.waitForBotState(meeting.id, 'in_call');
+    await client.waitFor(meeting.id, (m) => m.chat.length === 14, "Alice's messages");
+    // Closed panel: no rows in the page's DOM.
+    await expect(page.locator('.new-chat-message__container').count()).resolves.toBe(0);
+
+    await page.getByRole('button', { name: 'open the chat panel' }).click();
+    await expect(page.getByRole('button', { name: 'close the chat panel' }).count()).resolves.toBe(1);
+    const rows = page.locator('.new-chat-message__container');
+    await rows.nth(11).waitFor(TIMEOUT);
+    await expect(rows.count()).resolves.toBe(12);
+    await expect(page.locator('.chat-item__sender').count()).resolves.toBe(0);
+    const first = rows.first();
+    await expect(first.getAttribute('id')).resolves.toBe('chat-message-content-2');
+    await expect(first.getAttribute('aria-label')).resolves.toMatch(
+      /^Alice Martin to Everyone, \d{1,2}:\d{2} [AP]M, Point number 3$/,
+    );
+
+    // Bob's message, arriving while the panel is open, starts a run: a header with his name.
+    await page.getByText('Can you hear me?').waitFor(TIMEOUT);
+    const bobItem = page.locator('.chat-item-container', { hasText: 'Can you hear me?' });
+    await expect(bobItem.locator('.chat-item__sender').getAttribute('data-name')).resolves.toBe('Bob Chen');
+
+    const input = page.getByRole('textbox', { name: 'Type message here...' });
+    await input.pressSequentially('Notes are on');
+    await input.press('Enter');
+    const after = await client.waitFor(meeting.id, (m) => m.chat.length === 16, 'the bot message');
+    expect(after.chat[15]).toMatchObject({ sender: 'Notetaker', text: 'Notes are on', from: 'bot' });
+    const own = page.locator('.new-chat-message__container', { hasText: 'Notes are on' });
+    await own.waitFor(TIMEOUT);
+    await expect(own.getAttribute('aria-label')).resolves.toMatch(/^You to Everyone, /);
+    await expect(own.locator('.new-chat-message__text-box--self').count()).resolves.toBe(1);
+    await expect(input.textContent()).resolves.toBe('');
+
+    // The bot's reader on this page: Alice named from her rows' labels, Bob from his header, its own marked.
+    const read = await new ZoomChat(page, createLogger('zoom-chat-test', 'silent')).read();
+    expect(read.map((m) => [m.sender, m.text, m.own])).toEqual([
+      ...aliceLines.slice(4).map((text) => ['Alice Martin', text, false]),
+      ['Bob Chen', 'Can you hear me?', false],
+      [null, 'Notes are on', true],
+    ]);
+    expect(new Set(read.map((m) => m.key)).size).toBe(read.length);
     await page.close();
   });
 

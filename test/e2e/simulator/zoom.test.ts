@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinZoom } from '../../support/simulator-page.js';
 import {
   type Harness,
   hookRemoteTracks,
@@ -115,9 +116,7 @@ describe('simulator: Zoom', () => {
 
     const meeting = await client.createMeeting({ platform: 'zoom', admission: { policy: 'open' } });
     await page.goto(meeting.url);
-    await page.getByRole('button', { name: 'Join from your browser' }).click();
-    await page.locator('#input-for-name').fill('Notetaker');
-    await page.locator('button.preview-join-button').click();
+    await joinZoom(page);
     await client.waitForBotState(meeting.id, 'in_call');
     await client.removeBot(meeting.id);
     await page

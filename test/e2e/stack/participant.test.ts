@@ -67,7 +67,7 @@ const spoken = (m: MeetingSnapshot) => m.bot.heard.filter((h) => h.firstAudibleA
 const chatHooksOf = (meetingId: number) =>
   receiver.accepted().filter((r) => r.json?.type === 'chat.message' && r.json.data.meeting.id === meetingId);
 
-describe.each(['google_meet', 'teams'] as const)('%s: the bot as a participant', (platform) => {
+describe.each(['google_meet', 'teams', 'zoom'] as const)('%s: the bot as a participant', (platform) => {
   it('writes and reads the chat, speaks and is heard, shows an image, and is interrupted mid-sentence', async () => {
     const { meetingId, nativeId } = await stack.createMeetingAndBot(
       {
