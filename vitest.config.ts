@@ -5,10 +5,10 @@ import { defineConfig } from 'vitest/config';
  * - main lane: the unit and integration files, then the e2e project's files;
  * - side lane: the e2e-pages files (no bot image needed), then the e2e-side files once the image
  *   is built;
- * - meeting lane: the ten-minute time-base meeting (test/e2e/bot/time-base.test.ts), which
- *   measures media clocks that must hold under load and idles most of its ten minutes; its bots
- *   run at a higher priority than the other lanes' files; then the e2e-late files (meetings that
- *   mostly wait), once the image is built;
+ * - meeting lane: the ten-minute time-base meetings (test/e2e/bot/time-base.test.ts: Meet and Teams
+ *   at once, then Zoom), which measure media clocks that must hold under load and idle most of their
+ *   twenty minutes; their bots run at a higher priority than the other lanes' files; then the
+ *   e2e-late files (meetings that mostly wait), once the image is built;
  * - then, alone once every lane is done: the files whose checks depend on getting the CPU in time
  *   (deliberate CPU starvation, speaking signals within 1.2 s of the voice).
  * Within a project, one file at a time: integration and e2e files hold timeouts and deadlines that
@@ -62,8 +62,8 @@ const SIDE_LANE_FILES = [
   'test/e2e/stack/bot-credentials.test.ts',
 ];
 /**
- * The meeting lane's files after the time-base meeting (which ends some ten minutes in, while the
- * other two lanes have as long again to go): stacks whose bots mostly sit in a scripted meeting.
+ * The meeting lane's files after the time-base meetings (which end some twenty minutes in, while the
+ * other two lanes run on for longer than that): stacks whose bots mostly sit in a scripted meeting.
  */
 const LATE_FILES = [
   'test/e2e/stack/participant-events.test.ts',

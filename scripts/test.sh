@@ -23,7 +23,7 @@ npm run -s format:check >/dev/null
 #   the bot image: compiled and built in the background from the start (e2e files wait for it);
 #   main lane:  unit + integration, then the e2e project;
 #   side lane:  the e2e-pages project (no build or image needed), then e2e-side once the image is built;
-#   meeting lane: the ten-minute time-base meeting (no image needed; it idles most of its ten minutes),
+#   meeting lane: the ten-minute time-base meetings, Meet + Teams then Zoom (no image needed; they idle),
 #                 then the e2e-late files once the image is built;
 #   then alone: e2e-cpu-timing, once every lane is done.
 # Each Vitest writes its own JSON report; the summary reads them all. Arguments (a file, --project …)
