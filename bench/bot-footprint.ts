@@ -5,7 +5,11 @@
  * stack (API → worker → bot container); after `--warmup` seconds in the call its container is
  * sampled for `--seconds`; then the floor joins a second, identical meeting and is sampled the same way.
  *
- *   npx tsx bench/bot-footprint.ts [--platform google_meet|teams] [--seconds 60] [--warmup 20]
+ *   npx tsx bench/bot-footprint.ts [--platform google_meet|teams|zoom] [--seconds 60] [--warmup 20]
+ *     [--load none|realistic]   (realistic: the meeting, the bot's and the floor's alike, has three
+ *       silent participants more and simulator/schema.ts REALISTIC_LOAD: every camera on, a screen
+ *       share half the time, the real client's page weight; BOT_SKIP_VIDEO=on|off sets the bot's
+ *       video measures)
  *     [--chromium headless_shell|full] [--no-floor]   (BOT_IMAGE=… measures another bot image)
  *     [--recording]   (measures the bot twice in the run, without and then with recording_enabled)
  *     [--sandbox on|off|both] [--rounds 1]   (BOT_CHROMIUM_SANDBOX of the bots; `both` measures a bot
@@ -22,6 +26,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
 import type { CreateMeetingInput } from '../simulator/client.js';
+import { REALISTIC_LOAD } from '../simulator/schema.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
 import { startStack } from '../test/support/stack.js';
 import { botSeccompProfile } from '../worker/runtime/bot-seccomp-profile.js';
@@ -32,6 +37,7 @@ const { values } = parseArgs({
   allowNegative: true,
   options: {
     platform: { type: 'string', default: 'google_meet' },
+    load: { type: 'string', default: 'none' },
     seconds: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '20' },
     floor: { type: 'boolean', default: true },
@@ -47,7 +53,12 @@ type SandboxSetting = 'on' | 'off';
 const SANDBOX_SETTINGS: SandboxSetting[] =
   values.sandbox === 'both' ? ['off', 'on'] : [values.sandbox as SandboxSetting];
 const ROUNDS = Number(values.rounds);
-const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
+const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
+if (!PLATFORMS.includes(values.platform as never)) throw new Error(`--platform is ${PLATFORMS.join(', ')}`);
+const PLATFORM = values.platform as (typeof PLATFORMS)[number];
+if (!['none', 'realistic'].includes(values.load)) throw new Error('--load is none or realistic');
+const LOAD = values.load === 'realistic' ? REALISTIC_LOAD : undefined;
+const SILENT = LOAD ? ['Dana Drake', 'Evan Ellis', 'Fay Foster'].map((name) => ({ name })) : [];
 const SECONDS = Number(values.seconds);
 const WARMUP = Number(values.warmup);
 const BOT_IMAGE = process.env.BOT_IMAGE ?? 'meetbot/bot:latest';
@@ -62,14 +73,16 @@ const stack = await startStack({
     WORKER_METRICS_PORT: '0',
     BOT_IMAGE,
     BOT_CHROMIUM: values.chromium,
+    ...(process.env.BOT_SKIP_VIDEO && { BOT_SKIP_VIDEO: process.env.BOT_SKIP_VIDEO }),
   },
 });
 const runtime = new DockerRuntime(stack.docker, createLogger('footprint', 'silent'));
 const meeting: CreateMeetingInput = {
   platform: PLATFORM,
   admission: { policy: 'after', delaySeconds: 1 },
-  participants: continuousSpeech(MEETING_SECONDS),
+  participants: [...continuousSpeech(MEETING_SECONDS), ...SILENT],
   endAt: MEETING_SECONDS,
+  ...(LOAD && { load: LOAD }),
 };
 
 /** Samples the container's processes and, alongside, its memory as `docker stats` shows it. */
@@ -231,7 +244,7 @@ function printSandboxComparison(results: Map<SandboxSetting, BotResult[]>) {
 try {
   const cores = readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1;
   console.log(
-    `bot footprint: ${PLATFORM}, Chromium ${values.chromium}, sandbox ${values.sandbox}${ROUNDS > 1 ? ` × ${ROUNDS} rounds` : ''}, 3 speakers talking without pause, ${WARMUP} s warm-up, ${SECONDS} s sampled, ${cores} cores`,
+    `bot footprint: ${PLATFORM}, Chromium ${values.chromium}, sandbox ${values.sandbox}${ROUNDS > 1 ? ` × ${ROUNDS} rounds` : ''}, 3 speakers talking without pause${LOAD ? ' and 3 silent, realistic load' : ''}, BOT_SKIP_VIDEO ${process.env.BOT_SKIP_VIDEO ?? 'as configured'}, ${WARMUP} s warm-up, ${SECONDS} s sampled, ${cores} cores`,
   );
   const results = new Map<SandboxSetting, BotResult[]>(SANDBOX_SETTINGS.map((setting) => [setting, []]));
   let bot: BotResult | undefined;

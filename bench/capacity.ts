@@ -7,8 +7,14 @@
  * the segments' absolute times sit from when the voices were heard, early and late in the meeting.
  * It stops at the first N that falls behind and says why.
  *
- *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams] [--no-pss]
- *   (environment: BOT_IMAGE, BOT_CHROMIUM and EMBEDDED_PROFILE are passed to the worker)
+ *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams|zoom]
+ *     [--load none|realistic] [--no-pss]
+ *   (environment: BOT_IMAGE, BOT_CHROMIUM, EMBEDDED_PROFILE and BOT_SKIP_VIDEO are passed to the worker)
+ *
+ * `--load realistic` gives every meeting the benchmarks' realistic load (issue 31: six participants,
+ * three of them silent, every camera on as WebRTC video, a 1080p screen share half the time, the
+ * real client's page weight; simulator/schema.ts REALISTIC_LOAD); `none` (the default, as the
+ * earlier figures were measured) is three speakers' audio only.
  *
  * Needs what the e2e tests need (Docker, the bot image, Postgres, Redis, flite); run it on an
  * otherwise idle machine.
@@ -17,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
 import { listTransitions } from '../shared/meetings/transitions-store.js';
+import { REALISTIC_LOAD } from '../simulator/schema.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
 import { driftPerHourMs, median, utteranceTimings } from '../test/support/speech-timing.js';
 import { startStack } from '../test/support/stack.js';
@@ -30,6 +37,7 @@ const { values } = parseArgs({
     n: { type: 'string', default: '1,2,4,6,8' },
     seconds: { type: 'string', default: '180' },
     platform: { type: 'string', default: 'google_meet' },
+    load: { type: 'string', default: 'none' },
     /** Read each bot's PSS too (walks its processes' page tables every 5 s). */
     pss: { type: 'boolean', default: true },
   },
@@ -40,7 +48,13 @@ const COUNTS = values.n
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
 const SECONDS = Number(values.seconds);
-const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
+const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
+if (!PLATFORMS.includes(values.platform as never)) throw new Error(`--platform is ${PLATFORMS.join(', ')}`);
+const PLATFORM = values.platform as (typeof PLATFORMS)[number];
+if (!['none', 'realistic'].includes(values.load)) throw new Error('--load is none or realistic');
+const LOAD = values.load === 'realistic' ? REALISTIC_LOAD : undefined;
+/** With the realistic load: the three who stay silent (their cameras and page tiles are the load). */
+const SILENT = LOAD ? ['Dana Drake', 'Evan Ellis', 'Fay Foster'].map((name) => ({ name })) : [];
 /** Falling behind: a lag p95 above this, or growing this much from the first half to the second. */
 const MAX_LAG_P95_SECONDS = 3;
 const MAX_LAG_GROWTH_SECONDS = 1;
@@ -98,6 +112,8 @@ async function round(n: number): Promise<RoundResult> {
       ...(process.env.BOT_CHROMIUM && { BOT_CHROMIUM: process.env.BOT_CHROMIUM }),
       // The recognizer's setting: EMBEDDED_PROFILE=fast npx tsx bench/capacity.ts
       ...(process.env.EMBEDDED_PROFILE && { EMBEDDED_PROFILE: process.env.EMBEDDED_PROFILE }),
+      // The bot's video measures on or off: BOT_SKIP_VIDEO=on npx tsx bench/capacity.ts --load realistic
+      ...(process.env.BOT_SKIP_VIDEO && { BOT_SKIP_VIDEO: process.env.BOT_SKIP_VIDEO }),
     },
   });
   const runtime = new DockerRuntime(stack.docker, createLogger('capacity', 'silent'));
@@ -109,8 +125,9 @@ async function round(n: number): Promise<RoundResult> {
         await stack.createMeetingAndBot({
           platform: PLATFORM,
           admission: { policy: 'after', delaySeconds: 1 },
-          participants: continuousSpeech(SECONDS),
+          participants: [...continuousSpeech(SECONDS), ...SILENT],
           endAt: SECONDS,
+          ...(LOAD && { load: LOAD }),
         }),
       );
     }
@@ -275,7 +292,7 @@ async function round(n: number): Promise<RoundResult> {
 
 const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 console.log(
-  `capacity: ${PLATFORM}, ${SECONDS} s meetings, continuous speech from 3 speakers; N = ${COUNTS.join(', ')}`,
+  `capacity: ${PLATFORM}, ${SECONDS} s meetings, continuous speech from 3 speakers${LOAD ? ' and 3 silent, realistic load (every camera on, a screen share half the time, page weight)' : ''}, BOT_SKIP_VIDEO ${process.env.BOT_SKIP_VIDEO ?? 'as configured'}; N = ${COUNTS.join(', ')}`,
 );
 console.log(
   '| N | admitted | missed | WER | lag p50/p95 1st half (s) | lag p50/p95 2nd half (s) | memory per bot avg/max (MiB) | PSS per bot avg (MiB) | CPU per bot avg (cores) | machine CPU (cores) |',

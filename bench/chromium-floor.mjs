@@ -4,7 +4,7 @@
  * audio capture, no recognizer and no bot around it. bench/bot-footprint.ts runs it in a container
  * from the bot image:
  *
- *   node bench/chromium-floor.mjs <meeting url> <google_meet|teams> [sandbox|no-sandbox]
+ *   node bench/chromium-floor.mjs <meeting url> <google_meet|teams|zoom> [sandbox|no-sandbox]
  *
  * `sandbox` (the default) runs Chromium with its own sandbox, as bots do by default: the container
  * needs the bot seccomp profile then (worker/runtime/bot-seccomp-profile.ts).
@@ -14,6 +14,7 @@
 import { launchBrowser } from '../dist/bot/browser.js';
 import { GoogleMeetDriver } from '../dist/bot/platforms/google-meet.js';
 import { TeamsDriver } from '../dist/bot/platforms/teams.js';
+import { ZoomDriver } from '../dist/bot/platforms/zoom.js';
 import { botConfigSchema } from '../dist/shared/contract/bot-config.js';
 import { createLogger } from '../dist/shared/infra/logger.js';
 
@@ -21,8 +22,9 @@ const [url, platform, sandboxArg = 'sandbox'] = process.argv.slice(2);
 const log = createLogger('chromium-floor', 'warn');
 const { executablePath, headless } = botConfigSchema.shape.browser.parse(undefined);
 const session = await launchBrowser({ executablePath, headless, sandbox: sandboxArg === 'sandbox' }, log);
-const driver =
-  platform === 'teams' ? new TeamsDriver(session.page, log) : new GoogleMeetDriver(session.page, log);
+const drivers = { google_meet: GoogleMeetDriver, teams: TeamsDriver, zoom: ZoomDriver };
+if (!(platform in drivers)) throw new Error(`the platform is one of ${Object.keys(drivers).join(', ')}`);
+const driver = new drivers[platform](session.page, log);
 process.on('SIGTERM', () => {
   session.close().finally(() => process.exit(0));
 });

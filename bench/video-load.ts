@@ -8,7 +8,7 @@
  * (BOT_SKIP_VIDEO=on, the default: others' cameras turned off in the meeting's settings, the page's
  * video not rendered; bot/video/) and without them (BOT_SKIP_VIDEO=off).
  *
- *   npx tsx bench/video-load.ts [--platform google_meet|teams] [--seconds 60] [--warmup 20]
+ *   npx tsx bench/video-load.ts [--platform google_meet|teams|zoom] [--seconds 60] [--warmup 20]
  *     [--no-audio-only]   (skips the scenario without load)
  *     (BOT_IMAGE=… measures another bot image)
  *
@@ -40,7 +40,9 @@ const { values } = parseArgs({
   },
   allowNegative: true,
 });
-const PLATFORM = values.platform === 'teams' ? 'teams' : 'google_meet';
+const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
+if (!PLATFORMS.includes(values.platform as never)) throw new Error(`--platform is ${PLATFORMS.join(', ')}`);
+const PLATFORM = values.platform as (typeof PLATFORMS)[number];
 const SECONDS = Number(values.seconds);
 const WARMUP = Number(values.warmup);
 const BOT_IMAGE = process.env.BOT_IMAGE ?? 'meetbot/bot:latest';
