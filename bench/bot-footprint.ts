@@ -26,12 +26,12 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
 import type { CreateMeetingInput } from '../simulator/client.js';
-import { REALISTIC_LOAD } from '../simulator/schema.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
 import { startStack } from '../test/support/stack.js';
 import { botSeccompProfile } from '../worker/runtime/bot-seccomp-profile.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
 import { type ContainerFootprint, measureContainer } from './support/container-processes.js';
+import { loadArg, platformArg } from './support/scenario-args.js';
 
 const { values } = parseArgs({
   allowNegative: true,
@@ -53,12 +53,8 @@ type SandboxSetting = 'on' | 'off';
 const SANDBOX_SETTINGS: SandboxSetting[] =
   values.sandbox === 'both' ? ['off', 'on'] : [values.sandbox as SandboxSetting];
 const ROUNDS = Number(values.rounds);
-const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
-if (!PLATFORMS.includes(values.platform as never)) throw new Error(`--platform is ${PLATFORMS.join(', ')}`);
-const PLATFORM = values.platform as (typeof PLATFORMS)[number];
-if (!['none', 'realistic'].includes(values.load)) throw new Error('--load is none or realistic');
-const LOAD = values.load === 'realistic' ? REALISTIC_LOAD : undefined;
-const SILENT = LOAD ? ['Dana Drake', 'Evan Ellis', 'Fay Foster'].map((name) => ({ name })) : [];
+const PLATFORM = platformArg(values.platform);
+const { load: LOAD, silent: SILENT } = loadArg(values.load);
 const SECONDS = Number(values.seconds);
 const WARMUP = Number(values.warmup);
 const BOT_IMAGE = process.env.BOT_IMAGE ?? 'meetbot/bot:latest';

@@ -23,7 +23,6 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
 import { listTransitions } from '../shared/meetings/transitions-store.js';
-import { REALISTIC_LOAD } from '../simulator/schema.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
 import { driftPerHourMs, median, utteranceTimings } from '../test/support/speech-timing.js';
 import { startStack } from '../test/support/stack.js';
@@ -31,6 +30,7 @@ import { wordErrorRate } from '../test/support/wer.js';
 import { HEALTH_EVENT_REASONS } from '../worker/ingest/transcription-health.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
 import { sampleContainer } from './support/container-processes.js';
+import { loadArg, platformArg } from './support/scenario-args.js';
 
 const { values } = parseArgs({
   options: {
@@ -48,13 +48,8 @@ const COUNTS = values.n
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
 const SECONDS = Number(values.seconds);
-const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
-if (!PLATFORMS.includes(values.platform as never)) throw new Error(`--platform is ${PLATFORMS.join(', ')}`);
-const PLATFORM = values.platform as (typeof PLATFORMS)[number];
-if (!['none', 'realistic'].includes(values.load)) throw new Error('--load is none or realistic');
-const LOAD = values.load === 'realistic' ? REALISTIC_LOAD : undefined;
-/** With the realistic load: the three who stay silent (their cameras and page tiles are the load). */
-const SILENT = LOAD ? ['Dana Drake', 'Evan Ellis', 'Fay Foster'].map((name) => ({ name })) : [];
+const PLATFORM = platformArg(values.platform);
+const { load: LOAD, silent: SILENT } = loadArg(values.load);
 /** Falling behind: a lag p95 above this, or growing this much from the first half to the second. */
 const MAX_LAG_P95_SECONDS = 3;
 const MAX_LAG_GROWTH_SECONDS = 1;

@@ -29,6 +29,7 @@ import { continuousSpeech } from '../test/support/speech-script.js';
 import { startStack } from '../test/support/stack.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
 import { type ContainerFootprint, measureContainer, sampleContainer } from './support/container-processes.js';
+import { loadArg, platformArg } from './support/scenario-args.js';
 import { coresByThreadName, threadTicks } from './support/thread-cpu.js';
 
 const { values } = parseArgs({
@@ -40,14 +41,12 @@ const { values } = parseArgs({
   },
   allowNegative: true,
 });
-const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
-if (!PLATFORMS.includes(values.platform as never)) throw new Error(`--platform is ${PLATFORMS.join(', ')}`);
-const PLATFORM = values.platform as (typeof PLATFORMS)[number];
+const PLATFORM = platformArg(values.platform);
 const SECONDS = Number(values.seconds);
 const WARMUP = Number(values.warmup);
 const BOT_IMAGE = process.env.BOT_IMAGE ?? 'meetbot/bot:latest';
 const MEETING_SECONDS = WARMUP + SECONDS + 40;
-const SILENT = ['Dana Drake', 'Evan Ellis', 'Fay Foster'];
+const { silent: SILENT } = loadArg('realistic');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -60,7 +59,7 @@ function meetingWith(load: Load | undefined): CreateMeetingInput {
   return {
     platform: PLATFORM,
     admission: { policy: 'after', delaySeconds: 1 },
-    participants: [...continuousSpeech(MEETING_SECONDS), ...SILENT.map((name) => ({ name }))],
+    participants: [...continuousSpeech(MEETING_SECONDS), ...SILENT],
     endAt: MEETING_SECONDS,
     ...(load ? { load } : {}),
   };
