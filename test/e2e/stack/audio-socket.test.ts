@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedEngine } from '../../../bot/engines/embedded/embedded-engine.js';
-import type { EngineSegment } from '../../../bot/engines/engine.js';
-import { silentLogger } from '../../../bot/engines/engine-logger.js';
 import { type AudioSocketClient, audioSocketUrl, openAudioSocket } from '../../support/audio-socket.js';
+import { overlap, recognize } from '../../support/recognize.js';
 import { type Stack, startStack } from '../../support/stack.js';
 
 /**
@@ -14,7 +9,6 @@ import { type Stack, startStack } from '../../support/stack.js';
  * until the meeting ends; the embedded recognizer (the bot's own) run on the PCM it received hears
  * the scripted words, and the frames name who spoke.
  */
-const RATE = 16_000;
 const SCRIPT = [
   {
     name: 'Alice Archer',
@@ -27,48 +21,6 @@ const SCRIPT = [
     utterances: [{ at: 15, text: 'we should schedule a meeting with the design team' }],
   },
 ];
-
-function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z' ]/g, ' ')
-    .split(/\s+/)
-    .filter((word) => word.length > 2);
-}
-
-/** Share of `expected`'s words that `heard` contains. */
-function overlap(expected: string, heard: string): number {
-  const said = new Set(words(heard));
-  const wanted = words(expected);
-  return wanted.length === 0 ? 0 : wanted.filter((word) => said.has(word)).length / wanted.length;
-}
-
-/** What the embedded recognizer hears in the audio, fed as the bot feeds it (200 ms chunks). */
-async function recognize(samples: Int16Array): Promise<string> {
-  const workDir = mkdtempSync(join(tmpdir(), 'audio-socket-e2e-asr-'));
-  const segments: EngineSegment[] = [];
-  const engine = new EmbeddedEngine(
-    { engine: 'embedded', profile: 'balanced', extraArgs: [] },
-    { language: 'en', task: 'transcribe' },
-    { onSegment: (segment) => segments.push(segment), onFatalError: (error) => expect.fail(error.message) },
-    silentLogger(),
-    { workDir },
-  );
-  try {
-    await engine.start();
-    for (let offset = 0; offset < samples.length; offset += RATE / 5)
-      engine.write(samples.subarray(offset, offset + RATE / 5));
-    engine.write(new Int16Array(RATE));
-    await engine.flush();
-  } finally {
-    await engine.close();
-    rmSync(workDir, { recursive: true, force: true });
-  }
-  return segments
-    .filter((segment) => segment.final)
-    .map((segment) => segment.text)
-    .join(' ');
-}
 
 function percentile(values: number[], share: number): number {
   const sorted = [...values].sort((a, b) => a - b);

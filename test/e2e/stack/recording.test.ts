@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedEngine } from '../../../bot/engines/embedded/embedded-engine.js';
-import type { EngineSegment } from '../../../bot/engines/engine.js';
-import { silentLogger } from '../../../bot/engines/engine-logger.js';
 import { launchTestChromium } from '../../support/chromium.js';
+import { contentWords, overlap, recognize } from '../../support/recognize.js';
 import { decodeOggOpus, RECORDING_TEST_RATE as RATE } from '../../support/recording-audio.js';
 import { type OwnS3Server, startOwnS3Server } from '../../support/s3-server.js';
 import { type Stack, startStack } from '../../support/stack.js';
@@ -53,48 +51,6 @@ interface RecordingJson {
   size: number;
   media_url: string;
   content_type: string;
-}
-
-function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z' ]/g, ' ')
-    .split(/\s+/)
-    .filter((word) => word.length > 2);
-}
-
-/** Share of `expected`'s words that `heard` contains. */
-function overlap(expected: string, heard: string): number {
-  const said = new Set(words(heard));
-  const wanted = words(expected);
-  return wanted.length === 0 ? 0 : wanted.filter((word) => said.has(word)).length / wanted.length;
-}
-
-/** What the embedded recognizer hears in a stretch of audio. */
-async function recognize(samples: Int16Array): Promise<string> {
-  const workDir = mkdtempSync(join(tmpdir(), 'recording-e2e-asr-'));
-  const segments: EngineSegment[] = [];
-  const engine = new EmbeddedEngine(
-    { engine: 'embedded', profile: 'balanced', extraArgs: [] },
-    { language: 'en', task: 'transcribe' },
-    { onSegment: (segment) => segments.push(segment), onFatalError: (error) => expect.fail(error.message) },
-    silentLogger(),
-    { workDir },
-  );
-  try {
-    await engine.start();
-    for (let offset = 0; offset < samples.length; offset += RATE / 5)
-      engine.write(samples.subarray(offset, offset + RATE / 5));
-    engine.write(new Int16Array(RATE));
-    await engine.flush();
-  } finally {
-    await engine.close();
-    rmSync(workDir, { recursive: true, force: true });
-  }
-  return segments
-    .filter((segment) => segment.final)
-    .map((segment) => segment.text)
-    .join(' ');
 }
 
 async function fetchOk(url: string, init: RequestInit = {}): Promise<Response> {
@@ -157,7 +113,8 @@ async function recordAndCheck(
   // so a line it misheard on a loaded machine would fail the cut for the recognizer's sake.
   const lines = SCRIPT.flatMap((participant) => participant.utterances.map((utterance) => utterance.text));
   const segments = (transcript.segments as SegmentJson[]).filter(
-    (segment) => words(segment.text).length >= 4 && lines.some((line) => overlap(line, segment.text) >= 0.8),
+    (segment) =>
+      contentWords(segment.text).length >= 4 && lines.some((line) => overlap(line, segment.text) >= 0.8),
   );
   expect(segments.length).toBeGreaterThanOrEqual(2);
   const [a, b] = [...segments].sort((x, y) => y.end - y.start - (x.end - x.start)).slice(0, 2) as [
