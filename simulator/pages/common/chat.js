@@ -37,6 +37,26 @@ export class ChatPanel {
     this.ui.session.act({ type: 'chat-send', text });
   }
 
+  /**
+   * Wires a contenteditable compose box (Teams' and Zoom's): what is typed is the draft, Enter
+   * without Shift sends it. Returns the box's clear, for a send button to pass to `send`.
+   */
+  composeBox(input) {
+    const clear = () => {
+      input.textContent = '';
+    };
+    input.addEventListener('input', () => {
+      this.draft = input.textContent ?? '';
+    });
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey) {
+        event.preventDefault();
+        this.send(clear);
+      }
+    });
+    return clear;
+  }
+
   /** A message arrived: the list redraws only while the panel is open, as the real pages render it. */
   received() {
     if (this.open) this.drawList(this);

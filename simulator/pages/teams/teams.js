@@ -481,18 +481,7 @@ function buildChat(panel) {
     'aria-multiline': 'true',
     class: 'chat-input',
   });
-  const clear = () => {
-    input.textContent = '';
-  };
-  input.addEventListener('input', () => {
-    panel.draft = input.textContent ?? '';
-  });
-  input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey) {
-      event.preventDefault();
-      panel.send(clear);
-    }
-  });
+  const clear = panel.composeBox(input);
   return h(
     'div',
     { class: 'chat-pane', 'data-tid': 'chat-pane', role: 'complementary', 'aria-label': t('Chat') },

@@ -517,18 +517,7 @@ function buildChat(panel) {
     'aria-multiline': 'true',
     translate: 'no',
   });
-  const clear = () => {
-    input.textContent = '';
-  };
-  input.addEventListener('input', () => {
-    panel.draft = input.textContent ?? '';
-  });
-  input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey) {
-      event.preventDefault();
-      panel.send(clear);
-    }
-  });
+  const clear = panel.composeBox(input);
   return h(
     'div',
     { class: 'chat-container', role: 'region', 'aria-label': t('Chat') },
