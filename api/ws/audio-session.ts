@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RawData, WebSocket } from 'ws';
 import { hashApiKey } from '../../shared/accounts/api-keys.js';
-import { type AuthenticatedKey, findActiveKeyByHash } from '../../shared/accounts/keys-store.js';
+import type { AuthenticatedKey } from '../../shared/accounts/keys-store.js';
 import { type AudioChunkHeader, botAudioStream } from '../../shared/contract/audio-stream.js';
 import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../shared/infra/errors.js';
 import type { Knex } from '../../shared/infra/knex.js';
@@ -18,6 +18,7 @@ import { AUDIO_CLOSE, slowConsumerVerdict } from './audio-consumer.js';
 import { audioFrameHeader, encodeAudioFrame, readyFrame } from './audio-frames.js';
 import { AudioStreamReader } from './audio-reader.js';
 import type { KeySource } from './handshake.js';
+import { CLOSE_WAIT_MS, SocketSession } from './socket-session.js';
 
 export interface AudioSocketSettings {
   /** WS_PING_INTERVAL_SECONDS, in ms */
@@ -44,15 +45,9 @@ export interface AudioSocketDeps {
   settings: AudioSocketSettings;
 }
 
-/** A close reason has at most 123 bytes. */
-function closeReason(text: string): string {
-  return Buffer.from(text).subarray(0, 123).toString();
-}
-
 const DATABASE_UNAVAILABLE = 'Database unavailable; try again shortly';
 /** Client messages waiting for their turn: more is a client sending without reading. */
 const MAX_PENDING_MESSAGES = 16;
-const CLOSE_WAIT_MS = 3000;
 
 /**
  * One client's audio WebSocket on `/meetings/{id}/audio`: authenticated like `/ws` (the key with
@@ -60,85 +55,44 @@ const CLOSE_WAIT_MS = 3000;
  * the user's audio socket count; then every chunk of the meeting's bot's audio stream as a binary
  * frame, until the meeting ends (1000), the client falls behind (4000) or leaves.
  */
-export class AudioSocketSession {
-  private readonly id = randomUUID();
-  private log: Logger;
-  private auth: AuthenticatedKey | undefined;
-  private keyHash: string | undefined;
-  private slot: LiveSlot | undefined;
+export class AudioSocketSession extends SocketSession {
   private reader: AudioStreamReader | undefined;
-  private queue: Promise<void> = Promise.resolve();
-  private pending = 0;
-  private closed = false;
-  private alive = true;
   private sent = 0;
-  private readonly heartbeat: NodeJS.Timeout;
   private statusTimer: NodeJS.Timeout | undefined;
-  private authTimer: NodeJS.Timeout | undefined;
-  private readonly unregister: () => void;
-  private readonly onClosed: Array<() => void> = [];
 
   constructor(
-    private readonly ws: WebSocket,
+    ws: WebSocket,
     private readonly deps: AudioSocketDeps,
     private readonly client: { address: string; presented: { key: string; source: KeySource } | undefined },
     private readonly meetingId: number,
   ) {
-    this.log = deps.log.child({ audioSocketId: this.id, meetingId });
-    ws.on('message', (data, isBinary) => this.enqueue(() => this.handle(data, isBinary)));
-    ws.on('pong', () => {
-      this.alive = true;
-    });
-    ws.on('error', (error) => this.log.info({ err: error }, 'audio socket protocol error'));
-    ws.on('close', (code) => this.cleanUp(code));
-    this.heartbeat = setInterval(() => this.beat(), deps.settings.pingIntervalMs);
-    this.unregister = deps.openFeeds.register(() => this.shutDown());
-    const { presented } = client;
-    if (presented) this.enqueue(() => this.open(presented.key, presented.source));
-    else
-      this.authTimer = setTimeout(
-        () => this.enqueue(() => this.open(undefined, 'message')),
-        deps.settings.authTimeoutMs,
-      );
+    super(
+      ws,
+      {
+        label: 'audio socket',
+        log: deps.log.child({ audioSocketId: randomUUID(), meetingId }),
+        db: deps.db,
+        openFeeds: deps.openFeeds,
+        pingIntervalMs: deps.settings.pingIntervalMs,
+        authTimeoutMs: deps.settings.authTimeoutMs,
+        maxPendingMessages: MAX_PENDING_MESSAGES,
+        overflow: { error: 'too_many_messages', closeCode: AUDIO_CLOSE.policyViolation },
+        closeCodes: AUDIO_CLOSE,
+        shutdownReason: 'Server shutting down; reconnect',
+      },
+      client.presented,
+    );
   }
 
-  private enqueue(task: () => Promise<void>): void {
-    if (this.closed) return;
-    if (this.pending >= MAX_PENDING_MESSAGES) {
-      this.fail('too_many_messages', 'Too many messages waiting for an answer', AUDIO_CLOSE.policyViolation);
-      return;
-    }
-    this.pending += 1;
-    this.queue = this.queue
-      .then(() => (this.closed ? undefined : task()))
-      .catch((error: unknown) => this.unexpected(error))
-      .finally(() => {
-        this.pending -= 1;
-      });
-  }
-
-  private sendJson(frame: unknown): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(frame));
-  }
-
-  /** An error frame, then the close with the same text as its reason. */
-  private fail(error: string, details: string, code: number): void {
-    if (this.closed) return;
-    this.sendJson({ type: 'error', error, details });
-    this.close(code, details);
-  }
-
-  private close(code: number, reason: string): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.ws.close(code, closeReason(reason));
+  protected errorFrame(error: string, details: string): unknown {
+    return { type: 'error', error, details };
   }
 
   /**
    * After authentication a client sends nothing but `{"action":"ping"}` (answered `pong`): the
    * socket only sends. Before it, the one message taken is `auth`.
    */
-  private async handle(data: RawData, isBinary: boolean): Promise<void> {
+  protected async handle(data: RawData, isBinary: boolean): Promise<void> {
     let message: { action?: unknown; api_key?: unknown } | undefined;
     if (!isBinary) {
       try {
@@ -150,9 +104,9 @@ export class AudioSocketSession {
     }
     if (!this.auth) {
       if (message?.action === 'auth' && typeof message.api_key === 'string' && message.api_key !== '') {
-        await this.open(message.api_key, 'message');
+        await this.authenticate(message.api_key, 'message');
       } else {
-        await this.open(undefined, 'message');
+        await this.authenticate(undefined, 'message');
       }
       return;
     }
@@ -168,8 +122,8 @@ export class AudioSocketSession {
   }
 
   /** Authenticates, checks the meeting and the user's socket count, then starts the audio. */
-  private async open(key: string | undefined, source: KeySource | 'message'): Promise<void> {
-    clearTimeout(this.authTimer);
+  protected async authenticate(key: string | undefined, source: KeySource | 'message'): Promise<void> {
+    this.keyArrived();
     if (this.auth) return;
     const { db, rateLimits } = this.deps;
     let auth: AuthenticatedKey;
@@ -299,7 +253,7 @@ export class AudioSocketSession {
     this.ws.send(frame, { binary: true });
   }
 
-  private unexpected(error: unknown): void {
+  protected unexpected(error: unknown): void {
     if (this.closed) return;
     if (isTransientStoreError(error)) {
       this.fail('unavailable', DATABASE_UNAVAILABLE, AUDIO_CLOSE.tryAgainLater);
@@ -309,48 +263,9 @@ export class AudioSocketSession {
     this.fail('internal_error', 'Internal error', AUDIO_CLOSE.internalError);
   }
 
-  /** Pings the client (one that did not answer the last ping is gone), keeps its slot, checks its key still works. */
-  private beat(): void {
-    if (!this.alive) {
-      this.log.info('audio socket did not answer the last ping; dropping it');
-      this.closed = true;
-      this.ws.terminate();
-      return;
-    }
-    this.alive = false;
-    this.ws.ping();
-    if (!this.auth || !this.keyHash || this.closed) return;
-    void this.slot?.refresh();
-    findActiveKeyByHash(this.deps.db, this.keyHash).then(
-      (auth) => {
-        if (!auth)
-          this.fail('invalid_api_key', 'Unauthorized: the API key was revoked', AUDIO_CLOSE.unauthorized);
-      },
-      () => undefined,
-    );
-  }
-
-  private shutDown(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.ws.readyState === this.ws.CLOSED) {
-        resolve();
-        return;
-      }
-      this.onClosed.push(resolve);
-      this.close(AUDIO_CLOSE.goingAway, 'Server shutting down; reconnect');
-      setTimeout(() => this.ws.terminate(), CLOSE_WAIT_MS).unref();
-    });
-  }
-
-  private cleanUp(code: number): void {
-    this.closed = true;
-    clearInterval(this.heartbeat);
+  protected released(): Record<string, unknown> {
     clearInterval(this.statusTimer);
-    clearTimeout(this.authTimer);
     this.reader?.close();
-    this.unregister();
-    void this.slot?.release();
-    if (this.auth) this.log.info({ code, sent: this.sent }, 'audio socket closed');
-    for (const resolve of this.onClosed.splice(0)) resolve();
+    return { sent: this.sent };
   }
 }

@@ -1,11 +1,11 @@
-import { participantEventJson } from '../../shared/participants/serialize.js';
-import type { ParticipantEventRecord } from '../../shared/participants/store.js';
-import type { ChatMessageRecord } from '../../shared/chat/store.js';
 import { chatMessageJson } from '../../shared/chat/serialize.js';
+import type { ChatMessageRecord } from '../../shared/chat/store.js';
 import type { MeetingStatus } from '../../shared/contract/meeting-status.js';
 import type { Platform } from '../../shared/contract/platforms.js';
 import { statusEventJson } from '../../shared/meetings/serialize.js';
 import type { TransitionRecord } from '../../shared/meetings/transitions-store.js';
+import { participantEventJson } from '../../shared/participants/serialize.js';
+import type { ParticipantEventRecord } from '../../shared/participants/store.js';
 import { liveSegmentJson } from '../../shared/transcripts/serialize.js';
 import type { SegmentRecord } from '../../shared/transcripts/store.js';
 import { formatCursor, type LiveCursor } from '../live/cursor.js';

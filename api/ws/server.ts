@@ -3,8 +3,8 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Config } from '../../shared/infra/config.js';
-import type { LiveFeedOptions } from '../live/feed.js';
 import { writeRawError } from '../http-server.js';
+import type { LiveFeedOptions } from '../live/feed.js';
 import { type AudioSocketDeps, AudioSocketSession } from './audio-session.js';
 import {
   asksForWebSocket,

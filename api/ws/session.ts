@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import { hashApiKey } from '../../shared/accounts/api-keys.js';
-import { type AuthenticatedKey, findActiveKeyByHash } from '../../shared/accounts/keys-store.js';
+import type { AuthenticatedKey } from '../../shared/accounts/keys-store.js';
 import type { MeetingStatus } from '../../shared/contract/meeting-status.js';
 import { sleep } from '../../shared/infra/async.js';
 import {
@@ -26,9 +26,9 @@ import type { RateLimits } from '../middleware/rate-limits.js';
 import { parseInput } from '../middleware/validate.js';
 import {
   chatFrame,
-  participantFrame,
   errorFrame,
   type MeetingRef,
+  participantFrame,
   segmentsFrame,
   statusFrame,
   subscribedFrame,
@@ -43,6 +43,7 @@ import {
   type MeetingSelector,
   meetingsMessage,
 } from './protocol.js';
+import { SocketSession } from './socket-session.js';
 
 export interface LiveSocketSettings {
   /** WS_SUBSCRIPTIONS_PER_SOCKET */
@@ -74,8 +75,6 @@ const MAX_PENDING_MESSAGES = 64;
 const SEGMENTS_PER_FRAME = 100;
 /** Reads wait while this much is still queued for the client (a slow reader; the rest waits in Postgres). */
 const SEND_HIGH_WATER_BYTES = 1024 * 1024;
-/** How long a shutdown waits for a client to answer the close before dropping the connection. */
-const CLOSE_WAIT_MS = 3000;
 
 const DATABASE_UNAVAILABLE = 'Database unavailable; try again shortly';
 
@@ -103,90 +102,44 @@ function selects(selector: MeetingSelector, meeting: MeetingRef): boolean {
  * messages one at a time in order, and sends what changes in the meetings it subscribed to through
  * one LiveFeed (the same reader as the SSE stream), each data frame with its cursor.
  */
-export class LiveSocketSession {
-  private readonly id = randomUUID();
-  private log: Logger;
-  private auth: AuthenticatedKey | undefined;
-  private keyHash: string | undefined;
-  private slot: LiveSlot | undefined;
+export class LiveSocketSession extends SocketSession {
   private feed: LiveFeed | undefined;
   private readonly subscriptions = new Map<number, MeetingRef>();
-  private queue: Promise<void> = Promise.resolve();
-  private pending = 0;
   private invalidMessages: number[] = [];
-  private closed = false;
-  private alive = true;
-  private readonly heartbeat: NodeJS.Timeout;
-  private authTimer: NodeJS.Timeout | undefined;
-  private readonly unregister: () => void;
-  private readonly onClosed: Array<() => void> = [];
 
   constructor(
-    private readonly ws: WebSocket,
+    ws: WebSocket,
     private readonly deps: LiveSocketDeps,
     private readonly client: { address: string; presented: { key: string; source: KeySource } | undefined },
   ) {
-    this.log = deps.log.child({ socketId: this.id });
-    ws.on('message', (data, isBinary) => this.enqueue(() => this.handle(data, isBinary)));
-    ws.on('pong', () => {
-      this.alive = true;
-    });
-    // Protocol errors (a message over WS_MESSAGE_MAX_BYTES, bad framing): ws closes the socket itself.
-    ws.on('error', (error) => this.log.info({ err: error }, 'live socket protocol error'));
-    ws.on('close', (code) => this.cleanUp(code));
-    this.heartbeat = setInterval(() => this.beat(), deps.settings.pingIntervalMs);
-    this.unregister = deps.openFeeds.register(() => this.shutDown());
-    const { presented } = client;
-    if (presented) {
-      this.enqueue(() => this.authenticate(presented.key, presented.source));
-    } else {
-      this.authTimer = setTimeout(
-        () => this.enqueue(() => this.authenticate(undefined, 'message')),
-        deps.settings.authTimeoutMs,
-      );
-    }
+    super(
+      ws,
+      {
+        label: 'live socket',
+        log: deps.log.child({ socketId: randomUUID() }),
+        db: deps.db,
+        openFeeds: deps.openFeeds,
+        pingIntervalMs: deps.settings.pingIntervalMs,
+        authTimeoutMs: deps.settings.authTimeoutMs,
+        maxPendingMessages: MAX_PENDING_MESSAGES,
+        overflow: { error: 'too_many_invalid_messages', closeCode: CloseCodes.policyViolation },
+        closeCodes: CloseCodes,
+        shutdownReason: 'Server shutting down; reconnect with your cursors',
+      },
+      client.presented,
+    );
   }
 
-  /** Messages are handled one after another in the order they came, after the authentication. */
-  private enqueue(task: () => Promise<void>): void {
-    if (this.closed) return;
-    if (this.pending >= MAX_PENDING_MESSAGES) {
-      this.fail(
-        'too_many_invalid_messages',
-        'Too many messages waiting for an answer',
-        CloseCodes.policyViolation,
-      );
-      return;
-    }
-    this.pending += 1;
-    this.queue = this.queue
-      .then(() => (this.closed ? undefined : task()))
-      .catch((error: unknown) => this.unexpected(error))
-      .finally(() => {
-        this.pending -= 1;
-      });
-  }
-
-  private send(frame: unknown): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(frame));
+  protected errorFrame(error: string, details: string, retryAfter?: number): unknown {
+    return errorFrame(
+      error as ErrorCode,
+      details,
+      retryAfter === undefined ? {} : { retry_after: retryAfter },
+    );
   }
 
   private sendError(code: ErrorCode, details: string, extra: Parameters<typeof errorFrame>[2] = {}): void {
-    this.send(errorFrame(code, details, extra));
-  }
-
-  /** An error frame, then the close (code and reason say the same). */
-  private fail(code: ErrorCode, details: string, closeCode: number, retryAfter?: number): void {
-    if (this.closed) return;
-    this.sendError(code, details, retryAfter === undefined ? {} : { retry_after: retryAfter });
-    this.close(closeCode, details);
-  }
-
-  private close(code: number, reason: string): void {
-    if (this.closed) return;
-    this.closed = true;
-    // A close reason has at most 123 bytes.
-    this.ws.close(code, Buffer.from(reason).subarray(0, 123).toString());
+    this.sendJson(errorFrame(code, details, extra));
   }
 
   /** A message the client should not have sent: an error frame, and the close once it keeps at it. */
@@ -204,8 +157,8 @@ export class LiveSocketSession {
     }
   }
 
-  private async authenticate(key: string | undefined, source: KeySource | 'message'): Promise<void> {
-    clearTimeout(this.authTimer);
+  protected async authenticate(key: string | undefined, source: KeySource | 'message'): Promise<void> {
+    this.keyArrived();
     const { db, rateLimits } = this.deps;
     let auth: AuthenticatedKey;
     try {
@@ -261,7 +214,7 @@ export class LiveSocketSession {
       .catch((error: unknown) => this.log.warn({ err: error }, 'live socket without change announcements'));
     this.startFeed();
     this.log.info({ keyFrom: source }, 'live socket opened');
-    if (source === 'message') this.send({ type: 'authenticated' });
+    if (source === 'message') this.sendJson({ type: 'authenticated' });
   }
 
   private startFeed(): void {
@@ -275,7 +228,7 @@ export class LiveSocketSession {
           const meeting = this.subscriptions.get(meetingId);
           if (!meeting) return;
           this.subscriptions.delete(meetingId);
-          this.send(
+          this.sendJson(
             unsubscribedFrame(
               [meeting],
               status ? { reason: 'meeting_ended', status } : { reason: 'meeting_deleted' },
@@ -310,7 +263,8 @@ export class LiveSocketSession {
     let segments: SegmentRecord[] = [];
     let segmentsCursor: LiveCursor | undefined;
     const flush = () => {
-      if (segments.length > 0 && segmentsCursor) this.send(segmentsFrame(meeting, segments, segmentsCursor));
+      if (segments.length > 0 && segmentsCursor)
+        this.sendJson(segmentsFrame(meeting, segments, segmentsCursor));
       segments = [];
     };
     for (const item of items) {
@@ -321,7 +275,7 @@ export class LiveSocketSession {
         continue;
       }
       flush();
-      this.send(
+      this.sendJson(
         item.kind === 'status'
           ? statusFrame(meeting, item.transition, item.cursor)
           : item.kind === 'chat'
@@ -332,7 +286,7 @@ export class LiveSocketSession {
     flush();
   }
 
-  private async handle(data: RawData, isBinary: boolean): Promise<void> {
+  protected async handle(data: RawData, isBinary: boolean): Promise<void> {
     if (isBinary) {
       this.invalid('invalid_json', 'Send JSON text frames');
       return;
@@ -362,7 +316,7 @@ export class LiveSocketSession {
     }
     switch (action) {
       case 'ping':
-        this.send({ type: 'pong' });
+        this.sendJson({ type: 'pong' });
         return;
       case 'subscribe':
         await this.subscribe(message);
@@ -436,7 +390,7 @@ export class LiveSocketSession {
       );
       return;
     }
-    if (found.size > 0) this.send(subscribedFrame([...found.values()]));
+    if (found.size > 0) this.sendJson(subscribedFrame([...found.values()]));
     for (const { meeting, cursor } of added) {
       this.subscriptions.set(meeting.id, meeting);
       this.feed?.follow(meeting.id, cursor);
@@ -470,13 +424,13 @@ export class LiveSocketSession {
         removed.set(meeting.id, meeting);
       }
     }
-    if (removed.size > 0) this.send(unsubscribedFrame([...removed.values()]));
+    if (removed.size > 0) this.sendJson(unsubscribedFrame([...removed.values()]));
     if (notSubscribed.length > 0) {
       this.sendError('not_subscribed', 'Not subscribed to this meeting', { meetings: notSubscribed });
     }
   }
 
-  private unexpected(error: unknown): void {
+  protected unexpected(error: unknown): void {
     if (this.closed) return;
     if (isTransientStoreError(error)) {
       // The database is away for a moment: this message failed, the socket stays.
@@ -487,50 +441,8 @@ export class LiveSocketSession {
     this.sendError('internal_error', 'Internal error');
   }
 
-  /** Pings the client (one that did not answer the last ping is gone), keeps its slot, and checks its key still works. */
-  private beat(): void {
-    if (!this.alive) {
-      this.log.info('live socket did not answer the last ping; dropping it');
-      this.closed = true;
-      this.ws.terminate();
-      return;
-    }
-    this.alive = false;
-    this.ws.ping();
-    if (!this.auth || !this.keyHash || this.closed) return;
-    void this.slot?.refresh();
-    const keyHash = this.keyHash;
-    findActiveKeyByHash(this.deps.db, keyHash).then(
-      (auth) => {
-        if (!auth)
-          this.fail('invalid_api_key', 'Unauthorized: the API key was revoked', CloseCodes.unauthorized);
-      },
-      // Unknown while Postgres is away: the next beat asks again.
-      () => undefined,
-    );
-  }
-
-  /** On the API's shutdown: close with 1001, and drop the connection if the client does not answer. */
-  private shutDown(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.ws.readyState === this.ws.CLOSED) {
-        resolve();
-        return;
-      }
-      this.onClosed.push(resolve);
-      this.close(CloseCodes.goingAway, 'Server shutting down; reconnect with your cursors');
-      setTimeout(() => this.ws.terminate(), CLOSE_WAIT_MS).unref();
-    });
-  }
-
-  private cleanUp(code: number): void {
-    this.closed = true;
-    clearInterval(this.heartbeat);
-    clearTimeout(this.authTimer);
+  protected released(): Record<string, unknown> {
     this.feed?.close();
-    this.unregister();
-    void this.slot?.release();
-    if (this.auth) this.log.info({ code, subscriptions: this.subscriptions.size }, 'live socket closed');
-    for (const resolve of this.onClosed.splice(0)) resolve();
+    return { subscriptions: this.subscriptions.size };
   }
 }
