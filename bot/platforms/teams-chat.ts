@@ -88,10 +88,11 @@ export class TeamsChat implements PlatformChat {
   async send(text: string): Promise<void> {
     if (!(await this.open())) throw new Error('the chat pane did not open');
     const input = this.page.locator(TEAMS_CHAT_INPUT).first();
-    // Something laid over the box (a self view, a toast) takes a click: focusing needs no pointer.
-    await input.click({ timeout: 5000 }).catch(() => input.focus({ timeout: 5000 }));
-    // CKEditor listens to real key events: type it, then Enter sends.
-    await this.page.keyboard.insertText(text);
-    await this.page.keyboard.press('Enter');
+    // Through the box itself, never the page's keyboard: each call focuses the box first (no pointer
+    // needed, so a self view or a toast laid over it does not matter), and an Enter can't reach a
+    // control the bot pressed meanwhile (a camera toggle clicked for an image would switch off).
+    // CKEditor takes the inserted text as input; Enter sends.
+    await input.fill(text, { timeout: 5000 });
+    await input.press('Enter', { timeout: 5000 });
   }
 }

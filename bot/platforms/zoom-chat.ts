@@ -105,11 +105,12 @@ export class ZoomChat implements PlatformChat {
   async send(text: string): Promise<void> {
     if (!(await this.open())) throw new Error('the chat panel did not open');
     const input = this.input();
-    // Focusing needs no pointer: a tile or a toast laid over the box would take a click.
-    await input.click({ timeout: 5000 }).catch(() => input.focus({ timeout: 5000 }));
-    // The editor listens to real input: type it, then Enter sends (the send button if Enter did not).
-    await this.page.keyboard.insertText(text);
-    await this.page.keyboard.press('Enter');
+    // Through the box itself, never the page's keyboard: each call focuses the box first (no pointer
+    // needed), so an Enter can't reach a control the bot pressed meanwhile (the camera toggle it
+    // clicked for an image would switch off). The editor takes the inserted text as input; Enter
+    // sends (the send button when the text is still there).
+    await input.fill(text, { timeout: 5000 });
+    await input.press('Enter', { timeout: 5000 });
     if (((await input.textContent().catch(() => '')) ?? '').trim() === text.trim()) {
       await this.page
         .locator(ZOOM_CHAT_SEND)
