@@ -26,6 +26,8 @@ import {
   clickButton,
   clickFirstVisible,
   readEvidence,
+  setToggle,
+  waitForToggle,
   waitUntilOut,
   wakeToolbar,
 } from './page-actions.js';
@@ -111,8 +113,16 @@ export class GoogleMeetDriver implements PlatformDriver {
 
   async ensureMuted(): Promise<void> {
     await wakeToolbar(this.page);
-    if (await clickButton(this.page, MEET_MIC_OFF)) this.log.info('microphone was on; turned it off');
-    if (await clickButton(this.page, MEET_CAMERA_OFF)) this.log.info('camera was on; turned it off');
+    // Each press waits for the page to show it: a switch asked for right after (an image, speech)
+    // must not read the label of a moment ago and take the camera for on.
+    if (await clickButton(this.page, MEET_MIC_OFF)) {
+      this.log.info('microphone was on; turned it off');
+      await waitForToggle(this.page, MEET_MIC_ON);
+    }
+    if (await clickButton(this.page, MEET_CAMERA_OFF)) {
+      this.log.info('camera was on; turned it off');
+      await waitForToggle(this.page, MEET_CAMERA_ON);
+    }
   }
 
   setMicrophone(on: boolean): Promise<boolean> {
@@ -128,10 +138,7 @@ export class GoogleMeetDriver implements PlatformDriver {
     readonly string[],
   ]): Promise<boolean> {
     await wakeToolbar(this.page);
-    if (await clickButton(this.page, press)) return true;
-    // Already as asked: the toggle offers the opposite.
-    const done = this.page.getByRole('button', { name: accessibleName(shownWhenDone) });
-    return (await done.count()) > 0;
+    return setToggle(this.page, press, shownWhenDone);
   }
 
   turnOffIncomingVideo(): Promise<boolean> {

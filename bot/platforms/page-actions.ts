@@ -56,6 +56,43 @@ export function clickButton(scope: Page | Locator, names: readonly string[]): Pr
   return clickFirstVisible(scope.getByRole('button', { name: accessibleName(names) }));
 }
 
+/** How long a pressed toggle may take to show its new state before the bot goes on anyway. */
+const TOGGLE_SETTLE_MS = 3000;
+
+/**
+ * After pressing a toggle: waits until the page shows the button of its new state (`shown`, e.g.
+ * "Turn on camera" once the camera went off), so whatever looks at the toggles next reads what was
+ * pressed, not the label of a moment ago. Hidden buttons count (Meet's toolbar hides itself).
+ */
+export async function waitForToggle(page: Page, shown: readonly string[]): Promise<boolean> {
+  return page
+    .getByRole('button', { name: accessibleName(shown), includeHidden: true })
+    .first()
+    .waitFor({ state: 'attached', timeout: TOGGLE_SETTLE_MS })
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
+/**
+ * Sets an on/off toggle named by what pressing it does ("Turn on camera", "start my video"):
+ * presses `press` when it is shown, then waits for the page to show `shownWhenDone`; true when it
+ * was pressed or is already as asked (only `shownWhenDone` shown).
+ */
+export async function setToggle(
+  page: Page,
+  press: readonly string[],
+  shownWhenDone: readonly string[],
+): Promise<boolean> {
+  if (await clickButton(page, press)) {
+    await waitForToggle(page, shownWhenDone);
+    return true;
+  }
+  // Already as asked: the toggle offers the opposite.
+  return (await page.getByRole('button', { name: accessibleName(shownWhenDone) }).count()) > 0;
+}
+
 /** Meet hides its toolbar when the pointer is idle; a small move brings it back. */
 export async function wakeToolbar(page: Page): Promise<void> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };

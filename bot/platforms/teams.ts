@@ -4,11 +4,12 @@ import { turnOffTeamsIncomingVideo } from '../video/teams-incoming-video-off.js'
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
 import {
-  accessibleName,
   buttonsByText,
   clickButton,
   clickFirstVisible,
   readEvidence,
+  setToggle,
+  waitForToggle,
   waitUntilOut,
 } from './page-actions.js';
 import { TEAMS_SPEAKING_SCRIPT } from './speaking-scripts.js';
@@ -123,7 +124,11 @@ export class TeamsDriver implements PlatformDriver {
     const mic = this.page.locator(
       'input[data-tid="toggle-mute"]:checked, [data-tid="toggle-mute"][aria-checked="true"], #microphone-button[aria-pressed="true"]',
     );
-    if (await clickFirstVisible(mic)) this.log.info('microphone was on; turned it off');
+    if (await clickFirstVisible(mic)) {
+      this.log.info('microphone was on; turned it off');
+      // Shown before speech asked for right after reads the toggle (setToggle waits the same way).
+      await waitForToggle(this.page, TEAMS_MIC_ON);
+    }
   }
 
   setMicrophone(on: boolean): Promise<boolean> {
@@ -134,14 +139,8 @@ export class TeamsDriver implements PlatformDriver {
     return this.toggle(on ? [TEAMS_CAMERA_ON, TEAMS_CAMERA_OFF] : [TEAMS_CAMERA_OFF, TEAMS_CAMERA_ON]);
   }
 
-  private async toggle([press, shownWhenDone]: readonly [
-    readonly string[],
-    readonly string[],
-  ]): Promise<boolean> {
-    if (await clickButton(this.page, press)) return true;
-    // Already as asked: the toggle offers the opposite.
-    const done = this.page.getByRole('button', { name: accessibleName(shownWhenDone) });
-    return (await done.count()) > 0;
+  private toggle([press, shownWhenDone]: readonly [readonly string[], readonly string[]]): Promise<boolean> {
+    return setToggle(this.page, press, shownWhenDone);
   }
 
   turnOffIncomingVideo(): Promise<boolean> {

@@ -2,10 +2,11 @@ import type { Page } from 'playwright-core';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import {
-  accessibleName,
   buttonsByText,
   clickButton,
   clickFirstVisible,
+  setToggle,
+  waitForToggle,
   waitUntilOut,
 } from './page-actions.js';
 import { ZOOM_SELF_GLOBAL, ZOOM_SPEAKING_SCRIPT } from './speaking-scripts.js';
@@ -125,8 +126,11 @@ export class ZoomDriver implements PlatformDriver {
   async ensureMuted(): Promise<void> {
     const { zoom } = await this.read();
     if (zoom.footerAudio !== null && (ZOOM_MIC_OFF as readonly string[]).includes(zoom.footerAudio)) {
-      if (await clickFirstVisible(this.page.locator('button.join-audio-container__btn')))
+      if (await clickFirstVisible(this.page.locator('button.join-audio-container__btn'))) {
         this.log.info('microphone was on; turned it off');
+        // Shown before speech asked for right after reads the toggle (setToggle waits the same way).
+        await waitForToggle(this.page, ZOOM_MIC_ON);
+      }
     }
   }
 
@@ -138,14 +142,8 @@ export class ZoomDriver implements PlatformDriver {
     return this.toggle(on ? [ZOOM_CAMERA_ON, ZOOM_CAMERA_OFF] : [ZOOM_CAMERA_OFF, ZOOM_CAMERA_ON]);
   }
 
-  private async toggle([press, shownWhenDone]: readonly [
-    readonly string[],
-    readonly string[],
-  ]): Promise<boolean> {
-    if (await clickButton(this.page, press)) return true;
-    // Already as asked: the toggle offers the opposite.
-    const done = this.page.getByRole('button', { name: accessibleName(shownWhenDone) });
-    return (await done.count()) > 0;
+  private toggle([press, shownWhenDone]: readonly [readonly string[], readonly string[]]): Promise<boolean> {
+    return setToggle(this.page, press, shownWhenDone);
   }
 
   async leave(): Promise<void> {
