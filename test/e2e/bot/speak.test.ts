@@ -14,7 +14,9 @@ const LONG_TEXT =
   'Then we test every feature on both platforms. After that we write the documentation. ' +
   'Finally we ship it to our customers and listen to what they say.';
 
-describe.each(['google_meet', 'teams'] as const)('the bot speaking on %s', (platform) => {
+const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
+
+describe.each(PLATFORMS)('the bot speaking on %s', (platform) => {
   let simulator: Simulator;
 
   beforeAll(async () => {
@@ -23,7 +25,8 @@ describe.each(['google_meet', 'teams'] as const)('the bot speaking on %s', (plat
 
   afterAll(async () => {
     await simulator?.close();
-    if (platform === 'teams') {
+    // The last platform's cleanup is the file's.
+    if (platform === PLATFORMS.at(-1)) {
       await deleteKeys(redis, prefix);
       redis.disconnect();
     }
