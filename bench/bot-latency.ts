@@ -7,7 +7,6 @@
  *   npx tsx bench/bot-latency.ts [google_meet|teams|zoom|all]
  * (needs Redis on 127.0.0.1:6379, Chromium, flite and pocketsphinx).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
@@ -16,7 +15,7 @@ import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
 import { botSessionStream } from '../shared/contract/streams.js';
 import { SimulatorClient } from '../simulator/client.js';
 import { createSimulator } from '../simulator/server.js';
-import { HOST_CHROMIUM } from '../test/support/chromium.js';
+import { startBot } from '../test/e2e/bot/bot-harness.js';
 import { wordErrorRate } from '../test/support/wer.js';
 
 const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
@@ -144,27 +143,15 @@ async function runOnce(platform: Platform): Promise<PlatformResult> {
     participants,
     endAt: 38,
   });
-  const sessionId = randomUUID();
-  const config = {
-    meetingId: 1,
-    sessionId,
-    platform,
-    meetingUrl: meeting.url,
-    botName: 'Meetbot Notetaker',
-    language: 'en',
-    redisUrl: REDIS_URL,
-    streamPrefix: prefix,
-    streams: 'own' as const,
-    extraAllowedOrigins: [simulator.url],
-    logLevel: 'warn',
-    browser: HOST_CHROMIUM,
-  };
   const startedAt = Date.now();
-  const bot = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
-    env: { ...process.env, BOT_CONFIG: JSON.stringify(config) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise<number | null>((resolve) => bot.on('exit', resolve));
+  // The bot program as a child process, as the e2e tests and bench/time-base.ts start it.
+  const bot = startBot(
+    { platform, meetingUrl: meeting.url, redisUrl: REDIS_URL, logLevel: 'warn' },
+    prefix,
+    simulator.url,
+  );
+  const { sessionId } = bot.config;
+  const { exited } = bot;
 
   // Per-process CPU ticks at the first and last in-call samples; peak RSS per kind (sum of its processes).
   const firstTicks = new Map<number, ProcSample>();
@@ -195,6 +182,8 @@ async function runOnce(platform: Platform): Promise<PlatformResult> {
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   const exitCode = await exited;
+  // Its log is kept, not streamed: shown when it failed.
+  if (exitCode !== 0) console.log(bot.output().slice(-3000));
 
   function decodedSegment(fields: string[]): TranscriptSegmentMessage {
     const decoded = decodeStreamEntry(transcriptSegmentMessage, fields);

@@ -22,6 +22,8 @@ const REPO_ROOT = new URL('../../../', import.meta.url).pathname;
 
 export interface RunningBot {
   config: BotConfigInput & { sessionId: string; meetingId: number };
+  /** The bot process (its Chromium and recognizer are its children). */
+  pid: number | undefined;
   exited: Promise<number | null>;
   output(): string;
   signal(signal: NodeJS.Signals): void;
@@ -78,6 +80,7 @@ export function startBot(
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     config,
+    pid: child.pid,
     exited,
     output: () => output,
     signal: (signal) => child.kill(signal),
