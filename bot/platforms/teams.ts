@@ -126,7 +126,7 @@ export class TeamsDriver implements PlatformDriver {
     );
     if (await clickFirstVisible(mic)) {
       this.log.info('microphone was on; turned it off');
-      // Shown before speech asked for right after reads the toggle (setToggle waits the same way).
+      // Wait until the page shows it, so speech asked for right after reads the new state (as setToggle does).
       await waitForToggle(this.page, TEAMS_MIC_ON);
     }
   }

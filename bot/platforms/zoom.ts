@@ -128,7 +128,7 @@ export class ZoomDriver implements PlatformDriver {
     if (zoom.footerAudio !== null && (ZOOM_MIC_OFF as readonly string[]).includes(zoom.footerAudio)) {
       if (await clickFirstVisible(this.page.locator('button.join-audio-container__btn'))) {
         this.log.info('microphone was on; turned it off');
-        // Shown before speech asked for right after reads the toggle (setToggle waits the same way).
+        // Wait until the page shows it, so speech asked for right after reads the new state (as setToggle does).
         await waitForToggle(this.page, ZOOM_MIC_ON);
       }
     }
