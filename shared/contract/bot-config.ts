@@ -161,9 +161,9 @@ export const botConfigSchema = z.object({
     .default({ executablePath: CHROMIUM_BUILDS.headless_shell, headless: true, sandbox: false }),
   /**
    * The bot's video measures (bot/video/measures.ts: the platform's incoming-video setting turned
-   * off, the page's video elements not rendered): `skip` applies them (BOT_SKIP_VIDEO). Absent: off, as BOT_SKIP_VIDEO is by default.
+   * off, the page's video elements not rendered): `skip` applies them (BOT_SKIP_VIDEO). Absent: on, as BOT_SKIP_VIDEO is by default.
    */
-  video: z.object({ skip: z.boolean() }).default({ skip: false }),
+  video: z.object({ skip: z.boolean() }).default({ skip: true }),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * A signed-in bot: the browser session of its bot account waits in this file (0600, the bot's own;

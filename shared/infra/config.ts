@@ -149,12 +149,13 @@ export const configSchema = z
     BOT_CHROMIUM_SANDBOX: z.enum(['on', 'off']).default('on'),
     /**
      * The bots' video measures (bot/video/): others' cameras turned off in the meeting's own settings
-     * and the page's video not rendered. `on`/`true` or `off`/`false` (the default until the measures
-     * have been through the whole suite and measured on a quiet machine: issue 31).
+     * and the page's video not rendered. `on`/`true` (the default: a transcribing bot never uses the
+     * video, and it costs a bot 0.6 core under a real meeting's load, docs/benchmarks.md) or
+     * `off`/`false`.
      */
     BOT_SKIP_VIDEO: z
       .enum(['on', 'off', 'true', 'false'])
-      .default('off')
+      .default('on')
       .transform((value) => value === 'on' || value === 'true'),
     BOT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** After a stop, how long a bot may take to leave and flush before its container is stopped. */

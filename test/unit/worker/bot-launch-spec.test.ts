@@ -89,12 +89,12 @@ describe('botConfigFor', () => {
     expect(botConfigSchema.parse(JSON.parse(off.env[BOT_CONFIG_ENV]!)).browser.sandbox).toBe(false);
     expect(off.seccompProfile).toBeNull();
   });
-  it('asks the bot for its video measures with BOT_SKIP_VIDEO=on or true, and for none by default (off) or with off or false', () => {
+  it('asks the bot for its video measures by default (on) and with BOT_SKIP_VIDEO=on or true, and for none with off or false', () => {
     const videoOf = (env: Record<string, string>) =>
       botConfigSchema.parse(
         JSON.parse(botContainerSpec(parseConfig(env), meeting, 'session-1').env[BOT_CONFIG_ENV]!),
       ).video;
-    expect(videoOf({})).toEqual({ skip: false });
+    expect(videoOf({})).toEqual({ skip: true });
     expect(videoOf({ BOT_SKIP_VIDEO: 'on' })).toEqual({ skip: true });
     expect(videoOf({ BOT_SKIP_VIDEO: 'off' })).toEqual({ skip: false });
     expect(videoOf({ BOT_SKIP_VIDEO: 'false' })).toEqual({ skip: false });

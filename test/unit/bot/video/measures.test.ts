@@ -24,7 +24,7 @@ describe('the video measures a bot applies', () => {
     expect(selectVideoMeasures({ skip: false, driverTurnsOffIncomingVideo: true })).toEqual([]);
   });
 
-  it('a config without `video` (a worker from before) means no measures, as BOT_SKIP_VIDEO is by default', () => {
+  it('a config without `video` (a worker from before) means the measures, as BOT_SKIP_VIDEO is by default', () => {
     const config = botConfigSchema.parse({
       meetingId: 1,
       sessionId: 's',
@@ -35,7 +35,7 @@ describe('the video measures a bot applies', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       streamPrefix: 'p',
     });
-    expect(config.video).toEqual({ skip: false });
+    expect(config.video).toEqual({ skip: true });
   });
 
   it('the page script hides video only when that measure is chosen, and always counts decoded frames', () => {
