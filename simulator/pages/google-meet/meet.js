@@ -418,12 +418,13 @@ const RECEIVE_RESOLUTIONS = [
   'Audio only',
 ];
 
-// Escape closes the open menu or dialog, as on the real page.
+// Escape closes the open menu or dialog, as on the real page; once the call is over (the meeting
+// ended, or the bot removed) there is nothing to redraw: the page keeps its ending screen.
 document.addEventListener('keydown', (event) => {
   if (event.key !== 'Escape' || (!ui.moreOpen && !ui.settingsTab)) return;
   ui.moreOpen = false;
   ui.settingsTab = null;
-  renderCall();
+  if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
 });
 
 function moreOptionsMenu() {

@@ -125,6 +125,25 @@ describe('simulator: Google Meet', () => {
     await again.close();
   });
 
+  it('keeps the ended screen when Escape is pressed after the meeting ended with the More options menu open', async () => {
+    const { client, browser } = harness;
+    const meeting = await client.createMeeting({ platform: 'google_meet', admission: { policy: 'open' } });
+    const page = await browser.newPage();
+    await page.goto(meeting.url);
+    await fillNameAndAsk(page, 'Join now');
+    await client.waitForBotState(meeting.id, 'in_call');
+    await page.getByRole('button', { name: 'More options' }).click();
+    await page.getByRole('menuitem', { name: 'Settings' }).waitFor(TIMEOUT);
+    await client.endMeeting(meeting.id);
+    await page.getByText('Your host ended the meeting for everyone').waitFor(TIMEOUT);
+    // A bot closing what it had open (as the audio-only setting does) must not bring the call back.
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+    await expect(page.getByText('Your host ended the meeting for everyone').count()).resolves.toBe(1);
+    await expect(page.getByRole('button', { name: 'Leave call' }).count()).resolves.toBe(0);
+    await page.close();
+  });
+
   it('holds media behind the recording dialog, then delivers one late mixed track without <audio> elements', async () => {
     const { client, browser } = harness;
     const meeting = await client.createMeeting({
