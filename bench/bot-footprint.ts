@@ -28,9 +28,9 @@ import { createLogger } from '../shared/infra/logger.js';
 import type { CreateMeetingInput } from '../simulator/client.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
 import { startStack } from '../test/support/stack.js';
-import { botSeccompProfile } from '../worker/runtime/bot-seccomp-profile.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
 import { type ContainerFootprint, measureContainer } from './support/container-processes.js';
+import { startFloor } from './support/floor-container.js';
 import { loadArg, platformArg } from './support/scenario-args.js';
 
 const { values } = parseArgs({
@@ -138,36 +138,13 @@ async function measureBot(recording = false): Promise<BotResult> {
 
 async function measureFloor(floorSandbox: boolean) {
   const created = await stack.simulator.createMeeting(meeting);
-  const floorScript = new URL('./chromium-floor.mjs', import.meta.url).pathname;
-  const container = await stack.docker.createContainer({
-    Image: BOT_IMAGE,
-    Entrypoint: ['node', 'bench/chromium-floor.mjs'],
-    Cmd: [created.url, PLATFORM, floorSandbox ? 'sandbox' : 'no-sandbox'],
-    Labels: { 'meetbot.bench': 'chromium-floor' },
-    HostConfig: {
-      NetworkMode: 'host',
-      Binds: [`${floorScript}:/app/bench/chromium-floor.mjs:ro`],
-      ShmSize: 256 * 1024 * 1024,
-      Init: true,
-      CapDrop: ['ALL'],
-      // As the worker starts bots (worker/runtime/docker-runtime.ts).
-      SecurityOpt: [
-        'no-new-privileges',
-        ...(floorSandbox ? [`seccomp=${JSON.stringify(botSeccompProfile())}`] : []),
-      ],
-    },
+  const container = await startFloor(stack.docker, {
+    image: BOT_IMAGE,
+    meetingUrl: created.url,
+    platform: PLATFORM,
+    sandbox: floorSandbox,
   });
   try {
-    await container.start();
-    const deadline = Date.now() + 150_000;
-    for (;;) {
-      const logs = (await container.logs({ stdout: true, stderr: true })).toString();
-      if (logs.includes('in call')) break;
-      const state = await container.inspect();
-      if (!state.State.Running || Date.now() > deadline)
-        throw new Error(`the floor browser never joined:\n${logs}`);
-      await sleep(1000);
-    }
     await sleep(WARMUP * 1000);
     return await measure(container.id);
   } finally {

@@ -5,10 +5,17 @@
  * bots admitted, utterances the bots missed (played in full, no segment over them), WER, segment lag
  * (end of speech on the simulator's clock → segment committed) p50/p95 in each half of the meeting, per-bot memory (as `docker stats` shows it) and CPU, and machine CPU; and how far
  * the segments' absolute times sit from when the voices were heard, early and late in the meeting.
- * It stops at the first N that falls behind and says why.
+ * It stops at the first N that falls behind and says why (`--all` goes on through every N). The
+ * lag is also printed per 30 s of the meeting, which shows a backlog from the joins apart from one
+ * that grows.
+ *
+ * `--floor` measures, after each round, the floor in the same stack: N bare Chromiums from the bot
+ * image, launched as bots launch theirs (bench/chromium-floor.mjs), each in a meeting like the bots'
+ * (same participants and load) with no capture, recognizer or bot, sampled the same way from when
+ * all are in the call to the meetings' end: CPU and memory per page, and the machine's CPU.
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams|zoom]
- *     [--load none|realistic] [--no-pss]
+ *     [--load none|realistic] [--floor] [--all] [--no-pss]
  *   (environment: BOT_IMAGE, BOT_CHROMIUM, EMBEDDED_PROFILE and BOT_SKIP_VIDEO are passed to the worker)
  *
  * `--load realistic` gives every meeting the benchmarks' realistic load (issue 31: six participants,
@@ -23,13 +30,15 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../shared/infra/logger.js';
 import { listTransitions } from '../shared/meetings/transitions-store.js';
+import type { CreateMeetingInput } from '../simulator/client.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
 import { driftPerHourMs, median, utteranceTimings } from '../test/support/speech-timing.js';
-import { startStack } from '../test/support/stack.js';
+import { type Stack, startStack } from '../test/support/stack.js';
 import { wordErrorRate } from '../test/support/wer.js';
 import { HEALTH_EVENT_REASONS } from '../worker/ingest/transcription-health.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
 import { sampleContainer } from './support/container-processes.js';
+import { startFloor } from './support/floor-container.js';
 import { loadArg, platformArg } from './support/scenario-args.js';
 
 const { values } = parseArgs({
@@ -40,6 +49,10 @@ const { values } = parseArgs({
     load: { type: 'string', default: 'none' },
     /** Read each bot's PSS too (walks its processes' page tables every 5 s). */
     pss: { type: 'boolean', default: true },
+    /** After each round, N bare Chromiums on meetings like the bots' (the floor). */
+    floor: { type: 'boolean', default: false },
+    /** Go on after an N that falls behind. */
+    all: { type: 'boolean', default: false },
   },
   allowNegative: true,
 });
@@ -79,6 +92,8 @@ interface RoundResult {
   wer: number;
   lagFirst: number[];
   lagSecond: number[];
+  /** Every utterance's lag with when its speech ended, seconds into the meeting. */
+  lagTimeline: Array<{ at: number; lag: number }>;
   offsets: {
     firstStart: number[];
     firstEnd: number[];
@@ -93,6 +108,100 @@ interface RoundResult {
   /** The bots' own lagging and dropped-audio reports. */
   health: string[];
   behind: string[];
+  floor?: FloorResult;
+}
+
+interface FloorResult {
+  inCall: number;
+  memoryMiB: number[];
+  cpuCores: number[];
+  machineCores: number;
+}
+
+const CORES = Number(readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Samples containers every SAMPLE_EVERY_MS: memory as `docker stats` shows it, CPU between one
+ * sample and the next, and (with `pss`) each one's processes' PSS. `stop()` ends it.
+ */
+function sampleContainers(
+  stack: Stack,
+  runtime: DockerRuntime,
+  containerIds: () => Promise<string[]>,
+  pss: boolean,
+) {
+  const memoryMiB: number[] = [];
+  const pssMiB: number[] = [];
+  const cpuCores: number[] = [];
+  const previous = new Map<string, { cpu: number; system: number }>();
+  const timer = setInterval(async () => {
+    for (const id of await containerIds().catch(() => [])) {
+      const usage = await runtime.usage(id).catch(() => undefined);
+      if (!usage) continue;
+      memoryMiB.push(usage.memoryBytes / 1024 / 1024);
+      const processes = pss ? await sampleContainer(stack.docker, id).catch(() => []) : [];
+      if (processes.length > 0) pssMiB.push(processes.reduce((sum, p) => sum + p.pssKiB, 0) / 1024);
+      const last = previous.get(id);
+      previous.set(id, { cpu: usage.cpuNanos, system: usage.systemCpuNanos });
+      if (last && usage.systemCpuNanos > last.system) {
+        cpuCores.push(
+          ((usage.cpuNanos - last.cpu) / (usage.systemCpuNanos - last.system)) * usage.onlineCpus,
+        );
+      }
+    }
+  }, SAMPLE_EVERY_MS);
+  return { memoryMiB, pssMiB, cpuCores, stop: () => clearInterval(timer) };
+}
+
+function machineCoresSince(start: { busy: number; total: number }): number {
+  const end = machineCpuTicks();
+  return ((end.busy - start.busy) / (end.total - start.total)) * CORES;
+}
+
+/** N bare Chromiums, each in a meeting like the bots', sampled from all in the call to the end. */
+async function floorRound(stack: Stack, runtime: DockerRuntime, n: number): Promise<FloorResult> {
+  const createdAt = Date.now();
+  const meetings = await Promise.all(
+    Array.from({ length: n }, () => stack.simulator.createMeeting(scenario())),
+  );
+  const started = await Promise.allSettled(
+    meetings.map((meeting) =>
+      startFloor(stack.docker, {
+        image: process.env.BOT_IMAGE ?? 'meetbot/bot:latest',
+        meetingUrl: meeting.url,
+        platform: PLATFORM,
+        sandbox: process.env.BOT_CHROMIUM_SANDBOX !== 'off',
+        joinTimeoutMs: 300_000,
+      }),
+    ),
+  );
+  const containers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  try {
+    const machineStart = machineCpuTicks();
+    const sampler = sampleContainers(stack, runtime, async () => containers.map((c) => c.id), false);
+    await sleep(Math.max(10_000, createdAt + (SECONDS - 5) * 1000 - Date.now()));
+    sampler.stop();
+    return {
+      inCall: containers.length,
+      memoryMiB: sampler.memoryMiB,
+      cpuCores: sampler.cpuCores,
+      machineCores: machineCoresSince(machineStart),
+    };
+  } finally {
+    await Promise.all(containers.map((container) => container.remove({ force: true }).catch(() => {})));
+  }
+}
+
+/** One meeting of the bench's scenario: three speakers without pause (and the silent ones and load). */
+function scenario(): CreateMeetingInput {
+  return {
+    platform: PLATFORM,
+    admission: { policy: 'after', delaySeconds: 1 },
+    participants: [...continuousSpeech(SECONDS), ...SILENT],
+    endAt: SECONDS,
+    ...(LOAD && { load: LOAD }),
+  };
 }
 
 async function round(n: number): Promise<RoundResult> {
@@ -116,15 +225,7 @@ async function round(n: number): Promise<RoundResult> {
     stack.startWorker('capacity-worker');
     const meetings: Array<{ meetingId: number; nativeId: string }> = [];
     for (let index = 0; index < n; index += 1) {
-      meetings.push(
-        await stack.createMeetingAndBot({
-          platform: PLATFORM,
-          admission: { policy: 'after', delaySeconds: 1 },
-          participants: [...continuousSpeech(SECONDS), ...SILENT],
-          endAt: SECONDS,
-          ...(LOAD && { load: LOAD }),
-        }),
-      );
+      meetings.push(await stack.createMeetingAndBot(scenario()));
     }
     const admitted = (
       await Promise.all(
@@ -137,39 +238,26 @@ async function round(n: number): Promise<RoundResult> {
     ).filter((status) => status === 'active').length;
 
     // Sample each bot's memory and CPU, and the machine's CPU, while the meetings run.
-    const memoryMiB: number[] = [];
-    const pssMiB: number[] = [];
-    const cpuCores: number[] = [];
-    const previous = new Map<string, { cpu: number; system: number }>();
     const machineStart = machineCpuTicks();
-    const cores = Number(readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1);
-    const sampler = setInterval(async () => {
-      for (const meeting of meetings) {
-        const [container] = await stack.containersOf(meeting.meetingId);
-        if (container?.State !== 'running') continue;
-        const usage = await runtime.usage(container!.Id).catch(() => undefined);
-        if (!usage) continue;
-        memoryMiB.push(usage.memoryBytes / 1024 / 1024);
-        const processes = values.pss
-          ? await sampleContainer(stack.docker, container!.Id).catch(() => [])
-          : [];
-        if (processes.length > 0) pssMiB.push(processes.reduce((sum, p) => sum + p.pssKiB, 0) / 1024);
-        const last = previous.get(container!.Id);
-        previous.set(container!.Id, { cpu: usage.cpuNanos, system: usage.systemCpuNanos });
-        if (last && usage.systemCpuNanos > last.system) {
-          cpuCores.push(
-            ((usage.cpuNanos - last.cpu) / (usage.systemCpuNanos - last.system)) * usage.onlineCpus,
-          );
+    const sampler = sampleContainers(
+      stack,
+      runtime,
+      async () => {
+        const ids: string[] = [];
+        for (const meeting of meetings) {
+          const [container] = await stack.containersOf(meeting.meetingId);
+          if (container?.State === 'running') ids.push(container.Id);
         }
-      }
-    }, SAMPLE_EVERY_MS);
+        return ids;
+      },
+      values.pss,
+    );
     await Promise.all(
       meetings.map((m) => stack.waitForStatus(m.meetingId, ['completed', 'failed'], (SECONDS + 120) * 1000)),
     );
-    clearInterval(sampler);
-    const machineEnd = machineCpuTicks();
-    const machineCores =
-      ((machineEnd.busy - machineStart.busy) / (machineEnd.total - machineStart.total)) * cores;
+    sampler.stop();
+    const machineCores = machineCoresSince(machineStart);
+    const { memoryMiB, pssMiB, cpuCores } = sampler;
 
     let missed = 0;
     let utterances = 0;
@@ -177,6 +265,7 @@ async function round(n: number): Promise<RoundResult> {
     const hypotheses: string[] = [];
     const lagFirst: number[] = [];
     const lagSecond: number[] = [];
+    const lagTimeline: RoundResult['lagTimeline'] = [];
     /** Segment start/end against the voice's, in the first and the last fifth; drift fitted over all. */
     const offsets = {
       firstStart: [] as number[],
@@ -240,6 +329,7 @@ async function round(n: number): Promise<RoundResult> {
         }
         const lag = (segment.created_at.getTime() - utterance.end) / 1000;
         (utterance.end < middle ? lagFirst : lagSecond).push(lag);
+        lagTimeline.push({ at: (utterance.end - (played[0]?.start ?? 0)) / 1000, lag });
       }
     }
     const wer = wordErrorRate(references.join(' '), hypotheses.join(' ')).rate;
@@ -272,6 +362,7 @@ async function round(n: number): Promise<RoundResult> {
       wer,
       lagFirst,
       lagSecond,
+      lagTimeline,
       offsets,
       memoryMiB,
       pssMiB,
@@ -279,6 +370,7 @@ async function round(n: number): Promise<RoundResult> {
       machineCores,
       health,
       behind,
+      ...(values.floor && { floor: await floorRound(stack, runtime, n) }),
     };
   } finally {
     await stack.close();
@@ -319,9 +411,26 @@ for (const n of COUNTS) {
   console.log(
     `  the bots' own reports: ${result.health.length === 0 ? 'none lagging' : result.health.join('; ')}`,
   );
+  const windows = new Map<number, number[]>();
+  for (const { at, lag } of result.lagTimeline) {
+    const window = Math.floor(at / 30) * 30;
+    windows.set(window, [...(windows.get(window) ?? []), lag]);
+  }
+  console.log(
+    `  lag p95 per 30 s: ${[...windows.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([window, lags]) => `${window}–${window + 30} s ${fmt(percentile(lags, 95), 1)}`)
+      .join(', ')}`,
+  );
+  if (result.floor) {
+    const { floor } = result;
+    console.log(
+      `  floor, ${floor.inCall}/${n} bare Chromiums in the call: memory per page avg/max ${fmt(average(floor.memoryMiB), 0)} / ${fmt(Math.max(...floor.memoryMiB), 0)} MiB, CPU per page ${fmt(average(floor.cpuCores))}, machine ${fmt(floor.machineCores)} cores`,
+    );
+  }
   if (result.behind.length > 0) {
     console.log(`falls behind at N = ${n}: ${result.behind.join('; ')}`);
-    break;
+    if (!values.all) break;
   }
 }
 process.exit(0);
