@@ -6,14 +6,16 @@
  */
 export const BOT_COST = {
   /**
-   * CPU of one transcribing bot with the embedded engine's default profile (balanced): 0.25–0.27
-   * core measured in a call at 1 to 6 bots on 2 cores (browser, capture, recognizer), plus headroom:
-   * five bots kept up there with the WER of one (1.43 cores used), six kept up but their WER rose
-   * 3–4 points (1.70 cores). With the `fast` profile six keep up at one bot's WER: set BOT_SLOTS.
+   * CPU of one transcribing bot in a meeting as real meetings load it (issue 31: six cameras, a
+   * screen share half the time, the client's page weight), with its video measures on (the
+   * default): 0.40 core alone in the call (browser, capture, recognizer), 0.48–0.62 per bot while
+   * three or four join at once, when every page receives the cameras until the setting is off. On
+   * 2 cores three bots keep up there and four fall behind (docs/benchmarks.md, "Realistic load").
+   * On audio-only meetings a bot takes 0.25 core and five keep up on 2 cores: set BOT_SLOTS.
    */
-  cores: 0.35,
-  /** Memory of one bot: its processes' PSS through a 3-speaker meeting averaged 515 MiB alone. */
-  memoryMiB: 550,
+  cores: 0.55,
+  /** Memory of one bot as `docker stats` shows it under that load: 820–920 MiB, at most 1,024. */
+  memoryMiB: 1024,
 } as const;
 
 /** Kept free for the system, the Docker engine and the worker itself. */
