@@ -24,6 +24,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { sleep } from '../shared/infra/async.js';
 import { createLogger } from '../shared/infra/logger.js';
 import type { CreateMeetingInput } from '../simulator/client.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
@@ -59,8 +60,6 @@ const SECONDS = Number(values.seconds);
 const WARMUP = Number(values.warmup);
 const BOT_IMAGE = process.env.BOT_IMAGE ?? 'meetbot/bot:latest';
 const MEETING_SECONDS = WARMUP + SECONDS + 40;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const stack = await startStack({
   workerEnv: {

@@ -28,6 +28,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { sleep } from '../shared/infra/async.js';
 import { createLogger } from '../shared/infra/logger.js';
 import { listTransitions } from '../shared/meetings/transitions-store.js';
 import type { CreateMeetingInput } from '../simulator/client.js';
@@ -119,8 +120,6 @@ interface FloorResult {
 }
 
 const CORES = Number(readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Samples containers every SAMPLE_EVERY_MS: memory as `docker stats` shows it, CPU between one
  * sample and the next, and (with `pss`) each one's processes' PSS. `stop()` ends it.
@@ -414,7 +413,9 @@ for (const n of COUNTS) {
   const windows = new Map<number, number[]>();
   for (const { at, lag } of result.lagTimeline) {
     const window = Math.floor(at / 30) * 30;
-    windows.set(window, [...(windows.get(window) ?? []), lag]);
+    const lags = windows.get(window) ?? [];
+    lags.push(lag);
+    windows.set(window, lags);
   }
   console.log(
     `  lag p95 per 30 s: ${[...windows.entries()]

@@ -5,9 +5,8 @@
  * floor beside one bot) and bench/capacity.ts (N floors beside N bots).
  */
 import type Docker from 'dockerode';
+import { sleep } from '../../shared/infra/async.js';
 import { botSeccompProfile } from '../../worker/runtime/bot-seccomp-profile.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface FloorOptions {
   image: string;

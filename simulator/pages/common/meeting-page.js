@@ -33,6 +33,11 @@ export function meetingPageState(extra = {}) {
   };
 }
 
+/** Whether the page shows the call now (admitted, a dialog over it, or in it). */
+export function showsCall(ui) {
+  return ui.state === 'in_call' || ui.state === 'admitted';
+}
+
 /** The meeting's people who are in the call now, in the order they came. */
 export function presentParticipants(ui) {
   return ui.present.map((id) => ui.meeting.participants.find((p) => p.id === id)).filter(Boolean);

@@ -4,7 +4,12 @@
 import { ChatPanel } from '../common/chat.js';
 import { dialog, generatedClassName, h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';
-import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
+import {
+  connectMeetingPage,
+  meetingPageState,
+  presentParticipants,
+  showsCall,
+} from '../common/meeting-page.js';
 import { showsSignal } from '../common/speaking.js';
 import { GERMAN } from './meet-de.js';
 
@@ -424,7 +429,7 @@ document.addEventListener('keydown', (event) => {
   if (event.key !== 'Escape' || (!ui.moreOpen && !ui.settingsTab)) return;
   ui.moreOpen = false;
   ui.settingsTab = null;
-  if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
+  if (showsCall(ui)) renderCall();
 });
 
 function moreOptionsMenu() {
@@ -792,7 +797,7 @@ function start() {
     chat: () => chat.received(),
     participants: (data) => {
       ui.present = data.present;
-      if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
+      if (showsCall(ui)) renderCall();
       else if (ui.state === 'lobby') refreshToolbar();
       const who = document.querySelector('.who-is-here');
       if (who) who.textContent = whoIsHere();

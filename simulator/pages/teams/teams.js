@@ -4,7 +4,12 @@
 import { ChatPanel } from '../common/chat.js';
 import { dialog, h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';
-import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
+import {
+  connectMeetingPage,
+  meetingPageState,
+  presentParticipants,
+  showsCall,
+} from '../common/meeting-page.js';
 import { showsSignal } from '../common/speaking.js';
 import { liveCaptions } from './captions.js';
 import { GERMAN } from './teams-de.js';
@@ -664,7 +669,7 @@ function start() {
         const names = joined.map((id) => ui.meeting.participants.find((p) => p.id === id)?.name);
         announce(t('{0} joined the meeting', names.join(', ')));
       }
-      if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
+      if (showsCall(ui)) renderCall();
     },
   });
   launcher();

@@ -5,7 +5,12 @@
 import { ChatPanel } from '../common/chat.js';
 import { h, show } from '../common/dom.js';
 import { pageLanguage, translator } from '../common/language.js';
-import { connectMeetingPage, meetingPageState, presentParticipants } from '../common/meeting-page.js';
+import {
+  connectMeetingPage,
+  meetingPageState,
+  presentParticipants,
+  showsCall,
+} from '../common/meeting-page.js';
 import { showsSignal } from '../common/speaking.js';
 import { GERMAN } from './zoom-de.js';
 
@@ -586,7 +591,7 @@ function render() {
   if (ui.notFoundReason) return invalidMeeting();
   if (!ui.meeting) return undefined;
   if (ui.meeting.traps.zoomSignIn) return signInScreen();
-  if (ui.leaveMenu && ui.state !== 'in_call' && ui.state !== 'admitted') ui.leaveMenu = false;
+  if (ui.leaveMenu && !showsCall(ui)) ui.leaveMenu = false;
   switch (ui.state) {
     case 'prejoin':
       if (ui.waitingForHost) return waitingScreen(t('Waiting for the host to start this meeting'));
@@ -672,7 +677,7 @@ function openSession(passcode) {
         const names = joined.map((id) => ui.meeting.participants.find((p) => p.id === id)?.name);
         announce(t('{0} joined the meeting', names.join(', ')));
       }
-      if (ui.state === 'in_call' || ui.state === 'admitted') renderCall();
+      if (showsCall(ui)) renderCall();
     },
   });
 }
