@@ -10,10 +10,12 @@
 // coming, as presentations do on both. For tests the page reports, every two seconds, how many video
 // frames it has decoded so far (inbound-rtp framesDecoded, cameras and screen apart).
 //
-// Caveat for measurements: the encoding happens in the same page (a real meeting's senders are
-// elsewhere), so the page pays for encoding and decoding both.
+// The senders draw their pictures in a worker (video-drawing-worker.js), off the main thread the
+// client's own code runs on. Caveat for measurements: the drawing and encoding still happen in the
+// same page (a real meeting's senders are elsewhere), so the page pays for them and for decoding.
 
 import { LoopbackLink } from './loopback.js';
+import { animate } from './video-drawing.js';
 
 /** Real clients' receive sizes: one large tile, the rest of the grid at 360p (docs/benchmarks.md). */
 const LARGE = { width: 1280, height: 720, fps: 30 };
@@ -24,74 +26,48 @@ const MAX_CAMERAS = 9;
 const SCREEN_SHARE_PERIOD_MS = 30_000;
 const REPORT_INTERVAL_MS = 2000;
 
-/** A moving picture on a canvas: a gradient, shapes in motion and a clock, so frames really differ. */
-class CanvasSource {
-  constructor({ width, height, fps }, label, hue) {
-    this.canvas = document.createElement('canvas');
-    this.canvas.width = width;
-    this.canvas.height = height;
-    this.label = label;
-    this.hue = hue;
-    this.frame = 0;
-    this.g = this.canvas.getContext('2d');
-    this.draw();
-    this.stream = this.canvas.captureStream(fps);
-    this.timer = setInterval(() => this.draw(), 1000 / fps);
-  }
+let nextSourceId = 1;
+let drawingWorker;
 
-  draw() {
-    const { g } = this;
-    const { width, height } = this.canvas;
-    const t = this.frame++;
-    const gradient = g.createLinearGradient(0, 0, width, height);
-    gradient.addColorStop(0, `hsl(${(this.hue + t) % 360} 50% 35%)`);
-    gradient.addColorStop(1, `hsl(${(this.hue + t + 120) % 360} 50% 20%)`);
-    g.fillStyle = gradient;
-    g.fillRect(0, 0, width, height);
-    // A "face" that sways and a few moving blobs: motion across the frame, as a camera has.
-    for (let i = 0; i < 6; i += 1) {
-      const x = width * (0.5 + 0.4 * Math.sin((t + i * 40) / (17 + i)));
-      const y = height * (0.5 + 0.4 * Math.cos((t + i * 25) / (23 + i)));
-      g.fillStyle = `hsl(${(this.hue + i * 50) % 360} 70% ${40 + i * 5}%)`;
-      g.beginPath();
-      g.arc(x, y, height * (0.08 + i * 0.02), 0, Math.PI * 2);
-      g.fill();
+/** The one worker that draws every sender's canvas of this page; null where there can't be one. */
+function sharedDrawingWorker() {
+  if (drawingWorker !== undefined) return drawingWorker;
+  drawingWorker = null;
+  if (typeof Worker === 'function' && 'transferControlToOffscreen' in HTMLCanvasElement.prototype) {
+    try {
+      drawingWorker = new Worker(new URL('./video-drawing-worker.js', import.meta.url), { type: 'module' });
+    } catch (error) {
+      console.warn('simulator: senders draw on the main thread', error);
     }
-    g.fillStyle = '#fff';
-    g.font = `${Math.round(height / 12)}px sans-serif`;
-    g.fillText(`${this.label} ${t}`, width * 0.05, height * 0.9);
+  }
+  return drawingWorker;
+}
+
+/**
+ * A sender's moving picture (video-drawing.js): a canvas drawn `fps` times a second, off the main
+ * thread where the browser allows it, and captured as a video track.
+ */
+class CanvasSource {
+  constructor(kind, size, label, hue) {
+    const canvas = document.createElement('canvas');
+    canvas.width = size.width;
+    canvas.height = size.height;
+    const source = { kind, label, hue, fps: size.fps };
+    const worker = sharedDrawingWorker();
+    if (worker) {
+      const id = nextSourceId++;
+      const offscreen = canvas.transferControlToOffscreen();
+      worker.postMessage({ type: 'draw', id, canvas: offscreen, source }, [offscreen]);
+      this.stopDrawing = () => worker.postMessage({ type: 'stop', id });
+    } else {
+      this.stopDrawing = animate(canvas, source);
+    }
+    this.stream = canvas.captureStream(size.fps);
   }
 
   stop() {
-    clearInterval(this.timer);
+    this.stopDrawing();
     for (const track of this.stream.getTracks()) track.stop();
-  }
-}
-
-/** A shared screen: pages of text lines, a new page every few seconds and a moving pointer. */
-class ScreenSource extends CanvasSource {
-  draw() {
-    const { g } = this;
-    const { width, height } = this.canvas;
-    const t = this.frame++;
-    const slide = Math.floor(t / 20);
-    g.fillStyle = '#fafafa';
-    g.fillRect(0, 0, width, height);
-    g.fillStyle = '#223';
-    g.font = '64px sans-serif';
-    g.fillText(`Quarterly review, slide ${slide + 1}`, 120, 160);
-    g.font = '36px sans-serif';
-    for (let line = 0; line < 16; line += 1) {
-      g.fillText(
-        `• Point ${line + 1} of slide ${slide + 1}: figures, owners and the next steps`,
-        140,
-        260 + line * 48,
-      );
-    }
-    g.fillStyle = '#c22';
-    g.beginPath();
-    g.arc(960 + 600 * Math.sin(t / 9), 540 + 300 * Math.cos(t / 7), 14, 0, Math.PI * 2);
-    g.fill();
   }
 }
 
@@ -207,8 +183,8 @@ export class VideoLoad {
     const cameraIndex = this.present().findIndex((person) => person.id === key);
     const size = key === 'screen' ? SCREEN : cameraIndex === 0 ? LARGE : GRID;
     const label = key === 'screen' ? 'screen' : (this.present()[cameraIndex]?.name ?? key);
-    const Source = key === 'screen' ? ScreenSource : CanvasSource;
-    const source = new Source(size, label, (this.shown.size * 67) % 360);
+    const kind = key === 'screen' ? 'screen' : 'camera';
+    const source = new CanvasSource(kind, size, label, (this.shown.size * 67) % 360);
     const remote = this.link === 'local' ? source.stream : await this.link.send(source.stream);
     const video = document.createElement('video');
     video.muted = true;

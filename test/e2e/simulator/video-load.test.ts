@@ -87,6 +87,10 @@ describe('simulator: realistic load (video and page weight)', () => {
     }
     expect(sizes()).toEqual(expected);
     for (const stream of streams) expect(stream.framesDecoded).toBeGreaterThan(10);
+    // Drawn off the page's main thread: the senders' canvases belong to the page's drawing worker.
+    expect(page.workers().map((worker) => new URL(worker.url()).pathname)).toContain(
+      '/assets/common/video-drawing-worker.js',
+    );
     // Shown: the page plays each remote track in a <video> element.
     const playing = await page.evaluate(() =>
       Array.from(document.querySelectorAll<HTMLVideoElement>('[data-sim-video]')).map((video) => ({
