@@ -58,9 +58,10 @@ export class LoopbackLink {
   /**
    * Sends `stream`'s tracks (audio, or video for the `load` setting) and resolves with the remote
    * MediaStream carrying them. `remoteStreamId`, when given, is the id the receiving side sees
-   * (Teams' "mainAudio…").
+   * (Teams' "mainAudio…"). `prepare(sender, transceiver)`, when given, runs for each track's
+   * sender before the offer (a transform, codec preferences).
    */
-  async send(stream, remoteStreamId) {
+  async send(stream, remoteStreamId, prepare) {
     if (remoteStreamId) this.streamIdRenames.set(stream.id, remoteStreamId);
     const arrived = new Promise((resolve) => {
       const onTrack = (event) => {
@@ -74,6 +75,11 @@ export class LoopbackLink {
     });
     for (const track of stream.getTracks()) {
       const sender = this.sender.addTrack(track, stream);
+      // First: Chromium passes no frame through a transform set after setParameters.
+      prepare?.(
+        sender,
+        this.sender.getTransceivers().find((transceiver) => transceiver.sender === sender),
+      );
       // Like a camera's sender under load: keep the size, drop frames instead.
       if (track.kind === 'video') {
         const parameters = sender.getParameters();

@@ -45,7 +45,13 @@ export function drawScreen(g, { width, height }, _source, t) {
   g.fill();
 }
 
-export const DRAW = { camera: drawCamera, screen: drawScreen };
+/** A sender's stand-in picture when its frames are replaced by an encoded clip: tiny, and moving. */
+export function drawStandIn(g, { width, height }, _source, t) {
+  g.fillStyle = `hsl(${(t * 7) % 360} 50% 50%)`;
+  g.fillRect(0, 0, width, height);
+}
+
+export const DRAW = { camera: drawCamera, screen: drawScreen, 'stand-in': drawStandIn };
 
 /**
  * Draws `source` ({ kind, label, hue, fps }) on `canvas` now and `fps` times a second until the

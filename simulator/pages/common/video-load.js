@@ -10,9 +10,11 @@
 // coming, as presentations do on both. For tests the page reports, every two seconds, how many video
 // frames it has decoded so far (inbound-rtp framesDecoded, cameras and screen apart).
 //
-// The senders draw their pictures in a worker (video-drawing-worker.js), off the main thread the
-// client's own code runs on. Caveat for measurements: the drawing and encoding still happen in the
-// same page (a real meeting's senders are elsewhere), so the page pays for them and for decoding.
+// The senders work in a worker (video-drawing-worker.js), off the main thread the client's own
+// code runs on, and send encoded clips (encoded-clips.js): each picture is encoded once per page at
+// its real size, and the senders' own encoders only encode a tiny stand-in, so the page pays for
+// receiving, decoding and showing the video, as a client does, and little for producing it. Where
+// the browser has no encoded transforms, the senders draw and encode their pictures live.
 
 import { LoopbackLink } from './loopback.js';
 import { animate } from './video-drawing.js';
@@ -42,6 +44,27 @@ function sharedDrawingWorker() {
   }
   return drawingWorker;
 }
+
+/** Whether senders can send encoded clips (encoded-clips.js) rather than encode their pictures. */
+function encodedClipsSupported() {
+  return (
+    sharedDrawingWorker() !== null &&
+    typeof RTCRtpScriptTransform === 'function' &&
+    typeof VideoEncoder === 'function' &&
+    typeof RTCRtpSender.getCapabilities === 'function'
+  );
+}
+
+/** The sender's frames become the clip's (in the drawing worker), sent as VP8. */
+function sendEncodedClip(sender, transceiver, spec) {
+  sender.transform = new RTCRtpScriptTransform(sharedDrawingWorker(), spec);
+  const codecs = RTCRtpSender.getCapabilities('video')?.codecs ?? [];
+  const vp8 = codecs.filter((codec) => codec.mimeType.toLowerCase() === 'video/vp8');
+  if (transceiver && vp8.length > 0) transceiver.setCodecPreferences(vp8);
+}
+
+/** The stand-in a sender encodes when it sends an encoded clip: tiny, so encoding it costs little. */
+const STAND_IN = { width: 64, height: 36 };
 
 /**
  * A sender's moving picture (video-drawing.js): a canvas drawn `fps` times a second, off the main
@@ -92,6 +115,12 @@ export class VideoLoad {
     this.shown = new Map();
     this.busy = false;
     this.startedAt = null;
+    if (encodedClipsSupported()) {
+      const specs = [];
+      if (load.cameras) specs.push({ kind: 'camera', ...LARGE }, { kind: 'camera', ...GRID });
+      if (load.screenShare !== 'off') specs.push({ kind: 'screen', ...SCREEN });
+      sharedDrawingWorker().postMessage({ type: 'prepare', specs });
+    }
     this.layer = document.createElement('div');
     this.layer.setAttribute('data-sim', 'video-load');
     this.layer.setAttribute('aria-hidden', 'true');
@@ -184,8 +213,22 @@ export class VideoLoad {
     const size = key === 'screen' ? SCREEN : cameraIndex === 0 ? LARGE : GRID;
     const label = key === 'screen' ? 'screen' : (this.present()[cameraIndex]?.name ?? key);
     const kind = key === 'screen' ? 'screen' : 'camera';
-    const source = new CanvasSource(kind, size, label, (this.shown.size * 67) % 360);
-    const remote = this.link === 'local' ? source.stream : await this.link.send(source.stream);
+    const hue = (this.shown.size * 67) % 360;
+    let source;
+    let remote;
+    if (this.link === 'local') {
+      source = new CanvasSource(kind, size, label, hue);
+      remote = source.stream;
+    } else if (encodedClipsSupported()) {
+      source = new CanvasSource('stand-in', { ...STAND_IN, fps: size.fps }, label, hue);
+      const spec = { kind, width: size.width, height: size.height, fps: size.fps };
+      remote = await this.link.send(source.stream, undefined, (sender, transceiver) =>
+        sendEncodedClip(sender, transceiver, spec),
+      );
+    } else {
+      source = new CanvasSource(kind, size, label, hue);
+      remote = await this.link.send(source.stream);
+    }
     const video = document.createElement('video');
     video.muted = true;
     video.playsInline = true;

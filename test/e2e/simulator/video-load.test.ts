@@ -7,7 +7,8 @@ import { type Harness, startHarness } from './harness.js';
 // The `load` setting: with it on, the page a bot joins really receives, decodes and shows remote
 // WebRTC video (each present person's camera and a screen share) and carries the real client's
 // weight; with it off (the default) the page gets no video at all. What the page received is read
-// the way a bot could: from every RTCPeerConnection's getStats().
+// the way a bot could: from every RTCPeerConnection's getStats(). The page's own senders send
+// encoded clips, so it decodes video of the real sizes without encoding it.
 
 const TIMEOUT = { timeout: 30_000 };
 
@@ -38,6 +39,23 @@ function inboundVideo(page: Page): Promise<InboundVideo[]> {
       });
     }
     return found;
+  });
+}
+
+/** The widths the page's own senders encode (outbound-rtp video of every live connection). */
+function encodedWidths(page: Page): Promise<number[]> {
+  return page.evaluate(async () => {
+    const connections = (window as unknown as { __connections: RTCPeerConnection[] }).__connections;
+    const widths: number[] = [];
+    for (const connection of connections) {
+      if (connection.connectionState === 'closed') continue;
+      const report = await connection.getStats();
+      report.forEach((stat: Record<string, unknown>) => {
+        if (stat.type === 'outbound-rtp' && stat.kind === 'video' && typeof stat.frameWidth === 'number')
+          widths.push(stat.frameWidth);
+      });
+    }
+    return widths;
   });
 }
 
@@ -87,7 +105,11 @@ describe('simulator: realistic load (video and page weight)', () => {
     }
     expect(sizes()).toEqual(expected);
     for (const stream of streams) expect(stream.framesDecoded).toBeGreaterThan(10);
-    // Drawn off the page's main thread: the senders' canvases belong to the page's drawing worker.
+    // Not encoded by the page: its senders encode a tiny stand-in and send the encoded clips.
+    const widths = await encodedWidths(page);
+    expect(widths).toHaveLength(4);
+    for (const width of widths) expect(width).toBeLessThanOrEqual(64);
+    // Off the page's main thread: the senders' work belongs to the page's drawing worker.
     expect(page.workers().map((worker) => new URL(worker.url()).pathname)).toContain(
       '/assets/common/video-drawing-worker.js',
     );
