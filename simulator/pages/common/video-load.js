@@ -113,6 +113,8 @@ export class VideoLoad {
     this.connecting = null;
     /** participant id (or 'screen') → { source, video } */
     this.shown = new Map();
+    /** Keys whose stream is being set up (not in `shown` yet, but on its way). */
+    this.opening = new Set();
     this.busy = false;
     this.startedAt = null;
     if (encodedClipsSupported()) {
@@ -149,7 +151,8 @@ export class VideoLoad {
   async sendReport() {
     // Off once the page really receives no camera (the setting applied and every camera gone), so a
     // report saying off counts every camera frame the page will have decoded.
-    const incomingVideo = this.incoming() || [...this.shown.keys()].some((key) => key !== 'screen');
+    const coming = [...this.shown.keys(), ...this.opening];
+    const incomingVideo = this.incoming() || coming.some((key) => key !== 'screen');
     const totals = { ...this.ended };
     for (const [key, entry] of this.shown) {
       totals[key === 'screen' ? 'screen' : 'camera'] += await this.framesOf(entry);
@@ -193,7 +196,13 @@ export class VideoLoad {
         if (!wanted.includes(key)) await this.hide(key, entry);
       }
       for (const key of wanted) {
-        if (!this.shown.has(key)) await this.show(key);
+        if (this.shown.has(key)) continue;
+        this.opening.add(key);
+        try {
+          await this.show(key);
+        } finally {
+          this.opening.delete(key);
+        }
       }
     } catch (error) {
       console.warn('simulator: video load', error);
