@@ -25,6 +25,7 @@ import {
   accessibleName,
   clickButton,
   clickFirstVisible,
+  pressLeave,
   readEvidence,
   setToggle,
   waitForToggle,
@@ -148,7 +149,7 @@ export class GoogleMeetDriver implements PlatformDriver {
   async leave(): Promise<void> {
     this.progress.leaving = true;
     await wakeToolbar(this.page);
-    let left = await clickButton(this.page, MEET_LEAVE_CALL);
+    let left = await pressLeave(this.page, MEET_LEAVE_CALL);
     if (!left) left = await clickButton(this.page, MEET_LEAVE_LOBBY);
     if (!left) {
       this.log.warn('no leave control found');

@@ -56,6 +56,23 @@ export function clickButton(scope: Page | Locator, names: readonly string[]): Pr
   return clickFirstVisible(scope.getByRole('button', { name: accessibleName(names) }));
 }
 
+/**
+ * Presses the call's leave button (`names`). It first closes whatever menu or dialog is open over
+ * the call (Escape): the bot's own settings dialog may still be up when its time is up. When a busy
+ * page keeps the button from holding still (or its toolbar hidden), it sends the click event itself.
+ * False when the page shows no such button.
+ */
+export async function pressLeave(page: Page, names: readonly string[]): Promise<boolean> {
+  await page.keyboard.press('Escape').catch(() => {});
+  if (await clickButton(page, names)) return true;
+  const button = page.getByRole('button', { name: accessibleName(names), includeHidden: true }).first();
+  if ((await button.count().catch(() => 0)) === 0) return false;
+  return button.dispatchEvent('click', undefined, { timeout: 3000 }).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** How long a pressed toggle may take to show its new state before the bot goes on anyway. */
 const TOGGLE_SETTLE_MS = 3000;
 

@@ -7,6 +7,7 @@ import {
   buttonsByText,
   clickButton,
   clickFirstVisible,
+  pressLeave,
   readEvidence,
   setToggle,
   waitForToggle,
@@ -155,7 +156,7 @@ export class TeamsDriver implements PlatformDriver {
       return;
     }
     if (!(await clickFirstVisible(this.page.locator(HANGUP_SELECTOR)))) {
-      if (!(await clickButton(this.page, TEAMS_LEAVE))) {
+      if (!(await pressLeave(this.page, TEAMS_LEAVE))) {
         this.log.warn('no hang-up control found');
         return;
       }

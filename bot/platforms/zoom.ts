@@ -5,6 +5,7 @@ import {
   buttonsByText,
   clickButton,
   clickFirstVisible,
+  pressLeave,
   setToggle,
   waitForToggle,
   waitUntilOut,
@@ -161,7 +162,7 @@ export class ZoomDriver implements PlatformDriver {
         this.log.warn('the page still shows the waiting room after leaving');
       return;
     }
-    if (!(await clickButton(this.page, ZOOM_LEAVE))) {
+    if (!(await pressLeave(this.page, ZOOM_LEAVE))) {
       this.log.warn('no Leave button found');
       return;
     }
