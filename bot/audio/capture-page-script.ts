@@ -19,7 +19,7 @@ export const RELAY_DRAIN = '__meetbotAudioDrain';
 /** Chunks the relay holds for Node at most (5 minutes); older ones are dropped and counted. */
 const RELAY_MAX_CHUNKS = 1_500;
 /** How often the page tells the relay the capture clock's mapping to wall time. */
-const RELAY_CLOCK_MS = 250;
+const RELAY_CLOCK_MS = 100;
 
 const WORKLET_SOURCE = `
 class MeetbotCapture extends AudioWorkletProcessor {
