@@ -7,14 +7,15 @@
 export const BOT_COST = {
   /**
    * CPU of one transcribing bot in a meeting as real meetings load it (issue 31: six cameras, a
-   * screen share half the time, the client's page weight), with its video measures on (the
-   * default): 0.40 core alone in the call (browser, capture, recognizer), 0.48–0.62 per bot while
-   * three or four join at once, when every page receives the cameras until the setting is off. On
-   * 2 cores three bots keep up there and four fall behind (docs/benchmarks.md, "Realistic load").
-   * On audio-only meetings a bot takes 0.25 core and five keep up on 2 cores: set BOT_SLOTS.
+   * screen share half the time, the client's page weight, three people talking without pause), with
+   * its video measures on (the default): 0.84–0.97 core alone in the call on the project's machine
+   * on 2026-11-28 (browser, capture, recognizer; that day the machine ran about 20 % slower than the
+   * day before). On 2 cores two such bots fell behind in their first minute and three stayed behind
+   * (docs/benchmarks.md, "Realistic load", second pass). On audio-only meetings with turns a bot takes
+   * 0.25 core and five keep up on 2 cores: set BOT_SLOTS.
    */
-  cores: 0.55,
-  /** Memory of one bot as `docker stats` shows it under that load: 820–920 MiB, at most 1,024. */
+  cores: 0.9,
+  /** Memory of one bot as `docker stats` shows it under that load: 530–660 MiB, at most 815. */
   memoryMiB: 1024,
 } as const;
 
