@@ -199,11 +199,11 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
   }
 
   ${TO_BASE64}
-  // Wall time (ms) at which the context rendered the sample at contextSeconds, from the context's
-  // own clock mapping read now (not from when the chunk happened to reach this thread or Node). The
-  // mapping is read afresh for every chunk, so frames the render thread skips under load, or a
-  // render clock slower than the wall clock, never accumulate into drift.
-  // As an offset: the wall time of a sample is offset + its context time in ms.
+  // The context's own clock mapping, read now, as an offset: the wall time (ms) at which the context
+  // rendered a sample is the offset plus the sample's context time in ms (not when the chunk happened
+  // to reach a thread or Node). It is read afresh for every chunk on the main thread, and ten times a
+  // second for the relay, so frames the render thread skips under load, or a render clock slower than
+  // the wall clock, never accumulate into drift.
   function clockOffset(ctx) {
     const stamp = ctx.getOutputTimestamp ? ctx.getOutputTimestamp() : null;
     const now = performance.now();
