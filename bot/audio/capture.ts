@@ -1,4 +1,5 @@
 import type { BrowserContext, Page, Worker } from 'playwright-core';
+import { sleep } from '../../shared/infra/async.js';
 import { PeriodicLoop } from '../../shared/infra/background-loop.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import {
@@ -109,7 +110,7 @@ export class AudioCapture {
         const isRelay = await worker.evaluate(`typeof self.${RELAY_DRAIN} === 'function'`).catch(() => false);
         if (isRelay === true) return worker;
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
     return null;
   }

@@ -19,44 +19,37 @@ interface InboundVideo {
   frameHeight: number;
 }
 
-/** The inbound-rtp video streams of every live connection the page made, as getStats reports them. */
-function inboundVideo(page: Page): Promise<InboundVideo[]> {
-  return page.evaluate(async () => {
+/** The video stats of `type` of every live connection the page made, as getStats reports them. */
+function videoStats(page: Page, type: 'inbound-rtp' | 'outbound-rtp'): Promise<Record<string, unknown>[]> {
+  return page.evaluate(async (wanted) => {
     const connections = (window as unknown as { __connections: RTCPeerConnection[] }).__connections;
-    const found: InboundVideo[] = [];
+    const found: Record<string, unknown>[] = [];
     for (const connection of connections) {
       if (connection.connectionState === 'closed') continue;
       const report = await connection.getStats();
       report.forEach((stat: Record<string, unknown>) => {
-        if (stat.type === 'inbound-rtp' && stat.kind === 'video') {
-          found.push({
-            id: String(stat.id),
-            framesDecoded: Number(stat.framesDecoded ?? 0),
-            frameWidth: Number(stat.frameWidth ?? 0),
-            frameHeight: Number(stat.frameHeight ?? 0),
-          });
-        }
+        if (stat.type === wanted && stat.kind === 'video') found.push({ ...stat });
       });
     }
     return found;
-  });
+  }, type);
+}
+
+/** The inbound-rtp video streams of every live connection the page made. */
+async function inboundVideo(page: Page): Promise<InboundVideo[]> {
+  return (await videoStats(page, 'inbound-rtp')).map((stat) => ({
+    id: String(stat.id),
+    framesDecoded: Number(stat.framesDecoded ?? 0),
+    frameWidth: Number(stat.frameWidth ?? 0),
+    frameHeight: Number(stat.frameHeight ?? 0),
+  }));
 }
 
 /** The widths the page's own senders encode (outbound-rtp video of every live connection). */
-function encodedWidths(page: Page): Promise<number[]> {
-  return page.evaluate(async () => {
-    const connections = (window as unknown as { __connections: RTCPeerConnection[] }).__connections;
-    const widths: number[] = [];
-    for (const connection of connections) {
-      if (connection.connectionState === 'closed') continue;
-      const report = await connection.getStats();
-      report.forEach((stat: Record<string, unknown>) => {
-        if (stat.type === 'outbound-rtp' && stat.kind === 'video' && typeof stat.frameWidth === 'number')
-          widths.push(stat.frameWidth);
-      });
-    }
-    return widths;
-  });
+async function encodedWidths(page: Page): Promise<number[]> {
+  return (await videoStats(page, 'outbound-rtp'))
+    .map((stat) => stat.frameWidth)
+    .filter((width): width is number => typeof width === 'number');
 }
 
 const PEOPLE = [{ name: 'Alice Martin' }, { name: 'Bob Chen' }, { name: 'Carol Diaz' }];
