@@ -2,9 +2,7 @@
  * Runs in the meeting page before the page's own scripts (addInitScript). It only notes the remote
  * audio tracks the page receives (RTCPeerConnection `track` events, MediaStreams assigned to media
  * elements, tracks added to them later) until Node asks it to start; then it mixes every one of
- * them, present and future, in a 16 kHz AudioContext and hands Int16 chunks to Node as base64:
- * through a relay worker that Node drains (off the page's main thread), or, where the page allows
- * no worker, through the main thread and an exposed binding.
+ * them, present and future, in a 16 kHz AudioContext and hands Int16 chunks to Node as base64.
  *
  * Kept as a plain-JavaScript string: functions transpiled by tsx/esbuild carry helper calls that
  * don't exist in the page.
@@ -14,12 +12,6 @@ export const CAPTURE_GLOBAL = '__meetbotCapture';
 export const CAPTURE_SAMPLE_RATE = 16_000;
 /** 200 ms per chunk: few enough crossings into Node, small enough for live transcription. */
 export const CAPTURE_CHUNK_SAMPLES = 3_200;
-/** What the relay worker exposes to Node: it returns and forgets the chunks it holds. */
-export const RELAY_DRAIN = '__meetbotAudioDrain';
-/** Chunks the relay holds for Node at most (5 minutes); older ones are dropped and counted. */
-const RELAY_MAX_CHUNKS = 1_500;
-/** How often the page tells the relay the capture clock's mapping to wall time. */
-const RELAY_CLOCK_MS = 100;
 
 const WORKLET_SOURCE = `
 class MeetbotCapture extends AudioWorkletProcessor {
@@ -29,21 +21,6 @@ class MeetbotCapture extends AudioWorkletProcessor {
     this.buffer = new Int16Array(this.size);
     this.filled = 0;
     this.chunkFrame = 0;
-    // Chunks wait here until the page says where they go: the relay worker's port, or this port
-    // (the page's main thread).
-    this.out = null;
-    this.pending = [];
-    this.first = true;
-    this.port.onmessage = (event) => {
-      this.out = event.data.relay || this.port;
-      for (const chunk of this.pending) this.out.postMessage(chunk, [chunk.pcm]);
-      this.pending = [];
-    };
-  }
-  emit(chunk) {
-    // The capture clock's origin goes to the page whichever way the audio goes.
-    if (this.first) { this.first = false; this.port.postMessage({ first: chunk.frame }); }
-    if (this.out) this.out.postMessage(chunk, [chunk.pcm]); else this.pending.push(chunk);
   }
   process(inputs) {
     const channel = inputs[0] && inputs[0][0];
@@ -54,7 +31,7 @@ class MeetbotCapture extends AudioWorkletProcessor {
       if (v > 1) v = 1; else if (v < -1) v = -1;
       this.buffer[this.filled++] = v < 0 ? v * 0x8000 : v * 0x7fff;
       if (this.filled === this.size) {
-        this.emit({ pcm: this.buffer.buffer, frame: this.chunkFrame });
+        this.port.postMessage({ pcm: this.buffer.buffer, frame: this.chunkFrame }, [this.buffer.buffer]);
         this.buffer = new Int16Array(this.size);
         this.filled = 0;
       }
@@ -65,45 +42,6 @@ class MeetbotCapture extends AudioWorkletProcessor {
 registerProcessor('meetbot-capture', MeetbotCapture);
 `;
 
-/** The page's and the relay's encoding of a chunk for Node. */
-const TO_BASE64 = `function toBase64(buffer) {
-  const bytes = new Uint8Array(buffer);
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}`;
-
-/**
- * The relay: a worker of the bot's own that holds the worklet's chunks until Node drains them
- * (AudioCapture polls it over the DevTools protocol), so the audio reaches Node without waiting for
- * the page's main thread, which a heavy meeting client keeps busy. Each chunk's wall time comes from
- * the AudioContext's clock mapping, which the page sends several times a second.
- */
-const RELAY_SOURCE = `
-const SAMPLE_RATE = ${CAPTURE_SAMPLE_RATE};
-const queue = [];
-let offsetMs = null;
-let dropped = 0;
-${TO_BASE64}
-self.onmessage = (event) => {
-  const data = event.data;
-  if (typeof data.offsetMs === 'number') offsetMs = data.offsetMs;
-  if (data.port) {
-    data.port.onmessage = (chunk) => {
-      const wall = offsetMs === null ? null : offsetMs + (chunk.data.frame / SAMPLE_RATE) * 1000;
-      queue.push([chunk.data.pcm, wall]);
-      if (queue.length > ${RELAY_MAX_CHUNKS}) { queue.shift(); dropped += 1; }
-    };
-  }
-};
-self.${RELAY_DRAIN} = () => ({
-  chunks: queue.splice(0).map(([pcm, wall]) => [toBase64(pcm), wall]),
-  dropped,
-});
-`;
-
 export const CAPTURE_INIT_SCRIPT = `(() => {
   if (window.${CAPTURE_GLOBAL}) return;
   const SAMPLE_RATE = ${CAPTURE_SAMPLE_RATE};
@@ -111,7 +49,7 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
   const localTrackIds = new Set();
   const known = new Map();
   const watchedStreams = new WeakSet();
-  const state = { ctx: null, mix: null, t0: null, started: false, sources: new Map(), mode: null, delivery: null, worklet: null, relay: null };
+  const state = { ctx: null, mix: null, t0: null, started: false, sources: new Map(), mode: null };
   // How long received audio waits in WebRTC's jitter buffer before it plays (ms): the voice was
   // spoken that much before the capture hears it.
   const receive = { delayMs: 0, peers: new Set(), last: new Map(), played: new Map(), backlogMs: 0 };
@@ -198,25 +136,29 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     document.querySelectorAll('audio, video').forEach((element) => considerStream(element.srcObject));
   }
 
-  ${TO_BASE64}
-  // The context's own clock mapping, read now, as an offset: the wall time (ms) at which the context
-  // rendered a sample is the offset plus the sample's context time in ms (not when the chunk happened
-  // to reach a thread or Node). It is read afresh for every chunk on the main thread, and ten times a
-  // second for the relay, so frames the render thread skips under load, or a render clock slower than
-  // the wall clock, never accumulate into drift.
-  function clockOffset(ctx) {
+  function toBase64(buffer) {
+    const bytes = new Uint8Array(buffer);
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) {
+      binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    }
+    return btoa(binary);
+  }
+  // Wall time (ms) at which the context rendered the sample at contextSeconds, from the context's
+  // own clock mapping read now (not from when the chunk happened to reach this thread or Node). The
+  // mapping is read afresh for every chunk, so frames the render thread skips under load, or a
+  // render clock slower than the wall clock, never accumulate into drift.
+  function wallOf(contextSeconds) {
+    const ctx = state.ctx;
     const stamp = ctx.getOutputTimestamp ? ctx.getOutputTimestamp() : null;
     const now = performance.now();
     const wallNow = Date.now();
     if (stamp && stamp.performanceTime > 0 && stamp.contextTime > 0 && stamp.performanceTime <= now + 1000) {
       // Output time of the sample, less the time between rendering and output.
       const latency = (ctx.outputLatency || 0) * 1000;
-      return wallNow - (now - stamp.performanceTime) - stamp.contextTime * 1000 - latency;
+      return wallNow - (now - stamp.performanceTime) + (contextSeconds - stamp.contextTime) * 1000 - latency;
     }
-    return wallNow - ctx.currentTime * 1000;
-  }
-  function wallOf(contextSeconds) {
-    return clockOffset(state.ctx) + contextSeconds * 1000;
+    return wallNow - (ctx.currentTime - contextSeconds) * 1000;
   }
   // The median over audio receivers of the jitter-buffer delay of what they played since the last
   // look (delta of the cumulative stats), so a delay that grew or shrank counts from now on. From the
@@ -261,38 +203,8 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     if (typeof send === 'function') send(toBase64(buffer), wallOf(contextSeconds) - receive.delayMs);
   }
 
-  // The worklet's chunks through the main thread from now on (no relay, or Node can't reach it).
-  function deliverOnMainThread() {
-    if (state.relay) { state.relay.terminate(); state.relay = null; }
-    if (state.worklet) state.worklet.port.postMessage({ direct: true });
-    state.delivery = 'main-thread';
-  }
-  function startRelay(ctx, worklet) {
-    try {
-      const url = URL.createObjectURL(new Blob([${JSON.stringify(RELAY_SOURCE)}], { type: 'application/javascript' }));
-      const relay = new Worker(url);
-      setTimeout(() => URL.revokeObjectURL(url), 10000);
-      // A page whose policies refuse the worker says so here, after the constructor returned.
-      relay.addEventListener('error', () => {
-        console.warn('meetbot: audio relay failed, delivering on the main thread');
-        deliverOnMainThread();
-      });
-      const channel = new MessageChannel();
-      const tell = () => { if (state.relay) state.relay.postMessage({ offsetMs: clockOffset(ctx) - receive.delayMs }); };
-      relay.postMessage({ port: channel.port2 }, [channel.port2]);
-      worklet.port.postMessage({ relay: channel.port1 }, [channel.port1]);
-      state.relay = relay;
-      state.delivery = 'worker';
-      tell();
-      setInterval(tell, ${RELAY_CLOCK_MS});
-    } catch (error) {
-      console.warn('meetbot: no audio relay, delivering on the main thread', error);
-      deliverOnMainThread();
-    }
-  }
-
   async function start() {
-    if (state.started) return { mode: state.mode, delivery: state.delivery };
+    if (state.started) return state.mode;
     const ctx = new AudioContext({ sampleRate: SAMPLE_RATE });
     const mix = ctx.createGain();
     const mute = ctx.createGain();
@@ -306,14 +218,8 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
         numberOfInputs: 1, numberOfOutputs: 1, outputChannelCount: [1],
         channelCount: 1, channelCountMode: 'explicit', channelInterpretation: 'speakers',
       });
-      sink.port.onmessage = (event) => {
-        const data = event.data;
-        if (typeof data.first === 'number' && state.t0 === null) state.t0 = data.first / SAMPLE_RATE;
-        if (data.pcm) deliver(data.pcm, data.frame / SAMPLE_RATE);
-      };
+      sink.port.onmessage = (event) => deliver(event.data.pcm, event.data.frame / SAMPLE_RATE);
       state.mode = 'worklet';
-      state.worklet = sink;
-      startRelay(ctx, sink);
     } catch (error) {
       // Pages whose policies refuse blob: worklets still get captured, on the main thread.
       console.warn('meetbot: AudioWorklet unavailable, using ScriptProcessor', error);
@@ -331,7 +237,6 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
         }
       };
       state.mode = 'script-processor';
-      state.delivery = 'main-thread';
     }
     mix.connect(sink);
     sink.connect(mute);
@@ -345,13 +250,12 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     setInterval(scanMediaElements, 1000);
     setInterval(() => { measureReceiveDelay().catch(() => {}); }, 1000);
     measureReceiveDelay().catch(() => {});
-    return { mode: state.mode, delivery: state.delivery };
+    return state.mode;
   }
 
   Object.defineProperty(window, '${CAPTURE_GLOBAL}', {
     value: Object.freeze({
       start,
-      deliverOnMainThread,
       /** Seconds on the capture clock (the AudioContext's), or null before the first sample. */
       now: () => (state.t0 === null ? null : state.ctx.currentTime - state.t0),
       /**
@@ -381,7 +285,6 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
       },
       stats: () => ({
         mode: state.mode,
-        delivery: state.delivery,
         tracks: state.sources.size,
         state: state.ctx ? state.ctx.state : null,
         receiveDelayMs: receive.delayMs,

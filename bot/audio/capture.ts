@@ -1,5 +1,4 @@
-import type { BrowserContext, Page, Worker } from 'playwright-core';
-import { sleep } from '../../shared/infra/async.js';
+import type { BrowserContext, Page } from 'playwright-core';
 import { PeriodicLoop } from '../../shared/infra/background-loop.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import {
@@ -7,26 +6,13 @@ import {
   CAPTURE_GLOBAL,
   CAPTURE_INIT_SCRIPT,
   CAPTURE_SAMPLE_RATE,
-  RELAY_DRAIN,
 } from './capture-page-script.js';
 import { CaptureTimeline } from './capture-timeline.js';
 
 export type AudioSink = (samples: Int16Array) => void;
 
-/** How often Node drains the page's relay worker (each chunk is 200 ms). */
-const DRAIN_INTERVAL_MS = 100;
-/** How long the relay worker may take to show up among the page's workers. */
-const RELAY_FIND_TIMEOUT_MS = 5000;
-
-interface RelayBatch {
-  chunks: [string, number | null][];
-  dropped: number;
-}
-
 export interface CaptureStats {
   mode: string | null;
-  /** How chunks reach Node: 'worker' (the relay Node drains) or 'main-thread' (the exposed binding). */
-  delivery: string | null;
   tracks: number;
   state: string | null;
   /** What received audio currently waits in WebRTC's jitter buffer (ms); subtracted from its times. */
@@ -39,8 +25,7 @@ export interface CaptureStats {
 
 /**
  * The Node half of the page's audio capture: installs the page script, receives its base64 Int16
- * chunks (drained from the page's relay worker, or through the binding where the page has no relay)
- * and passes them on as samples. The capture clock is the sample count (what engines and
+ * chunks and passes them on as samples. The capture clock is the sample count (what engines and
  * speaking indicators count in); the timeline maps it to wall time chunk by chunk, from the wall
  * time the page read off its audio clock for each chunk.
  */
@@ -50,7 +35,6 @@ export class AudioCapture {
   private firstChunkAt: number | null = null;
   private lastChunkAt = 0;
   private clockLog: PeriodicLoop | null = null;
-  private drain: PeriodicLoop | null = null;
 
   constructor(private readonly log: Logger) {}
 
@@ -65,21 +49,8 @@ export class AudioCapture {
   /** Starts mixing every remote track the page has and will have. */
   async start(page: Page, sink: AudioSink): Promise<string> {
     this.sink = sink;
-    const started = (await page.evaluate(`window.${CAPTURE_GLOBAL}.start()`)) as {
-      mode: string | null;
-      delivery: string | null;
-    };
-    let delivery = started.delivery;
-    if (delivery === 'worker') {
-      const relay = await this.findRelay(page);
-      if (relay) this.startDraining(relay);
-      else {
-        this.log.warn('audio relay worker not found; delivering on the page main thread');
-        await page.evaluate(`window.${CAPTURE_GLOBAL}.deliverOnMainThread()`);
-        delivery = 'main-thread';
-      }
-    }
-    this.log.info({ mode: started.mode, delivery }, 'audio capture started');
+    const mode = await page.evaluate(`window.${CAPTURE_GLOBAL}.start()`);
+    this.log.info({ mode }, 'audio capture started');
     this.clockLog = new PeriodicLoop({
       intervalMs: 60_000,
       task: async () => {
@@ -98,43 +69,7 @@ export class AudioCapture {
       holdsProcess: false,
     });
     this.clockLog.start();
-    return String(started.mode);
-  }
-
-  /** The page's relay worker: the one of its workers that answers to the drain. */
-  private async findRelay(page: Page): Promise<Worker | null> {
-    const deadline = Date.now() + RELAY_FIND_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      for (const worker of page.workers()) {
-        if (!worker.url().startsWith('blob:')) continue;
-        const isRelay = await worker.evaluate(`typeof self.${RELAY_DRAIN} === 'function'`).catch(() => false);
-        if (isRelay === true) return worker;
-      }
-      await sleep(50);
-    }
-    return null;
-  }
-
-  private startDraining(relay: Worker): void {
-    let dropped = 0;
-    this.drain = new PeriodicLoop({
-      intervalMs: DRAIN_INTERVAL_MS,
-      task: async () => {
-        const batch = (await relay.evaluate(`self.${RELAY_DRAIN}()`)) as RelayBatch;
-        if (batch.dropped > dropped) {
-          this.log.warn(
-            { dropped: batch.dropped - dropped },
-            'audio relay dropped chunks Node did not drain in time',
-          );
-          dropped = batch.dropped;
-        }
-        for (const [base64, wall] of batch.chunks) this.receive(base64, wall);
-      },
-      // A closing page fails a round; a relay that stays silent shows as silenceOfDelivery().
-      onError: () => {},
-      holdsProcess: false,
-    });
-    this.drain.start();
+    return String(mode);
   }
 
   stop(): void {
@@ -142,8 +77,6 @@ export class AudioCapture {
     // Not awaited: a reading in progress asks a page that may hang, and only a log line waits on it.
     void this.clockLog?.stop();
     this.clockLog = null;
-    void this.drain?.stop();
-    this.drain = null;
   }
 
   /** Seconds of audio captured so far (the capture clock as Node sees it). */
