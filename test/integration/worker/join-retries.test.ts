@@ -91,18 +91,20 @@ describe('retrying a refused bot', () => {
     const { meetingId } = await sendBot(user);
     const first = await launchNumber(meetingId, 1);
 
-    // Both workers read the refusal (the ingester and an exit handler do): one retry.
+    // Both workers read the refusal (the ingester and an exit handler do): one retry. The backoff
+    // counts from the refusal, so it is timed from before it is applied: a slow apply under load
+    // only makes the wait look longer, never shorter.
+    const refusedAt = Date.now();
     const ends = await Promise.all(
       [a, b].map((w) => applyBotEnd(deps(w), meetingId, first.sessionId, refused)),
     );
-    const refusedAt = Date.now();
     expect(ends.sort()).toEqual(['ignored', 'retrying']);
     const second = await launchNumber(meetingId, 2);
     expect(second.at - refusedAt).toBeGreaterThanOrEqual(900);
     expect(second.sessionId).not.toBe(first.sessionId);
 
-    expect(await applyBotEnd(deps(a), meetingId, second.sessionId, refused)).toBe('retrying');
     const refusedAgainAt = Date.now();
+    expect(await applyBotEnd(deps(a), meetingId, second.sessionId, refused)).toBe('retrying');
     const third = await launchNumber(meetingId, 3);
     expect(third.at - refusedAgainAt).toBeGreaterThanOrEqual(1900);
 

@@ -140,8 +140,11 @@ async function recordThroughBot(
     );
     timeline.append(samples.length, start + t * 1000);
     recorder.write(samples);
-    // Let the encoder's pages come back between writes, as they do in a meeting.
-    await new Promise((resolve) => setTimeout(resolve, 15));
+    // Let the encoder's pages come back between writes, as they do in a meeting (where writes come
+    // every 200 ms). At half that, a busy machine still gets opusenc's 4 KB blocks (about one every
+    // 1.4 s of audio) back between writes; at 15 ms, it once ran the whole loop before the first
+    // block and every block came back as one chunk.
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await recorder.stop();
   await outbox.drain();
