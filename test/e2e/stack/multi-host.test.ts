@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Labels } from '../../../worker/runtime/bot-runtime.js';
 import { type DockerEngine, startDockerEngine } from '../../support/docker-engine.js';
 import { createTestRedis } from '../../support/redis.js';
@@ -16,7 +16,10 @@ const BOT_IMAGE = process.env.BOT_IMAGE ?? 'meetbot/bot:latest';
 const WORKER_ENV = {
   BOT_SLOTS: '2',
   WORKER_HEARTBEAT_SECONDS: '1',
-  WORKER_LOST_AFTER_SECONDS: '5',
+  // Short, so the lost host's meeting moves within the test; not so short that a worker the
+  // machine's other lanes keep from its heartbeat for a few seconds counts as lost (host A's own
+  // meeting was once relaunched that way).
+  WORKER_LOST_AFTER_SECONDS: '12',
   RECONCILE_INTERVAL_SECONDS: '2',
   // Two workers on one machine: metrics ports would collide.
   WORKER_METRICS_PORT: '0',
@@ -65,6 +68,8 @@ interface SegmentRow {
 let stack: Stack;
 let hostB: DockerEngine;
 const workers = new Map<string, WorkerProcess>();
+/** Every meeting a test asked a bot for, so a retry starts without an earlier try's bots. */
+const meetings: Array<{ meetingId: number; nativeId: string; platform: string }> = [];
 
 function startWorkerOn(id: string): WorkerProcess {
   // Both engines run on one machine and share its name and engine id: name the hosts.
@@ -122,6 +127,44 @@ beforeAll(async () => {
   }
 }, 600_000);
 
+/**
+ * What a failed try may have left (the test runs once more after a failure): host B down with its
+ * worker, and bots still in their meetings, holding host A's slots. Each test starts with both hosts
+ * up and no bot anywhere.
+ */
+beforeEach(async () => {
+  const hostBUp = await hostB.docker.ping().then(
+    () => true,
+    () => false,
+  );
+  if (!hostBUp) await hostB.restart();
+  const hostBWorker = workers.get(HOST_B);
+  const workerGone = await Promise.race([
+    hostBWorker?.exited.then(() => true) ?? true,
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100)),
+  ]);
+  if (workerGone) startWorkerOn(HOST_B);
+  const left = meetings.splice(0);
+  for (const meeting of left) {
+    await stack.api.request('DELETE', `/bots/${meeting.platform}/${meeting.nativeId}`, {
+      key: stack.user.key,
+    });
+  }
+  for (const meeting of left) await stack.waitForStatus(meeting.meetingId, ['completed', 'failed'], 120_000);
+  for (const engine of [undefined, hostB]) {
+    for (const meeting of left) {
+      await expect.poll(() => containersOn(engine, meeting.meetingId), { timeout: 90_000 }).toEqual([]);
+    }
+  }
+}, 600_000);
+
+/** A meeting with a bot asked for, remembered for the next test's clean start. */
+async function meetingWithBot(input: Parameters<Stack['createMeetingAndBot']>[0]) {
+  const meeting = await stack.createMeetingAndBot(input);
+  meetings.push(meeting);
+  return meeting;
+}
+
 afterAll(async () => {
   await stack?.close();
   await hostB?.stop();
@@ -135,9 +178,9 @@ describe.each(['google_meet', 'teams'] as const)('%s on two Docker hosts', (plat
       admission: { policy: 'after' as const, delaySeconds: 2 },
       participants: continuousSpeech(240),
     };
-    const first = await stack.createMeetingAndBot(meetingInput);
+    const first = await meetingWithBot(meetingInput);
     await stack.waitForStatus(first.meetingId, ['active'], 180_000);
-    const second = await stack.createMeetingAndBot(meetingInput);
+    const second = await meetingWithBot(meetingInput);
     await stack.waitForStatus(second.meetingId, ['active'], 180_000);
 
     // Both hosts had two free slots: the second launch went to the host with more room.
@@ -215,7 +258,7 @@ describe.each(['google_meet', 'teams'] as const)('%s on two Docker hosts', (plat
     expect((await segmentsOf(survivor.meetingId)).length).toBeGreaterThan(survivorBefore);
 
     // Host A is full (two bots) and host B is gone: a new launch waits, nobody takes it.
-    const waiting = await stack.createMeetingAndBot({
+    const waiting = await meetingWithBot({
       platform,
       admission: { policy: 'open' },
       participants: [],
