@@ -60,6 +60,8 @@ const SIDE_LANE_FILES = [
   // Moved when the meeting got a lane of its own (the side lane then starts with the main lane).
   'test/e2e/stack/recording.test.ts',
   'test/e2e/stack/bot-credentials.test.ts',
+  // One bot changing its settings mid-meeting; moved from the main lane, which ended last (2026-12-01).
+  'test/e2e/bot/reconfigure.test.ts',
 ];
 /**
  * The meeting lane's files after the time-base meetings (which end some twenty minutes in, while the
@@ -69,6 +71,9 @@ const LATE_FILES = [
   'test/e2e/stack/participant-events.test.ts',
   'test/e2e/stack/audio-socket.test.ts',
   'test/e2e/stack/calendar-feed.test.ts',
+  // A bot speaking in its meetings (167 s): moved from the main lane, which ended six minutes after
+  // this one and the side lane (2026-12-01).
+  'test/e2e/bot/speak.test.ts',
 ];
 const E2E = {
   environment: 'node' as const,
