@@ -138,12 +138,8 @@ beforeEach(async () => {
     () => false,
   );
   if (!hostBUp) await hostB.restart();
-  const hostBWorker = workers.get(HOST_B);
-  const workerGone = await Promise.race([
-    hostBWorker?.exited.then(() => true) ?? true,
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100)),
-  ]);
-  if (workerGone) startWorkerOn(HOST_B);
+  const hostBWorker = workers.get(HOST_B)?.child;
+  if (!hostBWorker || hostBWorker.exitCode !== null || hostBWorker.signalCode !== null) startWorkerOn(HOST_B);
   const left = meetings.splice(0);
   for (const meeting of left) {
     await stack.api.request('DELETE', `/bots/${meeting.platform}/${meeting.nativeId}`, {
