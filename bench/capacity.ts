@@ -5,7 +5,8 @@
  * bots admitted, utterances the bots missed (played in full, no segment over them), WER, segment lag
  * (end of speech on the simulator's clock → segment committed) p50/p95 in each half of the meeting, per-bot memory (as `docker stats` shows it) and CPU, and machine CPU; and how far
  * the segments' absolute times sit from when the voices were heard, early and late in the meeting.
- * It stops at the first N that falls behind and says why (`--all` goes on through every N). The
+ * It stops at the first N that falls behind and says why (`--all` goes on through every N). Bots are
+ * requested all at once, or `--stagger` seconds apart (the meetings' speech starts as each bot is in). The
  * lag is also printed per 30 s of the meeting, which shows a backlog from the joins apart from one
  * that grows.
  *
@@ -15,7 +16,7 @@
  * all are in the call to the meetings' end: CPU and memory per page, and the machine's CPU.
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams|zoom]
- *     [--load none|realistic] [--floor] [--all] [--no-pss]
+ *     [--load none|realistic] [--floor] [--all] [--no-pss] [--stagger 0]
  *   (environment: BOT_IMAGE, BOT_CHROMIUM, EMBEDDED_PROFILE and BOT_SKIP_VIDEO are passed to the worker)
  *
  * `--load realistic` gives every meeting the benchmarks' realistic load (issue 31: six participants,
@@ -54,6 +55,8 @@ const { values } = parseArgs({
     floor: { type: 'boolean', default: false },
     /** Go on after an N that falls behind. */
     all: { type: 'boolean', default: false },
+    /** Seconds between one bot's request and the next (0: all at once). */
+    stagger: { type: 'string', default: '0' },
   },
   allowNegative: true,
 });
@@ -62,6 +65,8 @@ const COUNTS = values.n
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
 const SECONDS = Number(values.seconds);
+const STAGGER_SECONDS = Number(values.stagger);
+if (!(STAGGER_SECONDS >= 0)) throw new Error(`--stagger must be a number of seconds, got ${values.stagger}`);
 const PLATFORM = platformArg(values.platform);
 const { load: LOAD, silent: SILENT } = loadArg(values.load);
 /** Falling behind: a lag p95 above this, or growing this much from the first half to the second. */
@@ -203,6 +208,18 @@ function scenario(): CreateMeetingInput {
   };
 }
 
+/** Why each bot that did not reach the call ended where it did: its meeting's transitions. */
+async function reportNotAdmitted(stack: Stack, meetings: Array<{ meetingId: number }>): Promise<void> {
+  for (const { meetingId } of meetings) {
+    const transitions = await stack.transitions(meetingId);
+    if (transitions.some((t) => t.to === 'active')) continue;
+    const path = transitions
+      .map((t) => `${t.to}${t.reason ? ` (${t.reason}${t.detail ? `: ${t.detail}` : ''})` : ''}`)
+      .join(' → ');
+    console.log(`  not admitted: meeting ${meetingId}: ${path}`);
+  }
+}
+
 async function round(n: number): Promise<RoundResult> {
   const stack = await startStack({
     workerEnv: {
@@ -224,6 +241,7 @@ async function round(n: number): Promise<RoundResult> {
     stack.startWorker('capacity-worker');
     const meetings: Array<{ meetingId: number; nativeId: string }> = [];
     for (let index = 0; index < n; index += 1) {
+      if (index > 0 && STAGGER_SECONDS > 0) await sleep(STAGGER_SECONDS * 1000);
       meetings.push(await stack.createMeetingAndBot(scenario()));
     }
     const admitted = (
@@ -235,6 +253,7 @@ async function round(n: number): Promise<RoundResult> {
         ),
       )
     ).filter((status) => status === 'active').length;
+    if (admitted < n) await reportNotAdmitted(stack, meetings);
 
     // Sample each bot's memory and CPU, and the machine's CPU, while the meetings run.
     const machineStart = machineCpuTicks();
