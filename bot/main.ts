@@ -70,7 +70,7 @@ async function runBot(config: BotConfig): Promise<number> {
     redis,
     config,
     log,
-    () => session?.lagState() ?? { lagSeconds: 0, lagging: false },
+    () => session?.lagState() ?? { lagSeconds: 0, lagging: false, settling: true },
   );
   liveness.start();
   const end = new EndSignal();

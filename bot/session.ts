@@ -134,6 +134,9 @@ export class BotSession {
   private publisher: TranscriptPublisher;
   private timers: LeaveTimers | null = null;
   private inLobbyOrCall = false;
+  /** Settled in (lagState): waiting in the lobby, or in the call with its video measures done. */
+  private waitingInLobby = false;
+  private settledInCall = false;
   private captureStarted = false;
   private recorder: MeetingRecorder | null = null;
   private readonly lag: LagMonitor;
@@ -308,9 +311,11 @@ export class BotSession {
     const asked = await this.askToJoin(this.driver);
     if (asked) return asked;
     this.inLobbyOrCall = true;
+    this.waitingInLobby = true;
     await this.deps.outbox.event({ status: 'awaiting_admission' });
 
     const admitted = await this.awaitAdmission(this.driver);
+    this.waitingInLobby = false;
     if (admitted) return admitted;
     await this.deps.outbox.event({ status: 'active' });
     return await this.stayInCall(this.driver);
@@ -463,6 +468,7 @@ export class BotSession {
         // Others' cameras off through the platform's setting, under the toggles' lock (its menus and
         // the toggles' clicks must not interleave); after the look above so a dialog is answered first.
         if (this.video?.pending) await this.toggles.run(() => this.video!.turnOffIncomingVideo(driver));
+        if (!this.video?.pending) this.settledInCall = true;
         await this.video?.logDecoded();
         // Meet may switch the microphone back on around admission.
         // Under the toggles' lock, deciding there: a request that came meanwhile is not undone.
@@ -493,9 +499,18 @@ export class BotSession {
     return end.outcome ?? { status: 'completed', reason: 'stopped' };
   }
 
-  /** How far the transcription is behind what the page hears (0 before audio), and whether that is reported. */
-  lagState(): { lagSeconds: number; lagging: boolean } {
-    return { lagSeconds: round(this.lag.lagSeconds), lagging: this.lag.isLagging };
+  /**
+   * How far the transcription is behind what the page hears (0 before audio), whether that is
+   * reported, and whether the bot is still settling in: from its start until it waits in the lobby,
+   * and from its admission until its video measures are done (the seconds a page receives every
+   * camera), so its worker starts no other bot meanwhile (worker/bot-fleet.ts).
+   */
+  lagState(): { lagSeconds: number; lagging: boolean; settling: boolean } {
+    return {
+      lagSeconds: round(this.lag.lagSeconds),
+      lagging: this.lag.isLagging,
+      settling: !(this.waitingInLobby || this.settledInCall),
+    };
   }
 
   private checkLag(): void {

@@ -14,9 +14,9 @@ export interface BotLag {
 const DEFAULT_INTERVAL_MS = 2000;
 
 /**
- * Reads how far each of this worker's bots is behind (the bot keeps it in its alive key) and tells
- * the fleet, which stops taking launches while any of them lags and takes them again once they have
- * all caught up. The latest readings feed the worker's lag metric.
+ * Reads how far each of this worker's bots is behind and whether it is still settling in (the bot
+ * keeps both in its alive key) and tells the fleet, which stops taking launches while any of them
+ * lags or settles and takes them again once they have all caught up and settled. The latest readings feed the worker's lag metric.
  */
 export class BotLagWatch {
   private readings = new Map<string, BotLag>();
@@ -50,6 +50,7 @@ export class BotLagWatch {
 
   /** One look at every bot (also what the timer runs). */
   async check(): Promise<void> {
+    this.deps.fleet.expireSettling();
     const bots = this.deps.fleet.list();
     if (bots.length === 0) {
       this.readings = new Map();
@@ -65,7 +66,7 @@ export class BotLagWatch {
     const readings = new Map<string, BotLag>();
     bots.forEach((bot, index) => {
       const state = parseBotAliveState(raw[index] ?? null);
-      // A bot that says nothing (starting, or an older image) is not held against the worker.
+      // A bot that says nothing of its lag (starting, or an older image) is not held against the worker.
       const reading = {
         meetingId: bot.meetingId,
         containerId: bot.containerId,
@@ -73,6 +74,8 @@ export class BotLagWatch {
         lagging: state?.lagging ?? false,
       };
       readings.set(bot.containerId, reading);
+      // Not heard from yet (starting): settling since its container started, up to the limit.
+      if (state) this.deps.fleet.setSettling(bot.containerId, state.settling);
       if (!this.deps.fleet.setLagging(bot.containerId, reading.lagging)) return;
       const fields = {
         meetingId: bot.meetingId,

@@ -81,7 +81,8 @@ export class WorkerHeartbeat {
           slots: this.deps.fleet.slots,
           bots: this.deps.fleet.used,
           // A worker whose bots lag takes no launches until they catch up: others get them.
-          accepting: this.accepting && this.deps.fleet.laggingBots === 0,
+          accepting:
+            this.accepting && this.deps.fleet.laggingBots === 0 && this.deps.fleet.settlingBots === 0,
         },
         started,
       );

@@ -172,6 +172,14 @@ export class WorkerMetrics implements IngestMetrics {
       },
     });
     new Gauge({
+      name: `${METRIC_PREFIX}bots_settling`,
+      help: 'Running bots of this worker still settling in (starting, joining, video measures not done yet); no launches are taken meanwhile',
+      registers,
+      collect() {
+        this.set(deps.fleet.settlingBots);
+      },
+    });
+    new Gauge({
       name: `${METRIC_PREFIX}worker_meetings`,
       help: "This worker's meetings that still have a bot, by status",
       labelNames: ['status'],

@@ -101,13 +101,17 @@ export function botAliveKey(prefix: string, sessionId: string): string {
 }
 
 /**
- * What the alive key holds: when it was refreshed and how far the bot's transcription is behind,
- * so the worker running the bot can hold back new launches while its bots lag.
+ * What the alive key holds: when it was refreshed, how far the bot's transcription is behind and
+ * whether the bot is still settling in (its browser starting, the page loading and joining, and in
+ * the call until its video measures are done: the bot's busiest seconds), so the worker running the
+ * bot can hold back new launches while its bots lag or settle. An older bot says nothing of
+ * settling: it counts as settled.
  */
 export const botAliveState = z.object({
   at: z.number(),
   lagSeconds: z.number().min(0),
   lagging: z.boolean(),
+  settling: z.boolean().optional(),
 });
 export type BotAliveState = z.infer<typeof botAliveState>;
 

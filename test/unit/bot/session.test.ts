@@ -7,6 +7,7 @@ import type { MeetingPage, MeetingPageHooks } from '../../../bot/meeting-page.js
 import type { EventSink, HealthReport, LifecycleStep, ParticipantChange } from '../../../bot/outbox.js';
 import type { Observation, PlatformDriver, Screen } from '../../../bot/platforms/driver.js';
 import { BotSession, type EngineFactory } from '../../../bot/session.js';
+import type { VideoMeasure } from '../../../bot/video/measures.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
 import type { TranscriptSegmentMessage } from '../../../shared/contract/events.js';
 import { createLogger } from '../../../shared/infra/logger.js';
@@ -22,6 +23,8 @@ class ScriptedDriver implements PlatformDriver {
   private looks = 0;
   private pressed = false;
   openError: Error | null = null;
+  /** The incoming-video setting, when the test gives the driver one. */
+  turnOffIncomingVideo?: () => Promise<boolean>;
 
   constructor(private readonly script: (look: number, pressed: boolean) => Observation) {}
 
@@ -131,6 +134,7 @@ function setUp(
     /** Where participant changes go (none: not reported). */
     participants?: ParticipantChange[];
     audioOut?: AudioOut;
+    videoMeasures?: VideoMeasure[];
   } = {},
 ) {
   const sink = new RecordingSink();
@@ -183,7 +187,7 @@ function setUp(
         },
         timeline,
         silenceOfDelivery: () => 0,
-        videoMeasures: [],
+        videoMeasures: options.videoMeasures ?? [],
         videoFramesDecoded: async () => null,
         media: {
           playPcm: async () => ({ startsInMs: 0, durationMs: 0 }),
@@ -251,6 +255,47 @@ describe('BotSession', () => {
     expect(driver.actions).not.toContain('leave');
     expect(engine.flushed && engine.closed).toBe(true);
     expect(page().closed).toBe(true);
+  });
+
+  it('is settling in until it waits in the lobby, and again from its admission until its video measures are done', async () => {
+    const seen: string[] = [];
+    let session: BotSession | undefined;
+    const driver = new ScriptedDriver((look, pressed) => {
+      const observation = screens(
+        { kind: 'lobby' },
+        { kind: 'lobby' },
+        { kind: 'lobby' },
+        ...Array.from({ length: 8 }, () => ({ kind: 'in_call' }) as const),
+        { kind: 'ended', reason: 'meeting_ended', detail: 'the call ended' },
+      )(look, pressed);
+      seen.push(`${observation.screen.kind}${session?.lagState().settling ? ' settling' : ''}`);
+      return observation;
+    });
+    let tries = 0;
+    driver.turnOffIncomingVideo = async () => {
+      tries += 1;
+      return tries === 3; // the setting is reached on the third try
+    };
+    const setup = setUp(driver, {}, { videoMeasures: ['hide_remote_video', 'incoming_video_off'] });
+    session = setup.session;
+    expect(session.lagState().settling).toBe(true);
+    expect(await session.run()).toMatchObject({ status: 'completed', reason: 'meeting_ended' });
+    expect(tries).toBe(3);
+    expect(seen).toEqual([
+      'prejoin settling',
+      'lobby settling', // seen while asking to join: not in the lobby yet
+      'lobby',
+      'lobby',
+      'in_call', // the two looks that make sure of the admission
+      'in_call',
+      'in_call settling', // in the call: the setting tried at each look, reached at the third
+      'in_call settling',
+      'in_call settling',
+      'in_call',
+      'in_call',
+      'in_call',
+      'ended',
+    ]);
   });
 
   it('answers a post-admission dialog and starts capturing at the first sign of admission', async () => {
