@@ -220,6 +220,22 @@ async function reportNotAdmitted(stack: Stack, meetings: Array<{ meetingId: numb
   }
 }
 
+/** When each bot reached the lobby and the call, from the first bot's request (s). */
+async function reportJoins(stack: Stack, meetings: Array<{ meetingId: number }>): Promise<void> {
+  let first: number | null = null;
+  const joins: string[] = [];
+  for (const { meetingId } of meetings) {
+    const transitions = await stack.transitions(meetingId);
+    first ??= transitions[0]?.createdAt.getTime() ?? null;
+    const at = (status: string) => {
+      const found = transitions.find((t) => t.to === status);
+      return found && first !== null ? `${((found.createdAt.getTime() - first) / 1000).toFixed(1)}` : '–';
+    };
+    joins.push(`${at('awaiting_admission')} / ${at('active')}`);
+  }
+  console.log(`  joins (lobby / call, s after the first request): ${joins.join(', ')}`);
+}
+
 async function round(n: number): Promise<RoundResult> {
   const stack = await startStack({
     workerEnv: {
@@ -254,6 +270,7 @@ async function round(n: number): Promise<RoundResult> {
       )
     ).filter((status) => status === 'active').length;
     if (admitted < n) await reportNotAdmitted(stack, meetings);
+    await reportJoins(stack, meetings);
 
     // Sample each bot's memory and CPU, and the machine's CPU, while the meetings run.
     const machineStart = machineCpuTicks();

@@ -75,6 +75,11 @@ const LEAVE_LIMIT_MS = 10_000;
  * was asked for: a request issued this long before this bot started is old news and not spoken.
  */
 const STALE_SPEECH_MS = 5000;
+/**
+ * After this long waiting in the lobby a bot counts as settled in (lagState) until it is admitted:
+ * a meeting that admits at once (or is open) lets it finish settling in the call first.
+ */
+const LOBBY_SETTLED_MS = 10_000;
 const FLUSH_LIMIT_MS = 20_000;
 
 function round(seconds: number): number {
@@ -134,8 +139,8 @@ export class BotSession {
   private publisher: TranscriptPublisher;
   private timers: LeaveTimers | null = null;
   private inLobbyOrCall = false;
-  /** Settled in (lagState): waiting in the lobby, or in the call with its video measures done. */
-  private waitingInLobby = false;
+  /** Settled in (lagState): waiting in the lobby a while, or in the call with its video measures done. */
+  private lobbySince: number | null = null;
   private settledInCall = false;
   private captureStarted = false;
   private recorder: MeetingRecorder | null = null;
@@ -311,11 +316,11 @@ export class BotSession {
     const asked = await this.askToJoin(this.driver);
     if (asked) return asked;
     this.inLobbyOrCall = true;
-    this.waitingInLobby = true;
+    this.lobbySince = Date.now();
     await this.deps.outbox.event({ status: 'awaiting_admission' });
 
     const admitted = await this.awaitAdmission(this.driver);
-    this.waitingInLobby = false;
+    this.lobbySince = null;
     if (admitted) return admitted;
     await this.deps.outbox.event({ status: 'active' });
     return await this.stayInCall(this.driver);
@@ -501,15 +506,18 @@ export class BotSession {
 
   /**
    * How far the transcription is behind what the page hears (0 before audio), whether that is
-   * reported, and whether the bot is still settling in: from its start until it waits in the lobby,
-   * and from its admission until its video measures are done (the seconds a page receives every
-   * camera), so its worker starts no other bot meanwhile (worker/bot-fleet.ts).
+   * reported, and whether the bot is still settling in: from its start until its video measures are
+   * done in the call (its busiest seconds: the browser, the page, then every camera until the
+   * setting holds), so its worker starts no other bot meanwhile (worker/bot-fleet.ts). A bot that
+   * has waited LOBBY_SETTLED_MS in the lobby counts as settled there (nobody is letting it in yet),
+   * and settles in again once admitted.
    */
-  lagState(): { lagSeconds: number; lagging: boolean; settling: boolean } {
+  lagState(now = Date.now()): { lagSeconds: number; lagging: boolean; settling: boolean } {
+    const settledInLobby = this.lobbySince !== null && now - this.lobbySince >= LOBBY_SETTLED_MS;
     return {
       lagSeconds: round(this.lag.lagSeconds),
       lagging: this.lag.isLagging,
-      settling: !(this.waitingInLobby || this.settledInCall),
+      settling: !(settledInLobby || this.settledInCall),
     };
   }
 

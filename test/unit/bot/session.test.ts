@@ -257,7 +257,7 @@ describe('BotSession', () => {
     expect(page().closed).toBe(true);
   });
 
-  it('is settling in until it waits in the lobby, and again from its admission until its video measures are done', async () => {
+  it('is settling in until its video measures are done in the call, but not while it has waited in the lobby a while', async () => {
     const seen: string[] = [];
     let session: BotSession | undefined;
     const driver = new ScriptedDriver((look, pressed) => {
@@ -268,7 +268,9 @@ describe('BotSession', () => {
         ...Array.from({ length: 8 }, () => ({ kind: 'in_call' }) as const),
         { kind: 'ended', reason: 'meeting_ended', detail: 'the call ended' },
       )(look, pressed);
-      seen.push(`${observation.screen.kind}${session?.lagState().settling ? ' settling' : ''}`);
+      // The third lobby look as if it came 10 s after the bot entered the lobby.
+      const at = observation.screen.kind === 'lobby' && look >= 3 ? Date.now() + 10_000 : Date.now();
+      seen.push(`${observation.screen.kind}${session?.lagState(at).settling ? ' settling' : ''}`);
       return observation;
     });
     let tries = 0;
@@ -284,10 +286,10 @@ describe('BotSession', () => {
     expect(seen).toEqual([
       'prejoin settling',
       'lobby settling', // seen while asking to join: not in the lobby yet
-      'lobby',
-      'lobby',
-      'in_call', // the two looks that make sure of the admission
-      'in_call',
+      'lobby settling', // in the lobby, not for long yet
+      'lobby', // waited 10 s: settled until admitted
+      'in_call settling', // the two looks that make sure of the admission (still in the lobby)
+      'in_call settling',
       'in_call settling', // in the call: the setting tried at each look, reached at the third
       'in_call settling',
       'in_call settling',
