@@ -17,7 +17,8 @@
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams|zoom]
  *     [--load none|realistic] [--floor] [--all] [--no-pss] [--stagger 0]
- *   (environment: BOT_IMAGE, BOT_CHROMIUM, EMBEDDED_PROFILE and BOT_SKIP_VIDEO are passed to the worker)
+ *   (environment: BOT_IMAGE, BOT_CHROMIUM, EMBEDDED_PROFILE, BOT_SKIP_VIDEO and BOT_SETTLE_LIMIT_SECONDS are
+ *   passed to the worker)
  *
  * `--load realistic` gives every meeting the benchmarks' realistic load (issue 31: six participants,
  * three of them silent, every camera on as WebRTC video, a 1080p screen share half the time, the
@@ -250,6 +251,10 @@ async function round(n: number): Promise<RoundResult> {
       ...(process.env.EMBEDDED_PROFILE && { EMBEDDED_PROFILE: process.env.EMBEDDED_PROFILE }),
       // The bot's video measures on or off: BOT_SKIP_VIDEO=on npx tsx bench/capacity.ts --load realistic
       ...(process.env.BOT_SKIP_VIDEO && { BOT_SKIP_VIDEO: process.env.BOT_SKIP_VIDEO }),
+      // Bots settling in one at a time, or not (0): BOT_SETTLE_LIMIT_SECONDS=0 npx tsx bench/capacity.ts
+      ...(process.env.BOT_SETTLE_LIMIT_SECONDS && {
+        BOT_SETTLE_LIMIT_SECONDS: process.env.BOT_SETTLE_LIMIT_SECONDS,
+      }),
     },
   });
   const runtime = new DockerRuntime(stack.docker, createLogger('capacity', 'silent'));

@@ -11,12 +11,13 @@ export interface TrackedBot {
  * launches may go on again) and `changed` whenever the number of slots in use, of lagging bots or of
  * settling bots does. Reservations cover the gap between taking a launch and its container running.
  *
- * Bots settle in one at a time: a bot is settling from its container's start until it says it has
- * settled (bot/session.ts lagState: waiting in the lobby, or in the call with its video measures
- * done), and again from its admission until then, for at most `settleLimitMs` each time; meanwhile
- * the worker starts no other bot. Those are a bot's busiest seconds (its browser starting, the page
- * loading, every camera arriving until the meeting's setting stops them), and several at once on
- * one machine hold up the bots already transcribing there. 0 turns this off.
+ * With `settleLimitMs` over 0 (BOT_SETTLE_LIMIT_SECONDS), bots settle in one at a time: a bot is
+ * settling from its container's start until it says it has settled (bot/session.ts lagState: in the
+ * call with its video measures done, or a while in the lobby), and again from its admission until
+ * then, for at most `settleLimitMs` each time; meanwhile the worker starts no other bot. Those are a
+ * bot's busiest seconds (its browser starting, the page loading, every camera arriving until the
+ * meeting's setting stops them), and several at once on one machine hold up the bots already
+ * transcribing there; the price is that later bots join later. 0 (the default): no waiting.
  */
 export class BotFleet extends EventEmitter {
   private readonly bots = new Map<string, TrackedBot>();

@@ -126,11 +126,11 @@ export const configSchema = z
     /** Bots one worker runs at once; unset: as many as the engine's machine holds (worker/bot-slots.ts). */
     BOT_SLOTS: z.coerce.number().int().min(1).max(1000).optional(),
     /**
-     * A worker starts its next bot once the last one has settled in (in the lobby, or in the call with
-     * its video measures done), or after this many seconds; 0: bots start as soon as slots allow
-     * (worker/bot-fleet.ts).
+     * Over 0: a worker starts its next bot only once the last one has settled in (in the call with its
+     * video measures done, or 10 s in the lobby), or after this many seconds. 0 (the default): bots
+     * start as soon as slots allow, so none arrives late (worker/bot-fleet.ts, docs/settings.md).
      */
-    BOT_SETTLE_LIMIT_SECONDS: z.coerce.number().min(0).max(600).default(30),
+    BOT_SETTLE_LIMIT_SECONDS: z.coerce.number().min(0).max(600).default(0),
     BOT_IMAGE: z.string().min(1).default('meetbot/bot:latest'),
     /** Docker network mode of bot containers: `host` here; a deployment may name a network. */
     BOT_NETWORK: z.string().min(1).default('host'),
