@@ -32,7 +32,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sleep } from '../shared/infra/async.js';
 import { createLogger } from '../shared/infra/logger.js';
-import { listTransitions } from '../shared/meetings/transitions-store.js';
+import { listTransitions, type TransitionRecord } from '../shared/meetings/transitions-store.js';
 import type { CreateMeetingInput } from '../simulator/client.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
 import { driftPerHourMs, median, utteranceTimings } from '../test/support/speech-timing.js';
@@ -209,10 +209,11 @@ function scenario(): CreateMeetingInput {
   };
 }
 
+type MeetingTransitions = Array<{ meetingId: number; transitions: TransitionRecord[] }>;
+
 /** Why each bot that did not reach the call ended where it did: its meeting's transitions. */
-async function reportNotAdmitted(stack: Stack, meetings: Array<{ meetingId: number }>): Promise<void> {
-  for (const { meetingId } of meetings) {
-    const transitions = await stack.transitions(meetingId);
+function reportNotAdmitted(meetings: MeetingTransitions): void {
+  for (const { meetingId, transitions } of meetings) {
     if (transitions.some((t) => t.to === 'active')) continue;
     const path = transitions
       .map((t) => `${t.to}${t.reason ? ` (${t.reason}${t.detail ? `: ${t.detail}` : ''})` : ''}`)
@@ -222,11 +223,10 @@ async function reportNotAdmitted(stack: Stack, meetings: Array<{ meetingId: numb
 }
 
 /** When each bot reached the lobby and the call, from the first bot's request (s). */
-async function reportJoins(stack: Stack, meetings: Array<{ meetingId: number }>): Promise<void> {
+function reportJoins(meetings: MeetingTransitions): void {
   let first: number | null = null;
   const joins: string[] = [];
-  for (const { meetingId } of meetings) {
-    const transitions = await stack.transitions(meetingId);
+  for (const { transitions } of meetings) {
     first ??= transitions[0]?.createdAt.getTime() ?? null;
     const at = (status: string) => {
       const found = transitions.find((t) => t.to === status);
@@ -274,8 +274,11 @@ async function round(n: number): Promise<RoundResult> {
         ),
       )
     ).filter((status) => status === 'active').length;
-    if (admitted < n) await reportNotAdmitted(stack, meetings);
-    await reportJoins(stack, meetings);
+    const joined = await Promise.all(
+      meetings.map(async ({ meetingId }) => ({ meetingId, transitions: await stack.transitions(meetingId) })),
+    );
+    if (admitted < n) reportNotAdmitted(joined);
+    reportJoins(joined);
 
     // Sample each bot's memory and CPU, and the machine's CPU, while the meetings run.
     const machineStart = machineCpuTicks();

@@ -16,7 +16,8 @@ const DEFAULT_INTERVAL_MS = 2000;
 /**
  * Reads how far each of this worker's bots is behind and whether it is still settling in (the bot
  * keeps both in its alive key) and tells the fleet, which stops taking launches while any of them
- * lags or settles and takes them again once they have all caught up and settled. The latest readings feed the worker's lag metric.
+ * lags or settles and takes them again once they have all caught up and settled. The latest
+ * readings feed the worker's lag metric.
  */
 export class BotLagWatch {
   private readings = new Map<string, BotLag>();
