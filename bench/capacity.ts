@@ -99,8 +99,13 @@ interface RoundResult {
   wer: number;
   lagFirst: number[];
   lagSecond: number[];
-  /** Every utterance's lag with when its speech ended, seconds into the meeting. */
-  lagTimeline: Array<{ at: number; lag: number }>;
+  /**
+   * Every utterance's lag with when its speech ended, seconds into the meeting, and how much of it
+   * is `heardLate`: the segment's own end time after the voice's (seconds), i.e. audio the bot's
+   * capture heard late (waiting in the page between WebRTC and the capture), against the rest
+   * (delivery to Node, the recognizer's backlog, committing).
+   */
+  lagTimeline: Array<{ at: number; lag: number; heardLate: number }>;
   offsets: {
     firstStart: number[];
     firstEnd: number[];
@@ -372,7 +377,11 @@ async function round(n: number): Promise<RoundResult> {
         }
         const lag = (segment.created_at.getTime() - utterance.end) / 1000;
         (utterance.end < middle ? lagFirst : lagSecond).push(lag);
-        lagTimeline.push({ at: (utterance.end - (played[0]?.start ?? 0)) / 1000, lag });
+        lagTimeline.push({
+          at: (utterance.end - (played[0]?.start ?? 0)) / 1000,
+          lag,
+          heardLate: (segment.absolute_end_time.getTime() - utterance.end) / 1000,
+        });
       }
     }
     const wer = wordErrorRate(references.join(' '), hypotheses.join(' ')).rate;
@@ -454,17 +463,39 @@ for (const n of COUNTS) {
   console.log(
     `  the bots' own reports: ${result.health.length === 0 ? 'none lagging' : result.health.join('; ')}`,
   );
-  const windows = new Map<number, number[]>();
-  for (const { at, lag } of result.lagTimeline) {
-    const window = Math.floor(at / 30) * 30;
-    const lags = windows.get(window) ?? [];
-    lags.push(lag);
-    windows.set(window, lags);
+  const windows = new Map<number, Array<{ lag: number; heardLate: number }>>();
+  for (const entry of result.lagTimeline) {
+    const window = Math.floor(entry.at / 30) * 30;
+    windows.set(window, [...(windows.get(window) ?? []), entry]);
   }
+  const perWindow = [...windows.entries()].sort(([a], [b]) => a - b);
   console.log(
-    `  lag p95 per 30 s: ${[...windows.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([window, lags]) => `${window}–${window + 30} s ${fmt(percentile(lags, 95), 1)}`)
+    `  lag p95 per 30 s: ${perWindow
+      .map(
+        ([window, lags]) =>
+          `${window}–${window + 30} s ${fmt(
+            percentile(
+              lags.map((l) => l.lag),
+              95,
+            ),
+            1,
+          )}`,
+      )
+      .join(', ')}`,
+  );
+  // Where the lag sits: the capture hearing the voice late (its stamp), or what comes after.
+  console.log(
+    `  of which heard late (segment end − voice end, p95 per 30 s): ${perWindow
+      .map(
+        ([window, lags]) =>
+          `${window}–${window + 30} s ${fmt(
+            percentile(
+              lags.map((l) => l.heardLate),
+              95,
+            ),
+            1,
+          )}`,
+      )
       .join(', ')}`,
   );
   if (result.floor) {

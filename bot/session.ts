@@ -21,7 +21,7 @@ import type { Observation, PlatformDriver, Screen } from './platforms/driver.js'
 import { MeetingRecorder, type RecordingChunk } from './recording/meeting-recorder.js';
 import { SpeakerAttribution } from './speakers/attribution.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
-import { LagMonitor, type LagThresholds, transcriptionLagSeconds } from './transcription-lag.js';
+import { LagMonitor, type LagThresholds, lagParts } from './transcription-lag.js';
 import { unreachablePageDetail } from './unreachable-page.js';
 import { VideoMeasures } from './video/video-measures.js';
 import { createSpeechSynthesizer } from './voices/index.js';
@@ -523,15 +523,24 @@ export class BotSession {
 
   private checkLag(): void {
     this.engine?.settleDroppedAudio?.();
-    const lagSeconds = transcriptionLagSeconds({
+    const parts = lagParts({
       heardUntil: this.page?.timeline.endWall() ?? null,
       engineBacklogSeconds: this.engine?.backlogSeconds?.() ?? 0,
       now: Date.now(),
     });
+    const lagSeconds = parts.undeliveredSeconds + parts.engineBacklogSeconds;
     const transition = this.lag.observe(lagSeconds);
     if (transition) void this.deps.outbox.health({ kind: transition.kind, lagSeconds: round(lagSeconds) });
     if (transition?.kind === 'lagging') {
-      this.log.warn({ lagSeconds: round(lagSeconds) }, 'transcription is falling behind the meeting');
+      // Which part is behind: the page handing audio over (a starved browser) or the recognizer.
+      this.log.warn(
+        {
+          lagSeconds: round(lagSeconds),
+          undeliveredSeconds: round(parts.undeliveredSeconds),
+          engineBacklogSeconds: round(parts.engineBacklogSeconds),
+        },
+        'transcription is falling behind the meeting',
+      );
     } else if (transition?.kind === 'caught_up') {
       this.log.info(
         { lagSeconds: round(lagSeconds), worstSeconds: round(this.lag.worstSeconds) },

@@ -23,9 +23,17 @@ export interface LagInputs {
 
 export type LagTransition = { kind: 'lagging' | 'caught_up'; lagSeconds: number };
 
-export function transcriptionLagSeconds({ heardUntil, engineBacklogSeconds, now }: LagInputs): number {
-  const undelivered = heardUntil === null ? 0 : Math.max(0, (now - heardUntil) / 1000);
-  return undelivered + Math.max(0, engineBacklogSeconds);
+/** The lag's two parts (seconds): audio not handed over by the page yet, and the engine's backlog. */
+export interface LagParts {
+  undeliveredSeconds: number;
+  engineBacklogSeconds: number;
+}
+
+export function lagParts({ heardUntil, engineBacklogSeconds, now }: LagInputs): LagParts {
+  return {
+    undeliveredSeconds: heardUntil === null ? 0 : Math.max(0, (now - heardUntil) / 1000),
+    engineBacklogSeconds: Math.max(0, engineBacklogSeconds),
+  };
 }
 
 export class LagMonitor {

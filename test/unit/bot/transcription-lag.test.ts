@@ -1,16 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { LagMonitor, transcriptionLagSeconds } from '../../../bot/transcription-lag.js';
+import { LagMonitor, lagParts } from '../../../bot/transcription-lag.js';
 
-describe('transcriptionLagSeconds', () => {
+describe('lagParts', () => {
   const now = Date.parse('2026-11-23T10:00:00.000Z');
 
-  it('adds audio the page has not delivered yet to what the engine has not processed', () => {
-    expect(transcriptionLagSeconds({ heardUntil: now - 4000, engineBacklogSeconds: 6, now })).toBe(10);
+  it('tells audio the page has not delivered yet from what the engine has not processed', () => {
+    expect(lagParts({ heardUntil: now - 4000, engineBacklogSeconds: 6, now })).toEqual({
+      undeliveredSeconds: 4,
+      engineBacklogSeconds: 6,
+    });
   });
 
-  it('is the backlog alone before any audio, and never negative', () => {
-    expect(transcriptionLagSeconds({ heardUntil: null, engineBacklogSeconds: 0, now })).toBe(0);
-    expect(transcriptionLagSeconds({ heardUntil: now + 200, engineBacklogSeconds: -1, now })).toBe(0);
+  it('has nothing undelivered before any audio, and no part is ever negative', () => {
+    expect(lagParts({ heardUntil: null, engineBacklogSeconds: 0, now })).toEqual({
+      undeliveredSeconds: 0,
+      engineBacklogSeconds: 0,
+    });
+    expect(lagParts({ heardUntil: now + 200, engineBacklogSeconds: -1, now })).toEqual({
+      undeliveredSeconds: 0,
+      engineBacklogSeconds: 0,
+    });
   });
 });
 
