@@ -49,6 +49,19 @@ export function writeRawError(
 }
 
 /**
+ * How long an idle keep-alive connection stays open: longer than clients and load balancers keep
+ * theirs (60 s is common), so the server never closes a connection a client is about to reuse,
+ * which the client sees as ECONNRESET (Node's default is 5 s).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/** The API's HTTP server settings, for the service and the test stack alike. */
+export function withKeepAlive(server: Server): Server {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return server;
+}
+
+/**
  * Requests Node rejects or handles before the app sees them get a JSON error like every other
  * answer, not an empty body or a dropped connection: unknown methods, bad Content-Length, oversized
  * headers and malformed request lines (the parser's errors); CONNECT, which Node leaves to a proxy

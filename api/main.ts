@@ -13,7 +13,7 @@ import { Shutdown } from '../shared/infra/shutdown.js';
 import { MeetingChangeListener, meetingAnnouncer } from '../shared/meetings/changes.js';
 import { createRecordingStorage } from '../shared/recordings/create-storage.js';
 import { createApp } from './app.js';
-import { answerMalformedRequests, stopServing } from './http-server.js';
+import { answerMalformedRequests, stopServing, withKeepAlive } from './http-server.js';
 import { OpenFeeds } from './live/open-feeds.js';
 import { audioSocketSlots, liveSocketSlots, liveStreamSlots } from './live/slots.js';
 import { redisRateLimits } from './middleware/rate-limits.js';
@@ -77,7 +77,7 @@ const app = createApp({
 });
 
 const handleRequest = app.callback();
-const server = answerMalformedRequests(createServer(handleRequest));
+const server = withKeepAlive(answerMalformedRequests(createServer(handleRequest)));
 attachLiveSockets(server, {
   handleRequest,
   db,
@@ -117,7 +117,6 @@ server.listen(config.API_PORT, config.API_HOST, () => {
   const { port } = server.address() as AddressInfo;
   logger.info({ host: config.API_HOST, port }, 'api listening');
 });
-server.keepAliveTimeout = 65_000;
 
 new Shutdown(logger, config.SHUTDOWN_TIMEOUT_MS)
   .add('http server', () => stopServing(server, openFeeds))

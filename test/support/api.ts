@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import type Koa from 'koa';
 import { createApp } from '../../api/app.js';
 import type { AppState } from '../../api/context.js';
-import { answerMalformedRequests } from '../../api/http-server.js';
+import { answerMalformedRequests, withKeepAlive } from '../../api/http-server.js';
 import { OpenFeeds } from '../../api/live/open-feeds.js';
 import { audioSocketSlots, liveSocketSlots, liveStreamSlots } from '../../api/live/slots.js';
 import { noRateLimits, redisRateLimits } from '../../api/middleware/rate-limits.js';
@@ -163,7 +163,7 @@ export async function startTestApi(
     },
   });
   const handleRequest = app.callback();
-  const server: Server = answerMalformedRequests(createServer(handleRequest));
+  const server: Server = withKeepAlive(answerMalformedRequests(createServer(handleRequest)));
   attachLiveSockets(server, {
     handleRequest,
     db: database.db,
