@@ -40,6 +40,7 @@ import { type Stack, startStack } from '../test/support/stack.js';
 import { wordErrorRate } from '../test/support/wer.js';
 import { HEALTH_EVENT_REASONS } from '../worker/ingest/transcription-health.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
+import { type CaptureClockReading, followCaptureClock } from './support/capture-clock-readings.js';
 import { sampleContainer } from './support/container-processes.js';
 import { startFloor } from './support/floor-container.js';
 import { loadArg, platformArg } from './support/scenario-args.js';
@@ -119,6 +120,8 @@ interface RoundResult {
   machineCores: number;
   /** The bots' own lagging and dropped-audio reports. */
   health: string[];
+  /** Each bot's capture-clock readings, once a minute (bench/support/capture-clock-readings.ts). */
+  captureClocks: CaptureClockReading[][];
   behind: string[];
   floor?: FloorResult;
 }
@@ -285,6 +288,13 @@ async function round(n: number): Promise<RoundResult> {
     if (admitted < n) reportNotAdmitted(joined);
     reportJoins(joined);
 
+    // Each bot's capture-clock readings (where audio waits in its page), from its log as it runs.
+    const clocks = await Promise.all(
+      meetings.map(async (meeting) => {
+        const [container] = await stack.containersOf(meeting.meetingId);
+        return container?.State === 'running' ? followCaptureClock(stack.docker, container.Id) : null;
+      }),
+    );
     // Sample each bot's memory and CPU, and the machine's CPU, while the meetings run.
     const machineStart = machineCpuTicks();
     const sampler = sampleContainers(
@@ -304,6 +314,8 @@ async function round(n: number): Promise<RoundResult> {
       meetings.map((m) => stack.waitForStatus(m.meetingId, ['completed', 'failed'], (SECONDS + 120) * 1000)),
     );
     sampler.stop();
+    for (const clock of clocks) clock?.stop();
+    const captureClocks = clocks.map((clock) => clock?.readings ?? []);
     const machineCores = machineCoresSince(machineStart);
     const { memoryMiB, pssMiB, cpuCores } = sampler;
 
@@ -421,6 +433,7 @@ async function round(n: number): Promise<RoundResult> {
       cpuCores,
       machineCores,
       health,
+      captureClocks,
       behind,
       ...(values.floor && { floor: await floorRound(stack, runtime, n) }),
     };
@@ -497,6 +510,12 @@ for (const n of COUNTS) {
           )}`,
       )
       .join(', ')}`,
+  );
+  const seconds = (ms: number | null) => (ms === null ? '–' : fmt(ms / 1000, 1));
+  console.log(
+    `  audio waiting between the receivers' playout and the capture, per bot at each minute (s): ${result.captureClocks
+      .map((readings) => readings.map((r) => seconds(r.playoutBacklogMs)).join(' → ') || '–')
+      .join('; ')}`,
   );
   if (result.floor) {
     const { floor } = result;

@@ -1,0 +1,68 @@
+/**
+ * The capture-clock lines a bot logs once a minute (bot/audio/capture.ts, "capture clock"), read
+ * from its container's log as it runs (the worker removes a bot's container when it exits, its log
+ * with it). They say where audio waits inside the bot's page: `playoutBacklogMs` is what the page's
+ * WebRTC receivers played out against what the capture's AudioContext rendered since both were
+ * first seen (audio waiting between the two clocks), `missingSeconds` the wall time the capture has
+ * no audio for, `receiveDelayMs` the jitter buffer's delay.
+ */
+import { PassThrough } from 'node:stream';
+import type Docker from 'dockerode';
+
+export interface CaptureClockReading {
+  /** Seconds since the bench started following this bot. */
+  at: number;
+  playoutBacklogMs: number | null;
+  missingSeconds: number | null;
+  receiveDelayMs: number | null;
+}
+
+const CAPTURE_CLOCK_MESSAGE = 'capture clock';
+
+function numberOr(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** One bot log line's reading, when the line is a capture-clock one. */
+export function captureClockReading(line: string, at: number): CaptureClockReading | null {
+  if (!line.includes(CAPTURE_CLOCK_MESSAGE)) return null;
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (entry.msg !== CAPTURE_CLOCK_MESSAGE) return null;
+  return {
+    at,
+    playoutBacklogMs: numberOr(entry.playoutBacklogMs),
+    missingSeconds: numberOr(entry.missingSeconds),
+    receiveDelayMs: numberOr(entry.receiveDelayMs),
+  };
+}
+
+/** Follows a container's log until it ends (or `stop()`), keeping its capture-clock readings. */
+export async function followCaptureClock(
+  docker: Docker,
+  containerId: string,
+): Promise<{ readings: CaptureClockReading[]; stop(): void }> {
+  const readings: CaptureClockReading[] = [];
+  const since = Date.now();
+  const raw = (await docker
+    .getContainer(containerId)
+    .logs({ follow: true, stdout: true, stderr: true })) as NodeJS.ReadableStream & { destroy?(): void };
+  const lines = new PassThrough();
+  docker.modem.demuxStream(raw, lines, lines);
+  let pending = '';
+  lines.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    const parts = pending.split('\n');
+    pending = parts.pop() ?? '';
+    for (const line of parts) {
+      const reading = captureClockReading(line, (Date.now() - since) / 1000);
+      if (reading) readings.push(reading);
+    }
+  });
+  raw.on('error', () => {});
+  return { readings, stop: () => raw.destroy?.() };
+}
