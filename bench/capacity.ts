@@ -16,9 +16,13 @@
  * all are in the call to the meetings' end: CPU and memory per page, and the machine's CPU.
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams|zoom]
- *     [--load none|realistic] [--floor] [--all] [--no-pss] [--stagger 0]
+ *     [--load none|realistic] [--floor] [--all] [--no-pss] [--stagger 0] [--logs DIR]
  *   (environment: BOT_IMAGE, BOT_CHROMIUM, EMBEDDED_PROFILE, BOT_SKIP_VIDEO and BOT_SETTLE_LIMIT_SECONDS are
  *   passed to the worker)
+ *
+ * `--logs DIR` keeps every bot's whole log (followed from its container's start, since the worker
+ * removes a container when its bot exits); a bot that never reached the call has its last lines
+ * printed either way.
  *
  * `--load realistic` gives every meeting the benchmarks' realistic load (issue 31: six participants,
  * three of them silent, every camera on as WebRTC video, a 1080p screen share half the time, the
@@ -28,7 +32,8 @@
  * Needs what the e2e tests need (Docker, the bot image, Postgres, Redis, flite); run it on an
  * otherwise idle machine.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sleep } from '../shared/infra/async.js';
 import { createLogger } from '../shared/infra/logger.js';
@@ -40,7 +45,7 @@ import { type Stack, startStack } from '../test/support/stack.js';
 import { wordErrorRate } from '../test/support/wer.js';
 import { HEALTH_EVENT_REASONS } from '../worker/ingest/transcription-health.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
-import { type CaptureClockReading, followCaptureClock } from './support/capture-clock-readings.js';
+import { type CaptureClockReading, type FollowedBotLog, followBotLog } from './support/bot-log.js';
 import { sampleContainer } from './support/container-processes.js';
 import { startFloor } from './support/floor-container.js';
 import { loadArg, platformArg } from './support/scenario-args.js';
@@ -59,6 +64,8 @@ const { values } = parseArgs({
     all: { type: 'boolean', default: false },
     /** Seconds between one bot's request and the next (0: all at once). */
     stagger: { type: 'string', default: '0' },
+    /** A directory for every bot's whole log, one file per meeting of each round. */
+    logs: { type: 'string' },
   },
   allowNegative: true,
 });
@@ -219,15 +226,45 @@ function scenario(): CreateMeetingInput {
 
 type MeetingTransitions = Array<{ meetingId: number; transitions: TransitionRecord[] }>;
 
-/** Why each bot that did not reach the call ended where it did: its meeting's transitions. */
-function reportNotAdmitted(meetings: MeetingTransitions): void {
-  for (const { meetingId, transitions } of meetings) {
-    if (transitions.some((t) => t.to === 'active')) continue;
+/** Follows the bot's log from when its container exists (null if none appears within a minute). */
+async function followOnceStarted(stack: Stack, meetingId: number): Promise<FollowedBotLog | null> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const [container] = await stack.containersOf(meetingId).catch(() => []);
+    if (container) return followBotLog(stack.docker, container.Id).catch(() => null);
+    await sleep(250);
+  }
+  return null;
+}
+
+function saveLogs(
+  directory: string,
+  n: number,
+  meetings: Array<{ meetingId: number }>,
+  logs: Array<FollowedBotLog | null>,
+): void {
+  mkdirSync(directory, { recursive: true });
+  meetings.forEach(({ meetingId }, index) => {
+    const file = join(directory, `n${n}-meeting-${meetingId}.log`);
+    writeFileSync(file, `${(logs[index]?.lines ?? []).join('\n')}\n`);
+  });
+  console.log(`  bots' logs: ${directory}`);
+}
+
+/** Lines of a bot's log shown when it did not reach the call. */
+const NOT_ADMITTED_LOG_LINES = 25;
+
+/** Why each bot that did not reach the call ended where it did: its meeting's transitions and log. */
+function reportNotAdmitted(meetings: MeetingTransitions, logs: Array<FollowedBotLog | null>): void {
+  meetings.forEach(({ meetingId, transitions }, index) => {
+    if (transitions.some((t) => t.to === 'active')) return;
     const path = transitions
       .map((t) => `${t.to}${t.reason ? ` (${t.reason}${t.detail ? `: ${t.detail}` : ''})` : ''}`)
       .join(' → ');
     console.log(`  not admitted: meeting ${meetingId}: ${path}`);
-  }
+    const tail = logs[index]?.lines.slice(-NOT_ADMITTED_LOG_LINES) ?? [];
+    for (const line of tail) console.log(`    ${line}`);
+  });
 }
 
 /** When each bot reached the lobby and the call, from the first bot's request (s). */
@@ -269,9 +306,12 @@ async function round(n: number): Promise<RoundResult> {
   try {
     stack.startWorker('capacity-worker');
     const meetings: Array<{ meetingId: number; nativeId: string }> = [];
+    const logs: Array<Promise<FollowedBotLog | null>> = [];
     for (let index = 0; index < n; index += 1) {
       if (index > 0 && STAGGER_SECONDS > 0) await sleep(STAGGER_SECONDS * 1000);
-      meetings.push(await stack.createMeetingAndBot(scenario()));
+      const meeting = await stack.createMeetingAndBot(scenario());
+      meetings.push(meeting);
+      logs.push(followOnceStarted(stack, meeting.meetingId));
     }
     const admitted = (
       await Promise.all(
@@ -285,16 +325,10 @@ async function round(n: number): Promise<RoundResult> {
     const joined = await Promise.all(
       meetings.map(async ({ meetingId }) => ({ meetingId, transitions: await stack.transitions(meetingId) })),
     );
-    if (admitted < n) reportNotAdmitted(joined);
+    const botLogs = await Promise.all(logs);
+    if (admitted < n) reportNotAdmitted(joined, botLogs);
     reportJoins(joined);
 
-    // Each bot's capture-clock readings (where audio waits in its page), from its log as it runs.
-    const clocks = await Promise.all(
-      meetings.map(async (meeting) => {
-        const [container] = await stack.containersOf(meeting.meetingId);
-        return container?.State === 'running' ? followCaptureClock(stack.docker, container.Id) : null;
-      }),
-    );
     // Sample each bot's memory and CPU, and the machine's CPU, while the meetings run.
     const machineStart = machineCpuTicks();
     const sampler = sampleContainers(
@@ -314,8 +348,10 @@ async function round(n: number): Promise<RoundResult> {
       meetings.map((m) => stack.waitForStatus(m.meetingId, ['completed', 'failed'], (SECONDS + 120) * 1000)),
     );
     sampler.stop();
-    for (const clock of clocks) clock?.stop();
-    const captureClocks = clocks.map((clock) => clock?.readings ?? []);
+    for (const log of botLogs) log?.stop();
+    // Each bot's capture-clock readings (where audio waits in its page), from its log.
+    const captureClocks = botLogs.map((log) => log?.readings ?? []);
+    if (values.logs) saveLogs(values.logs, n, meetings, botLogs);
     const machineCores = machineCoresSince(machineStart);
     const { memoryMiB, pssMiB, cpuCores } = sampler;
 

@@ -1,10 +1,11 @@
 /**
- * The capture-clock lines a bot logs once a minute (bot/audio/capture.ts, "capture clock"), read
- * from its container's log as it runs (the worker removes a bot's container when it exits, its log
- * with it). They say where audio waits inside the bot's page: `playoutBacklogMs` is what the page's
- * WebRTC receivers played out against what the capture's AudioContext rendered since both were
- * first seen (audio waiting between the two clocks), `missingSeconds` the wall time the capture has
- * no audio for, `receiveDelayMs` the jitter buffer's delay.
+ * A bot's log, followed from its container as it runs (the worker removes a bot's container when
+ * it exits, its log with it): every line kept, and the capture-clock lines a bot logs once a minute
+ * (bot/audio/capture.ts, "capture clock") read out. Those say where audio waits inside the bot's
+ * page: `playoutBacklogMs` is what the page's WebRTC receivers played out against what the
+ * capture's AudioContext rendered since both were first seen (audio waiting between the two
+ * clocks), `missingSeconds` the wall time the capture has no audio for, `receiveDelayMs` the jitter
+ * buffer's delay.
  */
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
@@ -15,6 +16,12 @@ export interface CaptureClockReading {
   playoutBacklogMs: number | null;
   missingSeconds: number | null;
   receiveDelayMs: number | null;
+}
+
+export interface FollowedBotLog {
+  lines: string[];
+  readings: CaptureClockReading[];
+  stop(): void;
 }
 
 const CAPTURE_CLOCK_MESSAGE = 'capture clock';
@@ -41,28 +48,27 @@ export function captureClockReading(line: string, at: number): CaptureClockReadi
   };
 }
 
-/** Follows a container's log until it ends (or `stop()`), keeping its capture-clock readings. */
-export async function followCaptureClock(
-  docker: Docker,
-  containerId: string,
-): Promise<{ readings: CaptureClockReading[]; stop(): void }> {
+/** Follows a container's log from its start until it ends (or `stop()`). */
+export async function followBotLog(docker: Docker, containerId: string): Promise<FollowedBotLog> {
+  const lines: string[] = [];
   const readings: CaptureClockReading[] = [];
   const since = Date.now();
   const raw = (await docker
     .getContainer(containerId)
     .logs({ follow: true, stdout: true, stderr: true })) as NodeJS.ReadableStream & { destroy?(): void };
-  const lines = new PassThrough();
-  docker.modem.demuxStream(raw, lines, lines);
+  const output = new PassThrough();
+  docker.modem.demuxStream(raw, output, output);
   let pending = '';
-  lines.on('data', (chunk: Buffer) => {
+  output.on('data', (chunk: Buffer) => {
     pending += chunk.toString('utf8');
     const parts = pending.split('\n');
     pending = parts.pop() ?? '';
     for (const line of parts) {
+      lines.push(line);
       const reading = captureClockReading(line, (Date.now() - since) / 1000);
       if (reading) readings.push(reading);
     }
   });
   raw.on('error', () => {});
-  return { readings, stop: () => raw.destroy?.() };
+  return { lines, readings, stop: () => raw.destroy?.() };
 }
