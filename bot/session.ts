@@ -22,6 +22,7 @@ import { MeetingRecorder, type RecordingChunk } from './recording/meeting-record
 import { SpeakerAttribution } from './speakers/attribution.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
 import { LagMonitor, type LagThresholds, lagParts } from './transcription-lag.js';
+import { CaptureLossWatch } from './audio/capture-loss.js';
 import { unreachablePageDetail } from './unreachable-page.js';
 import { VideoMeasures } from './video/video-measures.js';
 import { createSpeechSynthesizer } from './voices/index.js';
@@ -145,6 +146,7 @@ export class BotSession {
   private captureStarted = false;
   private recorder: MeetingRecorder | null = null;
   private readonly lag: LagMonitor;
+  private readonly captureLoss = new CaptureLossWatch();
   private chat: MeetingChat | null = null;
   /** Participant events, from admission to leaving. */
   private participants: ParticipantReporter | null = null;
@@ -523,6 +525,7 @@ export class BotSession {
 
   private checkLag(): void {
     this.engine?.settleDroppedAudio?.();
+    this.checkCaptureLoss();
     const parts = lagParts({
       heardUntil: this.page?.timeline.endWall() ?? null,
       engineBacklogSeconds: this.engine?.backlogSeconds?.() ?? 0,
@@ -549,6 +552,31 @@ export class BotSession {
     }
   }
 
+  /** Audio the page's capture never heard (its clock skipped it): said, as the engine's drops are. */
+  private checkCaptureLoss(): void {
+    const timeline = this.page?.timeline;
+    if (!timeline || timeline.startWall() === null) return;
+    const loss = this.captureLoss.observe(timeline.missingSeconds(), Date.now());
+    if (!loss) return;
+    const bounds = {
+      droppedFrom: new Date(loss.from).toISOString(),
+      droppedTo: new Date(loss.to).toISOString(),
+    };
+    const lagSeconds = round(this.lag.lagSeconds);
+    const droppedSeconds = round(loss.lostSeconds);
+    void this.deps.outbox.health({
+      kind: 'audio_dropped',
+      lagSeconds,
+      ...bounds,
+      droppedBy: 'capture',
+      droppedSeconds,
+    });
+    this.log.warn(
+      { droppedSeconds, ...bounds, lagSeconds },
+      "the audio capture lost part of the meeting's audio (the browser is short of CPU)",
+    );
+  }
+
   private reportDropped(start: number, end: number): void {
     const from = this.page?.timeline.wallAt(start);
     const to = this.page?.timeline.wallAt(end);
@@ -557,7 +585,7 @@ export class BotSession {
         ? { droppedFrom: new Date(from).toISOString(), droppedTo: new Date(to).toISOString() }
         : {};
     const lagSeconds = round(this.lag.lagSeconds);
-    void this.deps.outbox.health({ kind: 'audio_dropped', lagSeconds, ...bounds });
+    void this.deps.outbox.health({ kind: 'audio_dropped', lagSeconds, ...bounds, droppedBy: 'engine' });
     this.log.warn(
       { droppedSeconds: round(end - start), ...bounds, lagSeconds },
       'the engine fell too far behind and dropped audio unheard',

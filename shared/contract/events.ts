@@ -108,10 +108,14 @@ export type TranscriptSegmentMessage = z.infer<typeof transcriptSegmentMessage>;
 /**
  * How the transcription keeps up with the meeting, sent when that changes: `lagging` once it is
  * behind by the bot's threshold, `caught_up` once it is close again, `audio_dropped` for a stretch
- * of the meeting the engine had to leave untranscribed (never silently).
+ * of the meeting left untranscribed (never silently): by the engine, too far behind to take it, or
+ * by the page's capture, whose audio clock skipped it on a host short of CPU.
  */
 export const TRANSCRIPTION_HEALTH_KINDS = ['lagging', 'caught_up', 'audio_dropped'] as const;
 export type TranscriptionHealthKind = (typeof TRANSCRIPTION_HEALTH_KINDS)[number];
+/** What left audio out: the engine (too far behind) or the page's capture (its clock skipped it). */
+export const AUDIO_DROPPED_BY = ['engine', 'capture'] as const;
+export type AudioDroppedBy = (typeof AUDIO_DROPPED_BY)[number];
 
 export const transcriptionHealthMessage = z.object({
   meetingId: z.number().int().positive(),
@@ -124,6 +128,10 @@ export const transcriptionHealthMessage = z.object({
   /** audio_dropped: the stretch of the meeting (wall clock) that was not transcribed. */
   droppedFrom: z.iso.datetime().optional(),
   droppedTo: z.iso.datetime().optional(),
+  /** audio_dropped: what left it out (absent: the engine, as bots before this field say). */
+  droppedBy: z.enum(AUDIO_DROPPED_BY).optional(),
+  /** audio_dropped by the capture: seconds of audio lost within the stretch (spread over it). */
+  droppedSeconds: z.number().min(0).optional(),
 });
 export type TranscriptionHealthMessage = z.infer<typeof transcriptionHealthMessage>;
 

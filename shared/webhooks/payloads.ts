@@ -1,6 +1,10 @@
 import { type ChatMessageJson, chatMessageJson } from '../chat/serialize.js';
 import type { ChatMessageRecord } from '../chat/store.js';
-import type { TranscriptionHealthKind, TranscriptionHealthMessage } from '../contract/events.js';
+import type {
+  AudioDroppedBy,
+  TranscriptionHealthKind,
+  TranscriptionHealthMessage,
+} from '../contract/events.js';
 import type { MeetingStatus } from '../contract/meeting-status.js';
 import type { Platform } from '../contract/platforms.js';
 import type { MeetingStatusChanged } from '../meetings/events.js';
@@ -59,6 +63,10 @@ export interface TranscriptionHealthData {
   /** audio_dropped: the wall-clock stretch of the meeting left untranscribed. */
   dropped_from: string | null;
   dropped_to: string | null;
+  /** audio_dropped: what left it out, `engine` (too far behind) or `capture` (the page's clock skipped it); else null. */
+  dropped_by: AudioDroppedBy | null;
+  /** audio_dropped by the capture: seconds lost within the stretch; else null. */
+  dropped_seconds: number | null;
   observed_at: string;
 }
 
@@ -146,6 +154,8 @@ export function transcriptionHealthData(
     lag_seconds: health.lagSeconds,
     dropped_from: health.droppedFrom ?? null,
     dropped_to: health.droppedTo ?? null,
+    dropped_by: health.kind === 'audio_dropped' ? (health.droppedBy ?? 'engine') : null,
+    dropped_seconds: health.droppedSeconds ?? null,
     observed_at: health.at,
   };
 }

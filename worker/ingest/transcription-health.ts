@@ -25,6 +25,10 @@ function eventDetail(health: TranscriptionHealthMessage): string {
   if (health.kind === 'lagging') return `the transcription is falling behind: ${behind}`;
   const stretch =
     health.droppedFrom && health.droppedTo ? ` from ${health.droppedFrom} to ${health.droppedTo}` : '';
+  if (health.droppedBy === 'capture') {
+    const lost = health.droppedSeconds === undefined ? '' : ` ${health.droppedSeconds.toFixed(1)} s of`;
+    return `the bot's audio capture lost${lost} the meeting's audio${stretch} (its browser was short of CPU)`;
+  }
   return `the engine was too far behind (${behind}) and left the audio${stretch} untranscribed`;
 }
 
@@ -50,6 +54,7 @@ export function transcriptionHealthHandler(db: Knex, log: Logger): BatchHandler 
         lagSeconds: health.lagSeconds,
         droppedFrom: health.droppedFrom,
         droppedTo: health.droppedTo,
+        droppedBy: health.droppedBy,
       };
       if (health.kind === 'caught_up') log.info(fields, 'bot transcription caught up');
       else if (health.kind === 'lagging') log.warn(fields, 'bot transcription is falling behind');

@@ -372,6 +372,15 @@ describe('transcription health reports', () => {
       droppedTo: '2026-11-23T10:00:42.000Z',
     });
     await report({ kind: 'caught_up', lagSeconds: 2 });
+    // The page's capture lost audio (its clock skipped it), the engine keeping up.
+    await report({
+      kind: 'audio_dropped',
+      lagSeconds: 0.4,
+      droppedFrom: '2026-11-23T10:01:00.000Z',
+      droppedTo: '2026-11-23T10:01:40.000Z',
+      droppedBy: 'capture',
+      droppedSeconds: 18.5,
+    });
     await report({ kind: 'lagging', sessionId: randomUUID() }); // an older launch of the meeting
     await report({ kind: 'asleep' });
 
@@ -382,16 +391,26 @@ describe('transcription health reports', () => {
       .where({ meeting_id: meetingId })
       .orderBy('seq')
       .select('event_type', 'payload');
-    expect(deliveries.map((row) => row.event_type)).toEqual(Array(3).fill('meeting.transcription_health'));
+    expect(deliveries.map((row) => row.event_type)).toEqual(Array(4).fill('meeting.transcription_health'));
     expect(deliveries.map((row) => row.payload)).toEqual([
-      expect.objectContaining({ kind: 'lagging', lag_seconds: 12.5, dropped_from: null }),
+      expect.objectContaining({ kind: 'lagging', lag_seconds: 12.5, dropped_from: null, dropped_by: null }),
       expect.objectContaining({
         kind: 'audio_dropped',
         lag_seconds: 31,
         dropped_from: '2026-11-23T10:00:30.000Z',
         dropped_to: '2026-11-23T10:00:42.000Z',
+        // A bot that does not say what dropped it: the engine, as before the field.
+        dropped_by: 'engine',
+        dropped_seconds: null,
       }),
-      expect.objectContaining({ kind: 'caught_up', lag_seconds: 2 }),
+      expect.objectContaining({ kind: 'caught_up', lag_seconds: 2, dropped_by: null }),
+      expect.objectContaining({
+        kind: 'audio_dropped',
+        dropped_from: '2026-11-23T10:01:00.000Z',
+        dropped_to: '2026-11-23T10:01:40.000Z',
+        dropped_by: 'capture',
+        dropped_seconds: 18.5,
+      }),
     ]);
     expect(deliveries[0]!.payload.meeting).toMatchObject({ id: meetingId, platform: 'google_meet' });
     // The meeting's history says the same, keeping its status.
@@ -400,8 +419,12 @@ describe('transcription health reports', () => {
       ['requested', 'requested', 'transcription_lagging'],
       ['requested', 'requested', 'audio_dropped'],
       ['requested', 'requested', 'transcription_caught_up'],
+      ['requested', 'requested', 'audio_dropped'],
     ]);
     expect(history[1]!.detail).toContain('from 2026-11-23T10:00:30.000Z to 2026-11-23T10:00:42.000Z');
+    expect(history[3]!.detail).toBe(
+      "the bot's audio capture lost 18.5 s of the meeting's audio from 2026-11-23T10:01:00.000Z to 2026-11-23T10:01:40.000Z (its browser was short of CPU)",
+    );
     expect(await deadLetters()).toEqual([
       expect.objectContaining({ reason: expect.stringContaining('kind') }),
     ]);
