@@ -35,13 +35,21 @@ async function metric(name: string, labels = ''): Promise<number | null> {
   return line ? Number(line.split(' ').at(-1)) : null;
 }
 
-function healthEvents(
-  meetingId: number,
-): Array<{ kind: string; lag_seconds: number; dropped_from: string | null; dropped_to: string | null }> {
+/**
+ * The meeting's transcription-health webhook events about the engine: a capture that loses audio
+ * on a machine loaded by other work reports that too (dropped_by capture), which is not this test's.
+ */
+function healthEvents(meetingId: number): Array<{
+  kind: string;
+  lag_seconds: number;
+  dropped_from: string | null;
+  dropped_to: string | null;
+  dropped_by: string | null;
+}> {
   return receiver.received
     .filter((request) => request.json?.type === 'meeting.transcription_health')
     .map((request) => request.json.data)
-    .filter((data) => data.meeting.id === meetingId);
+    .filter((data) => data.meeting.id === meetingId && data.dropped_by !== 'capture');
 }
 
 /** The host PID of the recognizer in a bot container. */
@@ -123,12 +131,14 @@ describe('a bot starved of CPU', () => {
       .poll(() => healthEvents(meetingId).map((event) => event.kind), { timeout: 60_000, interval: 500 })
       .toEqual(['lagging', 'audio_dropped', 'caught_up']);
     const dropped = healthEvents(meetingId)[1]!;
+    expect(dropped.dropped_by).toBe('engine');
     const droppedSeconds = (Date.parse(dropped.dropped_to!) - Date.parse(dropped.dropped_from!)) / 1000;
     expect(droppedSeconds).toBeGreaterThan(1);
     await expect.poll(() => metric('bots_lagging'), { timeout: 15_000, interval: 500 }).toBe(0);
     const history = await stack.api.request('GET', `/meetings/${meetingId}/events`, { key: stack.user.key });
     expect(
       history.body.events
+        .filter((event: { detail: string | null }) => !event.detail?.includes('audio capture lost'))
         .map((event: { reason: string | null }) => event.reason)
         .filter((reason: string | null) => reason?.includes('transcription') || reason === 'audio_dropped'),
     ).toEqual(['transcription_lagging', 'audio_dropped', 'transcription_caught_up']);
