@@ -518,35 +518,23 @@ for (const n of COUNTS) {
     windows.set(window, [...(windows.get(window) ?? []), entry]);
   }
   const perWindow = [...windows.entries()].sort(([a], [b]) => a - b);
-  console.log(
-    `  lag p95 per 30 s: ${perWindow
+  /** p95 of one part of the lag in each half-minute of the meeting. */
+  const p95PerWindow = (part: 'lag' | 'heardLate') =>
+    perWindow
       .map(
         ([window, lags]) =>
           `${window}–${window + 30} s ${fmt(
             percentile(
-              lags.map((l) => l.lag),
+              lags.map((l) => l[part]),
               95,
             ),
             1,
           )}`,
       )
-      .join(', ')}`,
-  );
+      .join(', ');
+  console.log(`  lag p95 per 30 s: ${p95PerWindow('lag')}`);
   // Where the lag sits: the capture hearing the voice late (its stamp), or what comes after.
-  console.log(
-    `  of which heard late (segment end − voice end, p95 per 30 s): ${perWindow
-      .map(
-        ([window, lags]) =>
-          `${window}–${window + 30} s ${fmt(
-            percentile(
-              lags.map((l) => l.heardLate),
-              95,
-            ),
-            1,
-          )}`,
-      )
-      .join(', ')}`,
-  );
+  console.log(`  of which heard late (segment end − voice end, p95 per 30 s): ${p95PerWindow('heardLate')}`);
   const seconds = (ms: number | null) => (ms === null ? '–' : fmt(ms / 1000, 1));
   console.log(
     `  audio waiting between the receivers' playout and the capture, per bot at each minute (s): ${result.captureClocks
