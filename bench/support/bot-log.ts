@@ -7,8 +7,8 @@
  * clocks), `missingSeconds` the wall time the capture has no audio for, `receiveDelayMs` the jitter
  * buffer's delay.
  */
-import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
+import { followContainerLines } from '../../test/support/container-log-lines.js';
 
 export interface CaptureClockReading {
   /** Seconds since the bench started following this bot. */
@@ -53,22 +53,10 @@ export async function followBotLog(docker: Docker, containerId: string): Promise
   const lines: string[] = [];
   const readings: CaptureClockReading[] = [];
   const since = Date.now();
-  const raw = (await docker
-    .getContainer(containerId)
-    .logs({ follow: true, stdout: true, stderr: true })) as NodeJS.ReadableStream & { destroy?(): void };
-  const output = new PassThrough();
-  docker.modem.demuxStream(raw, output, output);
-  let pending = '';
-  output.on('data', (chunk: Buffer) => {
-    pending += chunk.toString('utf8');
-    const parts = pending.split('\n');
-    pending = parts.pop() ?? '';
-    for (const line of parts) {
-      lines.push(line);
-      const reading = captureClockReading(line, (Date.now() - since) / 1000);
-      if (reading) readings.push(reading);
-    }
+  const { stop } = await followContainerLines(docker, containerId, (line) => {
+    lines.push(line);
+    const reading = captureClockReading(line, (Date.now() - since) / 1000);
+    if (reading) readings.push(reading);
   });
-  raw.on('error', () => {});
-  return { lines, readings, stop: () => raw.destroy?.() };
+  return { lines, readings, stop };
 }

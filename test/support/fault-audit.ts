@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import type { Redis } from 'ioredis';
 import { listBotSessions } from '../../shared/bots/session-registry.js';
@@ -7,6 +6,7 @@ import { decodeStreamEntry } from '../../shared/contract/stream-codec.js';
 import { botSessionStream } from '../../shared/contract/streams.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import { Labels } from '../../worker/runtime/bot-runtime.js';
+import { followContainerLines } from './container-log-lines.js';
 
 /** One segment as the bot last published it (its final copy when there is one). */
 export interface PublishedSegment {
@@ -137,34 +137,17 @@ export async function followBotLog(
 ): Promise<{ segmentIds: Set<string>; lines: () => string[]; stop: () => void }> {
   const segmentIds = new Set<string>();
   const lines: string[] = [];
-  const container = docker.getContainer(containerId);
-  const stream = (await container.logs({
-    follow: true,
-    stdout: true,
-    stderr: true,
-  })) as unknown as NodeJS.ReadableStream & { destroy?: () => void };
-  const out = new PassThrough();
-  docker.modem.demuxStream(stream, out, out);
-  let buffer = '';
-  out.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    let newline = buffer.indexOf('\n');
-    while (newline >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      newline = buffer.indexOf('\n');
-      lines.push(line);
-      if (lines.length > 5000) lines.shift();
-      try {
-        const entry = JSON.parse(line) as { msg?: string; segmentId?: string };
-        if (entry.msg === 'segment' && entry.segmentId) segmentIds.add(entry.segmentId);
-      } catch {
-        // Not a log line of the bot's (e.g. Chromium's own output).
-      }
+  const { stop } = await followContainerLines(docker, containerId, (line) => {
+    lines.push(line);
+    if (lines.length > 5000) lines.shift();
+    try {
+      const entry = JSON.parse(line) as { msg?: string; segmentId?: string };
+      if (entry.msg === 'segment' && entry.segmentId) segmentIds.add(entry.segmentId);
+    } catch {
+      // Not a log line of the bot's (e.g. Chromium's own output).
     }
   });
-  stream.on('error', () => {});
-  return { segmentIds, lines: () => lines, stop: () => stream.destroy?.() };
+  return { segmentIds, lines: () => lines, stop };
 }
 
 /** The deployment's containers (running or not): none may be left once a stack closed. */
