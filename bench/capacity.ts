@@ -127,7 +127,7 @@ interface RoundResult {
   machineCores: number;
   /** The bots' own lagging and dropped-audio reports. */
   health: string[];
-  /** Each bot's capture-clock readings, once a minute (bench/support/capture-clock-readings.ts). */
+  /** Each bot's capture-clock readings, once a minute (bench/support/bot-log.ts). */
   captureClocks: CaptureClockReading[][];
   behind: string[];
   floor?: FloorResult;

@@ -11,8 +11,6 @@ import type Docker from 'dockerode';
 import { followContainerLines } from '../../test/support/container-log-lines.js';
 
 export interface CaptureClockReading {
-  /** Seconds since the bench started following this bot. */
-  at: number;
   playoutBacklogMs: number | null;
   missingSeconds: number | null;
   receiveDelayMs: number | null;
@@ -31,7 +29,7 @@ function numberOr(value: unknown): number | null {
 }
 
 /** One bot log line's reading, when the line is a capture-clock one. */
-export function captureClockReading(line: string, at: number): CaptureClockReading | null {
+export function captureClockReading(line: string): CaptureClockReading | null {
   if (!line.includes(CAPTURE_CLOCK_MESSAGE)) return null;
   let entry: Record<string, unknown>;
   try {
@@ -41,7 +39,6 @@ export function captureClockReading(line: string, at: number): CaptureClockReadi
   }
   if (entry.msg !== CAPTURE_CLOCK_MESSAGE) return null;
   return {
-    at,
     playoutBacklogMs: numberOr(entry.playoutBacklogMs),
     missingSeconds: numberOr(entry.missingSeconds),
     receiveDelayMs: numberOr(entry.receiveDelayMs),
@@ -52,10 +49,9 @@ export function captureClockReading(line: string, at: number): CaptureClockReadi
 export async function followBotLog(docker: Docker, containerId: string): Promise<FollowedBotLog> {
   const lines: string[] = [];
   const readings: CaptureClockReading[] = [];
-  const since = Date.now();
   const { stop } = await followContainerLines(docker, containerId, (line) => {
     lines.push(line);
-    const reading = captureClockReading(line, (Date.now() - since) / 1000);
+    const reading = captureClockReading(line);
     if (reading) readings.push(reading);
   });
   return { lines, readings, stop };
