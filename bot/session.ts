@@ -22,7 +22,7 @@ import { MeetingRecorder, type RecordingChunk } from './recording/meeting-record
 import { SpeakerAttribution } from './speakers/attribution.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
 import { LagMonitor, type LagThresholds, lagParts } from './transcription-lag.js';
-import { CaptureLossWatch } from './audio/capture-loss.js';
+import { type CaptureLossReport, CaptureLossWatch } from './audio/capture-loss.js';
 import { unreachablePageDetail } from './unreachable-page.js';
 import { VideoMeasures } from './video/video-measures.js';
 import { createSpeechSynthesizer } from './voices/index.js';
@@ -557,7 +557,19 @@ export class BotSession {
     const timeline = this.page?.timeline;
     if (!timeline || timeline.startWall() === null) return;
     const loss = this.captureLoss.observe(timeline.missingSeconds(), Date.now());
-    if (!loss) return;
+    if (loss) this.reportCaptureLoss(loss);
+  }
+
+  /** The capture is over: a loss stretch still open is said too, up to the last sample heard. */
+  private finishCaptureLoss(): void {
+    const timeline = this.page?.timeline;
+    const lastHeard = timeline?.endWall();
+    if (!timeline || lastHeard == null) return;
+    const loss = this.captureLoss.finish(timeline.missingSeconds(), lastHeard);
+    if (loss) this.reportCaptureLoss(loss);
+  }
+
+  private reportCaptureLoss(loss: CaptureLossReport): void {
     const bounds = {
       droppedFrom: new Date(loss.from).toISOString(),
       droppedTo: new Date(loss.to).toISOString(),
@@ -659,6 +671,7 @@ export class BotSession {
   }
 
   private async cleanUp(): Promise<void> {
+    this.finishCaptureLoss();
     if (this.engine) {
       const engine = this.engine;
       await withLimit(engine.flush(), FLUSH_LIMIT_MS, 'flushing the engine', this.log).catch(

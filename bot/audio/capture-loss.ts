@@ -8,6 +8,8 @@
  * and is reported when it closes (or every `reportEveryMs` while it lasts) if it lost at least
  * `reportSeconds` in all. The reported bounds are the wall-clock span in which the audio went
  * missing; the lost seconds are spread over it (a starved clock loses a little of every chunk).
+ * A stretch still open when the capture ends is reported by `finish`, so a meeting that ends while
+ * its bot is starved still says what it lost in its last minute.
  */
 export interface CaptureLossThresholds {
   windowMs: number;
@@ -71,5 +73,20 @@ export class CaptureLossWatch {
     if (closing) this.stretch = null;
     else this.stretch = { from: now, missingAtStart: missingSeconds, reportedAt: now };
     return lostSeconds >= reportSeconds ? report : null;
+  }
+
+  /**
+   * The capture ended (the bot left the call, or the meeting ended): the open stretch, up to the
+   * capture's last reading, if it lost enough to be reported; the watch starts afresh after it.
+   */
+  finish(missingSeconds: number, now: number): CaptureLossReport | null {
+    const stretch = this.stretch;
+    this.stretch = null;
+    this.readings = [];
+    if (!stretch) return null;
+    const lostSeconds = missingSeconds - stretch.missingAtStart;
+    return lostSeconds >= this.thresholds.reportSeconds
+      ? { from: stretch.from, to: Math.max(stretch.from, now), lostSeconds }
+      : null;
   }
 }

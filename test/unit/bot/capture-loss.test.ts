@@ -67,4 +67,28 @@ describe('CaptureLossWatch', () => {
     expect(reports[1]!.from).toBe(reports[0]!.to);
     for (const report of reports) expect(report.lostSeconds).toBeGreaterThanOrEqual(25);
   });
+
+  it('reports a stretch still open when the capture ends, and nothing when there is none', () => {
+    const watch = new CaptureLossWatch();
+    const state = { now: T0, missing: 0 };
+    const keptTime = new CaptureLossWatch();
+    run(keptTime, { ...state }, 20, 1);
+    expect(keptTime.finish(state.missing, state.now + 20_000)).toBeNull();
+    run(watch, state, 20, 1);
+    expect(run(watch, state, 30, 0.5)).toEqual([]);
+    const report = watch.finish(state.missing, state.now);
+    expect(report).not.toBeNull();
+    expect(report!.lostSeconds).toBeCloseTo(15, 5);
+    expect(report!.to).toBe(state.now);
+    // Closed by it: a second finish says nothing again.
+    expect(watch.finish(state.missing, state.now)).toBeNull();
+  });
+
+  it('does not report at the end a stretch too short to tell', () => {
+    const watch = new CaptureLossWatch();
+    const state = { now: T0, missing: 0 };
+    run(watch, state, 20, 1);
+    run(watch, state, 4, 0.5);
+    expect(watch.finish(state.missing, state.now)).toBeNull();
+  });
 });

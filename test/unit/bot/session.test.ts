@@ -144,6 +144,7 @@ function setUp(
   let pageOpened = false;
   let pageClosed = false;
   let captureStarted = false;
+  const timeline = new CaptureTimeline();
   const createEngine: EngineFactory = (_config, _settings, callbacks) => {
     engine.emit = callbacks.onSegment;
     engine.dropped = callbacks.onAudioDropped ?? null;
@@ -177,7 +178,6 @@ function setUp(
     openPage: async (_config, hooks): Promise<MeetingPage> => {
       pageOpened = true;
       options.onPage?.(hooks);
-      const timeline = new CaptureTimeline();
       return {
         driver,
         startCapture: async (deliver) => {
@@ -210,6 +210,7 @@ function setUp(
     sink,
     engine,
     end,
+    timeline,
     statuses: () =>
       sink.steps.map((step) => ('reason' in step ? `${step.status}:${step.reason}` : step.status)),
     page: () => ({ opened: pageOpened, closed: pageClosed, captureStarted }),
@@ -551,5 +552,24 @@ describe('BotSession', () => {
       .toEqual(['lagging', 'audio_dropped', 'caught_up']);
     end.end({ status: 'completed', reason: 'stopped' });
     await running;
+  });
+  it('says what the capture lost in a stretch still going on when the meeting ends', async () => {
+    const driver = new ScriptedDriver(screens({ kind: 'in_call' }));
+    const heardFrom = Date.now();
+    const { session, sink, end, timeline } = setUp(driver, {}, { captureWall: heardFrom });
+    const running = session.run();
+    await expect.poll(() => sink.steps.length).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The capture's clock skips 4.8 s: its next chunk is heard 5 s after the first (0.2 s long).
+    timeline.append(3200, heardFrom + 5000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sink.reports).toEqual([]);
+    end.end({ status: 'completed', reason: 'stopped' });
+    await running;
+    expect(sink.reports).toHaveLength(1);
+    const report = sink.reports[0]!;
+    expect(report).toMatchObject({ kind: 'audio_dropped', droppedBy: 'capture', droppedSeconds: 4.8 });
+    expect(Date.parse(report.droppedTo!)).toBe(heardFrom + 5200);
+    expect(Date.parse(report.droppedFrom!)).toBeLessThanOrEqual(heardFrom + 5000);
   });
 });
