@@ -64,12 +64,23 @@ export interface Pacing {
   prejoinMs: number;
   lobbyMs: number;
   callMs: number;
+  /**
+   * How long the pre-join form may go without a step not taken before (the name, a switch, the join
+   * button) before the page is judged unusable: a slow page that keeps moving is given its time.
+   */
+  prejoinStuckMs: number;
+  /** How long the pre-join form may take in all, however it moves. */
+  prejoinLimitMs: number;
 }
 
-const DEFAULT_PACING: Pacing = { prejoinMs: 600, lobbyMs: 500, callMs: 1000 };
+const DEFAULT_PACING: Pacing = {
+  prejoinMs: 600,
+  lobbyMs: 500,
+  callMs: 1000,
+  prejoinStuckMs: 90_000,
+  prejoinLimitMs: 180_000,
+};
 
-/** How long the pre-join form may take before the page is judged unusable. */
-const PREJOIN_LIMIT_MS = 90_000;
 const LEAVE_LIMIT_MS = 10_000;
 /**
  * The command stream is read from its start, so a relaunched bot sees the speech its predecessor
@@ -381,9 +392,13 @@ export class BotSession {
   /** Fills the pre-join form and presses a join button until the page shows we asked (or can't). */
   private async askToJoin(driver: PlatformDriver): Promise<Outcome | null> {
     const { end } = this.deps;
-    const deadline = Date.now() + PREJOIN_LIMIT_MS;
+    const { prejoinStuckMs, prejoinLimitMs } = this.pacing;
+    const startedAt = Date.now();
+    let movedAt = startedAt;
+    // A step repeated (a field filled again after a reload, a join press the page ignored) is no move.
+    const stepsTaken = new Set<string>();
     let pressedJoin = false;
-    while (Date.now() < deadline) {
+    while (Date.now() < Math.min(movedAt + prejoinStuckMs, startedAt + prejoinLimitMs)) {
       if (end.outcome) return end.outcome;
       try {
         const { screen } = await driver.observe();
@@ -401,6 +416,8 @@ export class BotSession {
         if (step) {
           this.log.info({ step }, 'pre-join');
           if (step.startsWith('pressed')) pressedJoin = true;
+          if (!stepsTaken.has(step)) movedAt = Date.now();
+          stepsTaken.add(step);
         }
       } catch (error) {
         // A reload or navigation mid-step destroys the page's context; look again.

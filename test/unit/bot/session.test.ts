@@ -6,7 +6,7 @@ import type { EngineSegment, TranscriptionEngine } from '../../../bot/engines/en
 import type { MeetingPage, MeetingPageHooks } from '../../../bot/meeting-page.js';
 import type { EventSink, HealthReport, LifecycleStep, ParticipantChange } from '../../../bot/outbox.js';
 import type { Observation, PlatformDriver, Screen } from '../../../bot/platforms/driver.js';
-import { BotSession, type EngineFactory } from '../../../bot/session.js';
+import { BotSession, type EngineFactory, type Pacing } from '../../../bot/session.js';
 import type { VideoMeasure } from '../../../bot/video/measures.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
 import type { TranscriptSegmentMessage } from '../../../shared/contract/events.js';
@@ -21,7 +21,7 @@ class ScriptedDriver implements PlatformDriver {
   readonly speakingScript = '';
   readonly actions: string[] = [];
   private looks = 0;
-  private pressed = false;
+  protected pressed = false;
   openError: Error | null = null;
   /** The incoming-video setting, when the test gives the driver one. */
   turnOffIncomingVideo?: () => Promise<boolean>;
@@ -56,6 +56,31 @@ class ScriptedDriver implements PlatformDriver {
   }
   async leave(): Promise<void> {
     this.actions.push('leave');
+  }
+}
+
+/**
+ * A slow pre-join form: each look at it takes the next of `steps` once `everyMs` have passed since
+ * the last one (the same step again after the list ends, or none); "pressed" steps press join.
+ */
+class SlowFormDriver extends ScriptedDriver {
+  private taken = 0;
+  private lastAt = 0;
+  constructor(
+    private readonly steps: (index: number) => string | null,
+    private readonly everyMs: number,
+  ) {
+    super(screens({ kind: 'lobby' }));
+  }
+  override async prepareStep(): Promise<string | null> {
+    if (Date.now() - this.lastAt < this.everyMs) return null;
+    const step = this.steps(this.taken);
+    if (step === null) return null;
+    this.taken += 1;
+    this.lastAt = Date.now();
+    this.actions.push(step);
+    if (step.startsWith('pressed')) this.pressed = true;
+    return step;
   }
 }
 
@@ -135,6 +160,7 @@ function setUp(
     participants?: ParticipantChange[];
     audioOut?: AudioOut;
     videoMeasures?: VideoMeasure[];
+    pacing?: Partial<Pacing>;
   } = {},
 ) {
   const sink = new RecordingSink();
@@ -173,7 +199,7 @@ function setUp(
     log,
     end,
     createEngine,
-    pacing: FAST,
+    pacing: { ...FAST, ...options.pacing },
     ...(options.audioOut && { audioOut: options.audioOut }),
     openPage: async (_config, hooks): Promise<MeetingPage> => {
       pageOpened = true;
@@ -571,5 +597,50 @@ describe('BotSession', () => {
     expect(report).toMatchObject({ kind: 'audio_dropped', droppedBy: 'capture', droppedSeconds: 4.8 });
     expect(Date.parse(report.droppedTo!)).toBe(heardFrom + 5200);
     expect(Date.parse(report.droppedFrom!)).toBeLessThanOrEqual(heardFrom + 5000);
+  });
+  describe('the pre-join limit', () => {
+    const FORM = ['entered the name', 'turned the microphone off', 'turned the camera off'];
+    const pacing = { prejoinStuckMs: 400, prejoinLimitMs: 5000 };
+
+    it('gives a slow form that keeps moving its time, each new step counting from itself', async () => {
+      // Four steps 250 ms apart: 750 ms in all, longer than the 400 ms a form may stand still.
+      const driver = new SlowFormDriver((i) => [...FORM, 'pressed "Ask to join"'][i] ?? null, 250);
+      const { session, statuses, end } = setUp(driver, {}, { pacing });
+      const running = session.run();
+      await expect.poll(() => statuses()).toEqual(['joining', 'awaiting_admission']);
+      expect(driver.actions.filter((action) => !action.startsWith('open'))).toEqual([
+        ...FORM,
+        'pressed "Ask to join"',
+      ]);
+      end.end({ status: 'completed', reason: 'stopped' });
+      await running;
+    });
+
+    it('fails as blocked once the form stands still, a join press the page ignores again and again being no move', async () => {
+      const driver = new SlowFormDriver((i) => FORM[i] ?? 'pressed "Ask to join"', 50);
+      // The page never shows the lobby: the press did nothing.
+      driver.observe = async () => ({ screen: { kind: 'prejoin' }, others: null });
+      const startedAt = Date.now();
+      const { session } = setUp(driver, {}, { pacing });
+      expect(await session.run()).toEqual({
+        status: 'failed',
+        reason: 'blocked',
+        detail: 'the join form never led to a join request',
+      });
+      // Presses at least 50 ms apart within the 400 ms after the first: the repeats did not extend it.
+      const presses = driver.actions.filter((action) => action.startsWith('pressed')).length;
+      expect(presses).toBeGreaterThan(2);
+      expect(presses).toBeLessThanOrEqual(9);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(400 + 3 * 50);
+    });
+
+    it('fails as blocked at its overall limit, however much the form keeps moving', async () => {
+      const driver = new SlowFormDriver((i) => `dismissed interstitial ${i}`, 50);
+      const startedAt = Date.now();
+      const { session } = setUp(driver, {}, { pacing: { prejoinStuckMs: 400, prejoinLimitMs: 1000 } });
+      expect(await session.run()).toMatchObject({ status: 'failed', reason: 'blocked' });
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1000);
+      expect(driver.actions.length).toBeGreaterThan(5);
+    });
   });
 });
