@@ -25,6 +25,7 @@ import {
   accessibleName,
   clickButton,
   clickFirstVisible,
+  joinPress,
   pressLeave,
   readEvidence,
   setToggle,
@@ -89,7 +90,7 @@ export class GoogleMeetDriver implements PlatformDriver {
     for (const label of MEET_JOIN_BUTTONS) {
       if (findControl(evidence, [label], { visible: true, enabled: true, inDialog: false })) {
         const main = this.page.locator('body');
-        if (await clickButton(main, [label])) {
+        if (await clickButton(main, [label], joinPress(evidence, this.log))) {
           this.progress.asked = true;
           return `pressed "${label}"`;
         }

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { sleep } from '../../shared/infra/async.js';
+import type { Logger } from '../../shared/infra/logger.js';
 import { COLLECT_EVIDENCE_SCRIPT, type PageEvidence } from './evidence.js';
 
 function escapeRegExp(value: string): string {
@@ -21,19 +22,43 @@ export function readEvidence(page: Page): Promise<PageEvidence> {
   return page.evaluate(COLLECT_EVIDENCE_SCRIPT) as Promise<PageEvidence>;
 }
 
+export interface ClickOptions {
+  /**
+   * When the click runs out of time on a visible, enabled match (a busy page where the button never
+   * holds still long enough), send the click event itself (clickOrDispatch). For a press nothing
+   * may cover: the caller has seen no dialog over it.
+   */
+  orDispatch?: boolean;
+  /** Told why a visible, enabled match did not take the click. */
+  onMiss?: (error: Error) => void;
+}
+
 /** Clicks the first visible, enabled match; false when there is none (or it went away meanwhile). */
-export async function clickFirstVisible(locator: Locator): Promise<boolean> {
+export async function clickFirstVisible(locator: Locator, options: ClickOptions = {}): Promise<boolean> {
   const candidates = await locator.all();
   for (const candidate of candidates) {
     try {
       if (!(await candidate.isVisible()) || !(await candidate.isEnabled())) continue;
+    } catch {
+      continue;
+    }
+    try {
       await candidate.click({ timeout: 3000 });
       return true;
-    } catch {
+    } catch (error) {
       // Detached or covered between the look and the click: try the next one.
+      options.onMiss?.(error as Error);
+      if (options.orDispatch && (await dispatchClick(candidate, 3000))) return true;
     }
   }
   return false;
+}
+
+function dispatchClick(target: Locator, timeoutMs: number): Promise<boolean> {
+  return target.dispatchEvent('click', undefined, { timeout: timeoutMs }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -45,15 +70,16 @@ export async function clickOrDispatch(target: Locator, timeoutMs: number): Promi
     await target.click({ timeout: Math.min(3000, timeoutMs) });
     return true;
   } catch {
-    return target.dispatchEvent('click', undefined, { timeout: timeoutMs }).then(
-      () => true,
-      () => false,
-    );
+    return dispatchClick(target, timeoutMs);
   }
 }
 
-export function clickButton(scope: Page | Locator, names: readonly string[]): Promise<boolean> {
-  return clickFirstVisible(scope.getByRole('button', { name: accessibleName(names) }));
+export function clickButton(
+  scope: Page | Locator,
+  names: readonly string[],
+  options: ClickOptions = {},
+): Promise<boolean> {
+  return clickFirstVisible(scope.getByRole('button', { name: accessibleName(names) }), options);
 }
 
 /**
@@ -67,10 +93,7 @@ export async function pressLeave(page: Page, names: readonly string[]): Promise<
   if (await clickButton(page, names)) return true;
   const button = page.getByRole('button', { name: accessibleName(names), includeHidden: true }).first();
   if ((await button.count().catch(() => 0)) === 0) return false;
-  return button.dispatchEvent('click', undefined, { timeout: 3000 }).then(
-    () => true,
-    () => false,
-  );
+  return dispatchClick(button, 3000);
 }
 
 /** How long a pressed toggle may take to show its new state before the bot goes on anyway. */
@@ -145,4 +168,17 @@ export async function waitUntilOut({ observe, confirm, timeoutMs = 8000 }: WayOu
     await sleep(300);
   }
   return false;
+}
+
+/**
+ * How a pre-join form's join button is pressed: sent as an event when a busy page keeps the click
+ * from completing, unless a dialog covers the form; every miss said in the log, since a bot whose
+ * presses never take fails as `blocked` and its log is all that says why.
+ */
+export function joinPress(evidence: PageEvidence, log: Logger): ClickOptions {
+  return {
+    orDispatch: evidence.dialogs.length === 0,
+    onMiss: (error) =>
+      log.info({ err: error.message.split('\n')[0] }, 'the join button did not take the click'),
+  };
 }

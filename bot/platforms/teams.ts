@@ -7,6 +7,7 @@ import {
   buttonsByText,
   clickButton,
   clickFirstVisible,
+  joinPress,
   pressLeave,
   readEvidence,
   setToggle,
@@ -100,7 +101,10 @@ export class TeamsDriver implements PlatformDriver {
     if (
       join &&
       !join.disabled &&
-      (await clickFirstVisible(this.page.locator(`[data-tid="${TEAMS_JOIN_TID}"]`)))
+      (await clickFirstVisible(
+        this.page.locator(`[data-tid="${TEAMS_JOIN_TID}"]`),
+        joinPress(evidence, this.log),
+      ))
     ) {
       const switches = Object.entries(TEAMS_TOGGLE_TIDS).map(
         ([device, tid]) => `${device} ${teamsSwitchState(evidence, tid) ?? 'not shown'}`,

@@ -5,6 +5,7 @@ import {
   buttonsByText,
   clickButton,
   clickFirstVisible,
+  joinPress,
   pressLeave,
   setToggle,
   waitForToggle,
@@ -101,7 +102,12 @@ export class ZoomDriver implements PlatformDriver {
         return 'stopped the video';
     }
     if (zoom.joinButton?.visible && !zoom.joinButton.disabled) {
-      if (await clickFirstVisible(this.page.locator('button.preview-join-button'))) {
+      if (
+        await clickFirstVisible(
+          this.page.locator('button.preview-join-button'),
+          joinPress(evidence, this.log),
+        )
+      ) {
         this.log.info(
           { microphone: zoom.previewMic, camera: zoom.previewCamera },
           'joining with the preview as read',
