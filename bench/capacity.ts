@@ -17,8 +17,8 @@
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams|zoom]
  *     [--load none|realistic] [--floor] [--all] [--no-pss] [--stagger 0] [--logs DIR]
- *   (environment: BOT_IMAGE, BOT_CHROMIUM, EMBEDDED_PROFILE, BOT_SKIP_VIDEO and BOT_SETTLE_LIMIT_SECONDS are
- *   passed to the worker)
+ *   (environment: BOT_IMAGE, BOT_CHROMIUM, EMBEDDED_PROFILE, BOT_SKIP_VIDEO, BOT_SETTLE_LIMIT_SECONDS and
+ *   BOT_AUDIO_CAPTURE are passed to the worker, PASSED_THROUGH)
  *
  * `--logs DIR` keeps every bot's whole log (followed from its container's start, since the worker
  * removes a container when its bot exits); a bot that never reached the call has its last lines
@@ -282,6 +282,29 @@ function reportJoins(meetings: MeetingTransitions): void {
   console.log(`  joins (lobby / call, s after the first request): ${joins.join(', ')}`);
 }
 
+/**
+ * The worker settings a run may set from its own environment, to compare:
+ * - BOT_IMAGE, BOT_CHROMIUM (`full`): another bot image or Chromium build;
+ * - EMBEDDED_PROFILE (`fast`): the recognizer's setting;
+ * - BOT_SKIP_VIDEO (`on`/`off`): the bot's video measures;
+ * - BOT_SETTLE_LIMIT_SECONDS (0: off): bots settling in one at a time;
+ * - BOT_AUDIO_CAPTURE (`track-processor`): how the bots' pages hear the meeting.
+ */
+const PASSED_THROUGH = [
+  'BOT_IMAGE',
+  'BOT_CHROMIUM',
+  'EMBEDDED_PROFILE',
+  'BOT_SKIP_VIDEO',
+  'BOT_SETTLE_LIMIT_SECONDS',
+  'BOT_AUDIO_CAPTURE',
+] as const;
+
+function passedThrough(): Record<string, string> {
+  return Object.fromEntries(
+    PASSED_THROUGH.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
+  );
+}
+
 async function round(n: number): Promise<RoundResult> {
   const stack = await startStack({
     workerEnv: {
@@ -289,17 +312,7 @@ async function round(n: number): Promise<RoundResult> {
       RECONCILE_INTERVAL_SECONDS: '5',
       LOG_LEVEL: 'warn',
       WORKER_METRICS_PORT: '0',
-      // Another bot image or Chromium build, to compare: BOT_IMAGE=… BOT_CHROMIUM=full npx tsx bench/capacity.ts
-      ...(process.env.BOT_IMAGE && { BOT_IMAGE: process.env.BOT_IMAGE }),
-      ...(process.env.BOT_CHROMIUM && { BOT_CHROMIUM: process.env.BOT_CHROMIUM }),
-      // The recognizer's setting: EMBEDDED_PROFILE=fast npx tsx bench/capacity.ts
-      ...(process.env.EMBEDDED_PROFILE && { EMBEDDED_PROFILE: process.env.EMBEDDED_PROFILE }),
-      // The bot's video measures on or off: BOT_SKIP_VIDEO=on npx tsx bench/capacity.ts --load realistic
-      ...(process.env.BOT_SKIP_VIDEO && { BOT_SKIP_VIDEO: process.env.BOT_SKIP_VIDEO }),
-      // Bots settling in one at a time, or not (0): BOT_SETTLE_LIMIT_SECONDS=0 npx tsx bench/capacity.ts
-      ...(process.env.BOT_SETTLE_LIMIT_SECONDS && {
-        BOT_SETTLE_LIMIT_SECONDS: process.env.BOT_SETTLE_LIMIT_SECONDS,
-      }),
+      ...passedThrough(),
     },
   });
   const runtime = new DockerRuntime(stack.docker, createLogger('capacity', 'silent'));

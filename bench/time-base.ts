@@ -8,12 +8,15 @@
  *   npx tsx bench/time-base.ts [--minutes 3] [--platform google_meet|teams|both] [--bots 1] [--every 8]
  *                              [--track-delay 0]   (seconds before the page's remote tracks appear)
  *                              [--meet-audio slots|mixed]
+ *                              [--capture audio-context|track-processor]   (BOT_AUDIO_CAPTURE)
  *
  * `--bots` is per platform; every bot has its own meeting and they all run at once (load).
  * Needs Redis on 127.0.0.1:6379, Chromium (headless shell), flite and pocketsphinx on the host.
  */
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { AUDIO_CAPTURE_MODES } from '../shared/contract/bot-config.js';
 import { SimulatorClient } from '../simulator/client.js';
 import { createSimulator } from '../simulator/server.js';
 import { botSegments, startBot } from '../test/e2e/bot/bot-harness.js';
@@ -35,6 +38,8 @@ const { values } = parseArgs({
     'track-delay': { type: 'string', default: '0' },
     /** Meet's audio: its three slots (the default) or one mixed track; Teams is always mixed. */
     'meet-audio': { type: 'string', default: 'slots' },
+    /** How the bots' pages hear the meeting (BOT_AUDIO_CAPTURE). */
+    capture: { type: 'string', default: 'audio-context' },
   },
 });
 const minutes = Number(values.minutes);
@@ -46,6 +51,7 @@ const platforms =
     ? (['google_meet', 'teams'] as const)
     : ([values.platform] as ['google_meet' | 'teams']);
 const seconds = Math.min(Math.round(minutes * 60), 3590);
+const audioCapture = z.enum(AUDIO_CAPTURE_MODES).parse(values.capture);
 
 const simulator = await createSimulator({ host: '127.0.0.1', port: 0 });
 const client = new SimulatorClient(simulator.url);
@@ -71,6 +77,7 @@ const runs = await Promise.all(
           platform,
           meetingUrl: meeting.url,
           automaticLeave: { silenceSeconds: 3600, maxDurationSeconds: 4 * 3600 },
+          audioCapture,
           // The bot logs its capture clocks every minute at info level.
           logLevel: process.env.TIME_BASE_DETAIL ? 'info' : 'warn',
         },

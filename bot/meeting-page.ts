@@ -112,7 +112,7 @@ export async function openMeetingPageIn(
     return {
       driver,
       startCapture: async (sink) => {
-        await capture.start(browser.page, sink);
+        await capture.start(browser.page, sink, config.audioCapture);
       },
       timeline: capture.timeline,
       silenceOfDelivery: () => capture.silenceOfDelivery(),

@@ -2,11 +2,14 @@
  * Runs in the meeting page before the page's own scripts (addInitScript). It only notes the remote
  * audio tracks the page receives (RTCPeerConnection `track` events, MediaStreams assigned to media
  * elements, tracks added to them later) until Node asks it to start; then it mixes every one of
- * them, present and future, in a 16 kHz AudioContext and hands Int16 chunks to Node as base64.
+ * them, present and future, in a 16 kHz AudioContext (or, asked for `track-processor`, reads each
+ * as it is played out: track-mixer-page-script.ts) and hands Int16 chunks to Node as base64.
  *
  * Kept as a plain-JavaScript string: functions transpiled by tsx/esbuild carry helper calls that
  * don't exist in the page.
  */
+import { TRACK_MIXER_SCRIPT } from './track-mixer-page-script.js';
+
 export const AUDIO_BINDING = '__meetbotAudio';
 export const CAPTURE_GLOBAL = '__meetbotCapture';
 export const CAPTURE_SAMPLE_RATE = 16_000;
@@ -49,13 +52,20 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
   const localTrackIds = new Set();
   const known = new Map();
   const watchedStreams = new WeakSet();
-  const state = { ctx: null, mix: null, t0: null, started: false, sources: new Map(), mode: null };
+  const state = { ctx: null, mix: null, t0: null, started: false, sources: new Map(), mode: null, mixer: null };
+  ${TRACK_MIXER_SCRIPT}
+  // Seconds the capture has rendered on its own clock (the context's, or the track mixer's).
+  function rendered() {
+    if (state.mixer) return state.mixer.emittedSeconds();
+    return state.ctx ? state.ctx.currentTime : 0;
+  }
   // How long received audio waits in WebRTC's jitter buffer before it plays (ms): the voice was
   // spoken that much before the capture hears it.
   const receive = { delayMs: 0, peers: new Set(), last: new Map(), played: new Map(), backlogMs: 0 };
 
   function connect(track) {
     if (!state.started || state.sources.has(track.id) || track.readyState === 'ended') return;
+    if (state.mixer) { state.mixer.add(track); return; }
     try {
       const source = state.ctx.createMediaStreamSource(new MediaStream([track]));
       source.connect(state.mix);
@@ -175,12 +185,12 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
       try { report = await peer.getStats(); } catch (error) { continue; }
       report.forEach((entry) => {
         if (entry.type !== 'inbound-rtp' || entry.kind !== 'audio') return;
-        if (state.ctx && typeof entry.totalSamplesDuration === 'number') {
+        if (state.started && typeof entry.totalSamplesDuration === 'number') {
           // What the receiver played out (its renderer's clock) against what the capture rendered
           // (its own clock) since both were first seen: audio waiting between the two clocks.
           const base = receive.played.get(entry.id);
-          if (!base) receive.played.set(entry.id, { played: entry.totalSamplesDuration, rendered: state.ctx.currentTime });
-          else backlogs.push((entry.totalSamplesDuration - base.played - (state.ctx.currentTime - base.rendered)) * 1000);
+          if (!base) receive.played.set(entry.id, { played: entry.totalSamplesDuration, rendered: rendered() });
+          else backlogs.push((entry.totalSamplesDuration - base.played - (rendered() - base.rendered)) * 1000);
         }
         const previous = receive.last.get(entry.id);
         receive.last.set(entry.id, { delay: entry.jitterBufferDelay, count: entry.jitterBufferEmittedCount });
@@ -203,8 +213,28 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     if (typeof send === 'function') send(toBase64(buffer), wallOf(contextSeconds) - receive.delayMs);
   }
 
-  async function start() {
+  function startTrackMixer() {
+    state.mixer = createTrackMixer({
+      sampleRate: SAMPLE_RATE,
+      chunk: CHUNK,
+      deliver(buffer, wall, unheard) {
+        // The mixer's clock starts at its first sample: from the first chunk on, now() reads it.
+        if (state.t0 === null) state.t0 = 0;
+        const send = window.${AUDIO_BINDING};
+        if (typeof send === 'function') send(toBase64(buffer), wall - receive.delayMs, unheard / SAMPLE_RATE);
+      },
+    });
+    state.mode = 'track-processor';
+    state.started = true;
+  }
+
+  async function start(asked) {
     if (state.started) return state.mode;
+    if (asked === 'track-processor' && typeof MediaStreamTrackProcessor === 'function') {
+      startTrackMixer();
+      watchTracks();
+      return state.mode;
+    }
     const ctx = new AudioContext({ sampleRate: SAMPLE_RATE });
     const mix = ctx.createGain();
     const mute = ctx.createGain();
@@ -245,19 +275,27 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     state.mix = mix;
     state.started = true;
     if (ctx.state !== 'running') await ctx.resume().catch(() => {});
+    watchTracks();
+    return state.mode;
+  }
+
+  // Every track the page has and will have, connected; the receivers' delay measured once a second.
+  function watchTracks() {
     scanMediaElements();
     known.forEach((track) => connect(track));
     setInterval(scanMediaElements, 1000);
     setInterval(() => { measureReceiveDelay().catch(() => {}); }, 1000);
     measureReceiveDelay().catch(() => {});
-    return state.mode;
   }
 
   Object.defineProperty(window, '${CAPTURE_GLOBAL}', {
     value: Object.freeze({
       start,
-      /** Seconds on the capture clock (the AudioContext's), or null before the first sample. */
-      now: () => (state.t0 === null ? null : state.ctx.currentTime - state.t0),
+      /** Seconds on the capture clock (the AudioContext's or the track mixer's), or null before the first sample. */
+      now: () => {
+        if (state.t0 === null) return null;
+        return state.mixer ? state.mixer.now() : state.ctx.currentTime - state.t0;
+      },
       /**
        * [source, audioLevel 0..1, timestamp] for every source the page's WebRTC audio receivers
        * heard lately (synchronization and contributing sources, from the RTP level extensions).
@@ -285,11 +323,12 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
       },
       stats: () => ({
         mode: state.mode,
-        tracks: state.sources.size,
-        state: state.ctx ? state.ctx.state : null,
+        tracks: state.mixer ? state.mixer.tracks() : state.sources.size,
+        state: state.mixer ? 'running' : state.ctx ? state.ctx.state : null,
         receiveDelayMs: receive.delayMs,
         playoutBacklogMs: receive.backlogMs,
-        renderedSeconds: state.ctx ? state.ctx.currentTime : 0,
+        renderedSeconds: rendered(),
+        ...(state.mixer && state.mixer.stats()),
       }),
     }),
     enumerable: false,

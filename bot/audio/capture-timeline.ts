@@ -18,6 +18,8 @@ export class CaptureTimeline {
   private walls: number[] = [];
   private samples = 0;
   private firstWall: number | null = null;
+  /** Seconds of the captured audio that are silence put in for audio nobody delivered. */
+  private unheard = 0;
 
   constructor(private readonly sampleRate = TIMELINE_SAMPLE_RATE) {}
 
@@ -73,14 +75,19 @@ export class CaptureTimeline {
     return this.wallAt(this.capturedSeconds());
   }
 
+  /** Notes that `seconds` of the chunk just appended are silence in place of audio never delivered. */
+  noteUnheard(seconds: number): void {
+    this.unheard += seconds;
+  }
+
   /**
-   * How much of the wall time since the first sample has no audio (frames the capture clock lost
-   * or skipped), in seconds; positive means the audio clock ran slow.
+   * How much of the wall time since the first sample has no audio, in seconds: frames the capture
+   * clock lost or skipped (positive when it ran slow), and silence put in for audio no track gave.
    */
   missingSeconds(): number {
     const end = this.endWall();
     if (end === null || this.firstWall === null) return 0;
-    return (end - this.firstWall) / 1000 - this.capturedSeconds();
+    return (end - this.firstWall) / 1000 - this.capturedSeconds() + this.unheard;
   }
 
   private msFor(samples: number): number {

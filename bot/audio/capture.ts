@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { PeriodicLoop } from '../../shared/infra/background-loop.js';
+import type { AudioCaptureMode } from '../../shared/contract/bot-config.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import {
   AUDIO_BINDING,
@@ -40,16 +41,28 @@ export class AudioCapture {
 
   /** Must run before the meeting page loads, so the page's peer connections are hooked. */
   async install(context: BrowserContext): Promise<void> {
-    await context.exposeBinding(AUDIO_BINDING, (_source, base64: unknown, wall: unknown) => {
-      if (typeof base64 === 'string') this.receive(base64, typeof wall === 'number' ? wall : null);
-    });
+    await context.exposeBinding(
+      AUDIO_BINDING,
+      (_source, base64: unknown, wall: unknown, unheard: unknown) => {
+        if (typeof base64 !== 'string') return;
+        const unheardSeconds = typeof unheard === 'number' && Number.isFinite(unheard) ? unheard : 0;
+        this.receive(base64, typeof wall === 'number' ? wall : null, unheardSeconds);
+      },
+    );
     await context.addInitScript({ content: CAPTURE_INIT_SCRIPT });
   }
 
-  /** Starts mixing every remote track the page has and will have. */
-  async start(page: Page, sink: AudioSink): Promise<string> {
+  /**
+   * Starts mixing every remote track the page has and will have, the way asked (the page falls back
+   * to the AudioContext where it can't read tracks); resolves to the way it took.
+   */
+  async start(page: Page, sink: AudioSink, asked: AudioCaptureMode = 'audio-context'): Promise<string> {
     this.sink = sink;
-    const mode = await page.evaluate(`window.${CAPTURE_GLOBAL}.start()`);
+    const mode = await page.evaluate(
+      ([global, way]) =>
+        (window as unknown as Record<string, { start(way: string): Promise<string> }>)[global]!.start(way),
+      [CAPTURE_GLOBAL, asked] as const,
+    );
     this.log.info({ mode }, 'audio capture started');
     this.clockLog = new PeriodicLoop({
       intervalMs: 60_000,
@@ -95,8 +108,11 @@ export class AudioCapture {
     )) as CaptureStats | null;
   }
 
-  /** `wall`: the page's reading of the chunk's first sample in wall time; null if it gave none. */
-  private receive(base64: string, wall: number | null): void {
+  /**
+   * `wall`: the page's reading of the chunk's first sample in wall time, null if it gave none;
+   * `unheardSeconds`: how much of the chunk is silence standing in for audio no track delivered.
+   */
+  private receive(base64: string, wall: number | null, unheardSeconds: number): void {
     const sink = this.sink;
     if (!sink) return;
     const bytes = Buffer.from(base64, 'base64');
@@ -112,6 +128,7 @@ export class AudioCapture {
     Buffer.from(samples.buffer).set(bytes);
     const arrivalEstimate = now - (samples.length / CAPTURE_SAMPLE_RATE) * 1000;
     this.timeline.append(samples.length, wall !== null && Number.isFinite(wall) ? wall : arrivalEstimate);
+    if (unheardSeconds > 0) this.timeline.noteUnheard(unheardSeconds);
     sink(samples);
   }
 }

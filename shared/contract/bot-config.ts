@@ -3,6 +3,14 @@ import { TRANSCRIPTION_TASKS } from './meeting-status.js';
 import { PLATFORMS } from './platforms.js';
 import { BOT_STREAM_LAYOUTS } from './streams.js';
 
+/**
+ * How the bot's page hears the meeting (bot/audio/capture.ts): `audio-context` renders every remote
+ * track in a 16 kHz AudioContext; `track-processor` reads each as its receiver plays it out
+ * (bot/audio/track-mixer-page-script.ts).
+ */
+export const AUDIO_CAPTURE_MODES = ['audio-context', 'track-processor'] as const;
+export type AudioCaptureMode = (typeof AUDIO_CAPTURE_MODES)[number];
+
 /** The environment variable the worker puts the bot's JSON config in. */
 export const BOT_CONFIG_ENV = 'BOT_CONFIG';
 
@@ -164,6 +172,12 @@ export const botConfigSchema = z.object({
    * off, the page's video elements not rendered): `skip` applies them (BOT_SKIP_VIDEO). Absent: on, as BOT_SKIP_VIDEO is by default.
    */
   video: z.object({ skip: z.boolean() }).default({ skip: true }),
+  /**
+   * How the page hears the meeting (BOT_AUDIO_CAPTURE, bot/audio/capture.ts): `audio-context` renders
+   * the remote tracks in an AudioContext; `track-processor` reads each as its receiver plays it out.
+   * Absent: `audio-context`.
+   */
+  audioCapture: z.enum(AUDIO_CAPTURE_MODES).default('audio-context'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * A signed-in bot: the browser session of its bot account waits in this file (0600, the bot's own;

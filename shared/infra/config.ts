@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { DEFAULT_EMBEDDED_PROFILE, EMBEDDED_PROFILES, FLITE_VOICES } from '../contract/bot-config.js';
+import {
+  AUDIO_CAPTURE_MODES,
+  DEFAULT_EMBEDDED_PROFILE,
+  EMBEDDED_PROFILES,
+  FLITE_VOICES,
+} from '../contract/bot-config.js';
 import { SPEAK_AUDIO_MAX_BYTES } from '../contract/commands.js';
 import { SEGMENT_TIME_MAX_SECONDS } from '../contract/events.js';
 import { TRANSCRIPTION_ENGINES } from '../contract/languages.js';
@@ -163,6 +168,12 @@ export const configSchema = z
       .enum(['on', 'off', 'true', 'false'])
       .default('on')
       .transform((value) => value === 'on' || value === 'true'),
+    /**
+     * How the bots' pages hear the meeting: `audio-context` (the default) renders the remote tracks
+     * in an AudioContext; `track-processor` reads each as the page's receivers play it out, with no
+     * second audio clock to skip on a host short of CPU (docs/benchmarks.md).
+     */
+    BOT_AUDIO_CAPTURE: z.enum(AUDIO_CAPTURE_MODES).default('audio-context'),
     BOT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** After a stop, how long a bot may take to leave and flush before its container is stopped. */
     BOT_STOP_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),

@@ -105,6 +105,7 @@ export function botConfigFor(
       sandbox: config.BOT_CHROMIUM_SANDBOX === 'on',
     },
     video: { skip: config.BOT_SKIP_VIDEO },
+    audioCapture: config.BOT_AUDIO_CAPTURE,
     logLevel: config.BOT_LOG_LEVEL,
     ...(account && { signedIn: { storageStatePath: `${BOT_STORAGE_STATE_DIR}/${BOT_STORAGE_STATE_FILE}` } }),
   };

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AudioCapture } from '../../../bot/audio/capture.js';
 import { type BrowserSession, launchBrowser } from '../../../bot/browser.js';
+import { AUDIO_CAPTURE_MODES } from '../../../shared/contract/bot-config.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { HOST_CHROMIUM } from '../../support/chromium.js';
 
@@ -42,7 +43,7 @@ function rms(samples: Int16Array): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('in-page audio capture', () => {
+describe.each(AUDIO_CAPTURE_MODES)('in-page audio capture, %s', (asked) => {
   let server: Server;
   let session: BrowserSession;
   const chunks: Chunk[] = [];
@@ -73,8 +74,13 @@ describe('in-page audio capture', () => {
     // Present before capture starts, plus the bot's own microphone played back.
     await page.evaluate('window.fixture.element("a", 440)');
     await page.evaluate('window.fixture.localMic()');
-    const mode = await capture.start(page, (samples) => chunks.push({ arrivedAt: Date.now(), samples }));
-    expect(['worklet', 'script-processor']).toContain(mode);
+    const mode = await capture.start(
+      page,
+      (samples) => chunks.push({ arrivedAt: Date.now(), samples }),
+      asked,
+    );
+    if (asked === 'track-processor') expect(mode).toBe('track-processor');
+    else expect(['worklet', 'script-processor']).toContain(mode);
 
     const phases: { name: string; from: number; to: number }[] = [];
     const phase = async (name: string, action: string | null, ms = 2500) => {

@@ -85,6 +85,19 @@ const VARIANTS = [
     audio: { mode: 'mixed', trackDelaySeconds: 0 },
     speaking: { hidden: ['webrtc'] },
   },
+  // The other capture (BOT_AUDIO_CAPTURE=track-processor): each track read as its receiver plays it.
+  {
+    label: 'track-processor: Google Meet, three audio slots',
+    platform: 'google_meet',
+    audio: { mode: 'slots', trackDelaySeconds: 0 },
+    capture: 'track-processor',
+  },
+  {
+    label: 'track-processor: Teams, main mixed track arriving late',
+    platform: 'teams',
+    audio: { mode: 'mixed', trackDelaySeconds: 0.5 },
+    capture: 'track-processor',
+  },
   // Zoom: one mixed track once "Join Audio by Computer" is answered; names from the active speaker.
   {
     label: 'Zoom, one mixed track after "Join Audio by Computer", no WebRTC audio levels',
@@ -126,8 +139,19 @@ describe('a three-speaker meeting', () => {
         participants: SCRIPT.map(({ name, at, text }) => ({ name, utterances: [{ at, text }] })),
         endAt: 21,
       });
-      const bot = startBot({ platform, meetingUrl: meeting.url }, prefix, simulator.url);
+      const bot = startBot(
+        {
+          platform,
+          meetingUrl: meeting.url,
+          ...('capture' in variant && { audioCapture: variant.capture }),
+        },
+        prefix,
+        simulator.url,
+      );
       await expectEndedWithMeeting(redis, prefix, bot);
+      // The capture asked for is the one that ran (the page falls back where it can't read tracks).
+      if ('capture' in variant)
+        expect(bot.output()).toMatch(/"mode":"track-processor","msg":"audio capture started"/);
 
       const played = (await client.getMeeting(meeting.id)).utterances;
       expect(played.map((utterance) => utterance.status)).toEqual(['played', 'played', 'played']);

@@ -100,6 +100,15 @@ describe('botConfigFor', () => {
     expect(videoOf({ BOT_SKIP_VIDEO: 'false' })).toEqual({ skip: false });
     expect(videoOf({ BOT_SKIP_VIDEO: 'true' })).toEqual({ skip: true });
   });
+  it('tells the bot how its page hears the meeting (BOT_AUDIO_CAPTURE, audio-context by default), and refuses any other way at startup', () => {
+    const captureOf = (env: Record<string, string>) =>
+      botConfigSchema.parse(
+        JSON.parse(botContainerSpec(parseConfig(env), meeting, 'session-1').env[BOT_CONFIG_ENV]!),
+      ).audioCapture;
+    expect(captureOf({})).toBe('audio-context');
+    expect(captureOf({ BOT_AUDIO_CAPTURE: 'track-processor' })).toBe('track-processor');
+    expect(() => parseConfig({ BOT_AUDIO_CAPTURE: 'webaudio' })).toThrow(/BOT_AUDIO_CAPTURE/);
+  });
 
   it("puts a signed-in bot's session in a 0600 file of the bot user, never in its environment or labels", () => {
     const account = {
