@@ -7,6 +7,7 @@ import { type BrowserSession, launchBrowser } from '../../../bot/browser.js';
 import { AUDIO_CAPTURE_MODES } from '../../../shared/contract/bot-config.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { HOST_CHROMIUM } from '../../support/chromium.js';
+import { rms, toneShare } from '../../support/tone.js';
 
 const FIXTURE = readFileSync(new URL('../../fixtures/bot/audio-page.html', import.meta.url), 'utf8');
 const RATE = 16_000;
@@ -14,31 +15,6 @@ const RATE = 16_000;
 interface Chunk {
   arrivedAt: number;
   samples: Int16Array;
-}
-
-/** Power of one frequency in a chunk (Goertzel), normalised to the chunk's energy. */
-function toneShare(samples: Int16Array, frequency: number): number {
-  const k = (2 * Math.PI * frequency) / RATE;
-  const coefficient = 2 * Math.cos(k);
-  let s1 = 0;
-  let s2 = 0;
-  let energy = 0;
-  for (const sample of samples) {
-    const x = sample / 32768;
-    energy += x * x;
-    const s0 = x + coefficient * s1 - s2;
-    s2 = s1;
-    s1 = s0;
-  }
-  if (energy === 0) return 0;
-  const power = s1 * s1 + s2 * s2 - coefficient * s1 * s2;
-  return power / (energy * (samples.length / 2));
-}
-
-function rms(samples: Int16Array): number {
-  let sum = 0;
-  for (const sample of samples) sum += sample * sample;
-  return Math.sqrt(sum / samples.length);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

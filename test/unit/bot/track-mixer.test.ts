@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRACK_MIXER_SCRIPT } from '../../../bot/audio/track-mixer-page-script.js';
+import { rms, toneShare } from '../../support/tone.js';
 
 const RATE = 16_000;
 const CHUNK = 3_200;
@@ -30,29 +31,6 @@ function tone(frequency: number, startSeconds: number, count: number, rate = 48_
   for (let i = 0; i < count; i += 1)
     samples[i] = level * Math.sin(2 * Math.PI * frequency * (startSeconds + i / rate));
   return samples;
-}
-
-/** Power share of one frequency in 16 kHz samples (Goertzel), against the samples' energy. */
-function toneShare(samples: Int16Array, frequency: number): number {
-  const coefficient = 2 * Math.cos((2 * Math.PI * frequency) / RATE);
-  let s1 = 0;
-  let s2 = 0;
-  let energy = 0;
-  for (const sample of samples) {
-    const x = sample / 32768;
-    energy += x * x;
-    const s0 = x + coefficient * s1 - s2;
-    s2 = s1;
-    s1 = s0;
-  }
-  if (energy === 0) return 0;
-  return (s1 * s1 + s2 * s2 - coefficient * s1 * s2) / (energy * (samples.length / 2));
-}
-
-function rms(samples: Int16Array): number {
-  let sum = 0;
-  for (const sample of samples) sum += sample * sample;
-  return Math.sqrt(sum / samples.length);
 }
 
 /**
