@@ -17,8 +17,7 @@
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams|zoom]
  *     [--load none|realistic] [--floor] [--all] [--no-pss] [--stagger 0] [--logs DIR]
- *   (environment: BOT_IMAGE, BOT_CHROMIUM, EMBEDDED_PROFILE, BOT_SKIP_VIDEO, BOT_SETTLE_LIMIT_SECONDS and
- *   BOT_AUDIO_CAPTURE are passed to the worker, PASSED_THROUGH)
+ *   (the worker settings in PASSED_THROUGH, below, are passed on from the environment)
  *
  * `--logs DIR` keeps every bot's whole log (followed from its container's start, since the worker
  * removes a container when its bot exits); a bot that never reached the call has its last lines

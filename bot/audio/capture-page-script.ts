@@ -207,10 +207,15 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
     delays.sort((a, b) => a - b);
     receive.delayMs = delays[delays.length >> 1];
   }
+  // Hands a chunk to Node: its first sample's wall time as heard (less the jitter buffer's delay)
+  // and the seconds of it that are silence for audio no track gave (track mixer only).
+  function send(buffer, wall, unheardSeconds) {
+    const binding = window.${AUDIO_BINDING};
+    if (typeof binding === 'function') binding(toBase64(buffer), wall - receive.delayMs, unheardSeconds);
+  }
   function deliver(buffer, contextSeconds) {
     if (state.t0 === null) state.t0 = contextSeconds;
-    const send = window.${AUDIO_BINDING};
-    if (typeof send === 'function') send(toBase64(buffer), wallOf(contextSeconds) - receive.delayMs);
+    send(buffer, wallOf(contextSeconds), 0);
   }
 
   function startTrackMixer() {
@@ -220,8 +225,7 @@ export const CAPTURE_INIT_SCRIPT = `(() => {
       deliver(buffer, wall, unheard) {
         // The mixer's clock starts at its first sample: from the first chunk on, now() reads it.
         if (state.t0 === null) state.t0 = 0;
-        const send = window.${AUDIO_BINDING};
-        if (typeof send === 'function') send(toBase64(buffer), wall - receive.delayMs, unheard / SAMPLE_RATE);
+        send(buffer, wall, unheard / SAMPLE_RATE);
       },
     });
     state.mode = 'track-processor';

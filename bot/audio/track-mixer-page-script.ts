@@ -191,7 +191,6 @@ function createTrackMixer(options) {
   setInterval(ready, 250);
   return {
     add(track) { if (!tracks.has(track.id)) read(track); },
-    has(id) { return tracks.has(id); },
     tracks() { return tracks.size; },
     /** Seconds into the mix at this moment (its own time line, as the AudioContext's currentTime is). */
     now() { return state.origin === null ? null : (nowWall() - state.origin) / 1000; },
