@@ -195,6 +195,8 @@ describe.each(['google_meet', 'teams'] as const)('%s on two Docker hosts', (plat
       })
       .toBeGreaterThanOrEqual(2);
     const survivorBefore = (await segmentsOf(survivor.meetingId)).length;
+    // Its join may have taken a retry under load (an event of its own): only what follows counts.
+    const survivorEventsBefore = (await stack.transitions(survivor.meetingId)).length;
 
     // The lost bot's own Redis user (issue 27): it must not outlive the host.
     const [lostContainer] = await containersOn(hostB, lost.meetingId);
@@ -240,14 +242,19 @@ describe.each(['google_meet', 'teams'] as const)('%s on two Docker hosts', (plat
         `transcript gap (last segment before → first after) ${((firstAfter - lastBefore) / 1000).toFixed(1)} s; ${rejoined.detail}`,
     );
 
-    // Host A's own meeting never noticed: same container, still active, still transcribing.
+    // Host A's own meeting never noticed: no event since host B died, same container, still active,
+    // still transcribing.
     const survivorEvents = await stack.transitions(survivor.meetingId);
-    expect(survivorEvents.map((event) => event.to)).toEqual([
-      'requested',
-      'joining',
-      'awaiting_admission',
-      'active',
-    ]);
+    expect(survivorEvents.at(-1)?.to).toBe('active');
+    expect(
+      survivorEvents.slice(survivorEventsBefore).map(({ from, to, source, reason, detail }) => ({
+        from,
+        to,
+        source,
+        reason,
+        detail,
+      })),
+    ).toEqual([]);
     expect((await containersOn(undefined, survivor.meetingId)).map((c) => c.Id)).toEqual([
       survivorContainer!.Id,
     ]);

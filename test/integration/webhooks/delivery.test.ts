@@ -33,15 +33,17 @@ async function runMeeting(user: TestUser, nativeId: string, extra: Record<string
       timeout: 20_000,
     })
     .toBe('active');
+  const storedTexts = async (): Promise<string[]> => {
+    const transcript = await api.request('GET', `/transcripts/google_meet/${nativeId}`, { key: user.key });
+    return transcript.body.segments.map((segment: { text: string }) => segment.text);
+  };
   await bots.segment(meetingId, sessionId, { id: 's1', start: 1, text: 'still being said', final: false });
+  // Stored before its final comes: one ingest batch keeps only a segment's latest text, so a final
+  // read with its mutable version would leave nothing mutable to deliver.
+  await expect.poll(storedTexts, { timeout: 20_000 }).toEqual(['still being said']);
   await bots.segment(meetingId, sessionId, { id: 's1', start: 1, text: 'hello everyone' });
   await bots.segment(meetingId, sessionId, { id: 's2', start: 3, text: 'shall we start', speaker: 'Bo' });
-  await expect
-    .poll(async () => {
-      const transcript = await api.request('GET', `/transcripts/google_meet/${nativeId}`, { key: user.key });
-      return transcript.body.segments.length;
-    })
-    .toBe(2);
+  await expect.poll(async () => (await storedTexts()).length).toBe(2);
   const stopped = await api.request('DELETE', `/bots/google_meet/${nativeId}`, { key: user.key });
   expect(stopped.status).toBe(202);
   return meetingId;
