@@ -18,6 +18,7 @@ import { createNavigationPolicy } from './navigation-policy.js';
 import type { ChatSink, EventSink, ParticipantSink } from './outbox.js';
 import { ParticipantReporter } from './participants/reporter.js';
 import type { Observation, PlatformDriver, Screen } from './platforms/driver.js';
+import { firstLine } from './platforms/page-actions.js';
 import { MeetingRecorder, type RecordingChunk } from './recording/meeting-recorder.js';
 import { SpeakerAttribution } from './speakers/attribution.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
@@ -398,10 +399,13 @@ export class BotSession {
     // A step repeated (a field filled again after a reload, a join press the page ignored) is no move.
     const stepsTaken = new Set<string>();
     let pressedJoin = false;
+    const interruptions = new Set<string>();
+    let lastScreen: Screen['kind'] | null = null;
     while (Date.now() < Math.min(movedAt + prejoinStuckMs, startedAt + prejoinLimitMs)) {
       if (end.outcome) return end.outcome;
       try {
         const { screen } = await driver.observe();
+        lastScreen = screen.kind;
         const terminal = terminalOutcome(screen);
         if (terminal) return pressedJoin ? terminal : refusalBeforeAsking(driver, terminal);
         // Only after pressing a join button: a form whose Join is still disabled can look like a lobby.
@@ -420,11 +424,23 @@ export class BotSession {
           stepsTaken.add(step);
         }
       } catch (error) {
-        // A reload or navigation mid-step destroys the page's context; look again.
-        this.log.debug({ err: error }, 'pre-join step interrupted');
+        // A reload or navigation mid-step destroys the page's context; look again. Each new kind
+        // of interruption is said once: a bot that ends `blocked` has only its log to say why.
+        const kind = firstLine((error as Error).message);
+        this.log[interruptions.has(kind) ? 'debug' : 'info']({ err: error }, 'pre-join step interrupted');
+        interruptions.add(kind);
       }
       await end.sleep(this.pacing.prejoinMs);
     }
+    this.log.info(
+      {
+        limit: Date.now() >= startedAt + prejoinLimitMs ? 'in all' : 'without a new step',
+        lastScreen,
+        steps: [...stepsTaken],
+        pressedJoin,
+      },
+      'gave up on the pre-join form',
+    );
     return { status: 'failed', reason: 'blocked', detail: 'the join form never led to a join request' };
   }
 
@@ -491,7 +507,12 @@ export class BotSession {
         await this.chat?.tick();
         // Others' cameras off through the platform's setting, under the toggles' lock (its menus and
         // the toggles' clicks must not interleave); after the look above so a dialog is answered first.
-        if (this.video?.pending) await this.toggles.run(() => this.video!.turnOffIncomingVideo(driver));
+        if (this.video?.pending) {
+          const video = this.video;
+          await this.toggles.run(() =>
+            this.untilCallIsOver(driver, (abandoned) => video.turnOffIncomingVideo(driver, abandoned)),
+          );
+        }
         if (!this.video?.pending) this.settledInCall = true;
         await this.video?.logDecoded();
         // Meet may switch the microphone back on around admission.
@@ -521,6 +542,38 @@ export class BotSession {
     if (unsent > 0) this.log.warn({ unsent }, 'left with chat messages not sent');
     await this.leave(driver);
     return end.outcome ?? { status: 'completed', reason: 'stopped' };
+  }
+
+  /**
+   * A best-effort step in the call (the video setting) until it is done or the call is over: the
+   * meeting ended or failed, or the bot is to leave. Its waits are for a page that is slow to draw
+   * a menu; when the page changed under it instead, they must not hold up the bot's look at the
+   * call, and so its leave: a look at the call runs beside it every `callMs`, and once the call is
+   * over the step is abandoned (`abandoned` aborted: it stops between its own steps).
+   */
+  private async untilCallIsOver(
+    driver: PlatformDriver,
+    step: (abandoned: AbortSignal) => Promise<void>,
+  ): Promise<void> {
+    const { end } = this.deps;
+    const abandon = new AbortController();
+    let settled = false;
+    const stepping = step(abandon.signal)
+      .catch((error: unknown) => this.log.debug({ err: error }, 'in-call step interrupted'))
+      .finally(() => {
+        settled = true;
+      });
+    const watching = (async () => {
+      for (;;) {
+        await end.sleep(this.pacing.callMs);
+        if (settled || end.outcome) return;
+        const look = await driver.observe({ quiet: true }).catch(() => null);
+        if (settled || (look && terminalOutcome(look.screen))) return;
+      }
+    })();
+    await Promise.race([stepping, watching]);
+    settled = true;
+    abandon.abort();
   }
 
   /**

@@ -91,7 +91,12 @@ export interface PlatformDriver {
    * join button) and returns what it did, or null when there was nothing to do.
    */
   prepareStep(name: string): Promise<string | null>;
-  observe(): Promise<Observation>;
+  /**
+   * What the page shows now. `quiet`: a look beside another step at work on the page (the session's
+   * check that the call is still on), which sends the page no input of its own (a mouse move could
+   * land between the other step's move and its press).
+   */
+  observe(options?: { quiet?: boolean }): Promise<Observation>;
   /** Answers what `observe` reported as a dialog; returns what it pressed, or null. */
   answerDialog(): Promise<string | null>;
   /** Keeps the bot's microphone and camera off (Meet turns them back on at admission). */
@@ -105,9 +110,10 @@ export interface PlatformDriver {
   setCamera(on: boolean): Promise<boolean>;
   /**
    * In the call: stops others' cameras reaching the page through the platform's own setting
-   * (bot/video/); true when it is now off. Absent: a driver without such a setting.
+   * (bot/video/); true when it is now off. Once `abandoned` is aborted (the call is over) it stops
+   * between its steps, leaving the page to the bot's leave. Absent: a driver without such a setting.
    */
-  turnOffIncomingVideo?(): Promise<boolean>;
+  turnOffIncomingVideo?(abandoned: AbortSignal): Promise<boolean>;
   /** Leaves the lobby or the call through the page's own controls. */
   leave(): Promise<void>;
 }

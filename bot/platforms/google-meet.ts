@@ -99,8 +99,8 @@ export class GoogleMeetDriver implements PlatformDriver {
     return null;
   }
 
-  async observe(): Promise<Observation> {
-    await wakeToolbar(this.page);
+  async observe(options: { quiet?: boolean } = {}): Promise<Observation> {
+    if (!options.quiet) await wakeToolbar(this.page);
     const observation = observeMeet(await readEvidence(this.page), this.progress, this.botName);
     if (observation.screen.kind === 'in_call') this.progress.inCall = true;
     return observation;
@@ -143,8 +143,8 @@ export class GoogleMeetDriver implements PlatformDriver {
     return setToggle(this.page, press, shownWhenDone);
   }
 
-  turnOffIncomingVideo(): Promise<boolean> {
-    return setMeetAudioOnly(this.page);
+  turnOffIncomingVideo(abandoned: AbortSignal): Promise<boolean> {
+    return setMeetAudioOnly(this.page, abandoned);
   }
 
   async leave(): Promise<void> {

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { sleep } from '../../shared/infra/async.js';
 import type { Logger } from '../../shared/infra/logger.js';
@@ -29,8 +30,11 @@ export interface ClickOptions {
    * may cover: the caller has seen no dialog over it.
    */
   orDispatch?: boolean;
-  /** Told why a visible, enabled match did not take the click. */
-  onMiss?: (error: Error) => void;
+  /**
+   * Told why a visible, enabled match did not take the press: the click (`click`), or, after it,
+   * the click event sent itself (`event`, with orDispatch).
+   */
+  onMiss?: (error: Error, press: 'click' | 'event') => void;
 }
 
 /** Clicks the first visible, enabled match; false when there is none (or it went away meanwhile). */
@@ -47,15 +51,34 @@ export async function clickFirstVisible(locator: Locator, options: ClickOptions 
       return true;
     } catch (error) {
       // Detached or covered between the look and the click: try the next one.
-      options.onMiss?.(error as Error);
-      if (options.orDispatch && (await dispatchClick(candidate, 3000))) return true;
+      options.onMiss?.(error as Error, 'click');
+      if (options.orDispatch && (await dispatchClick(candidate, 3000, options.onMiss))) return true;
     }
   }
   return false;
 }
 
-function dispatchClick(target: Locator, timeoutMs: number): Promise<boolean> {
+function dispatchClick(
+  target: Locator,
+  timeoutMs: number,
+  onMiss?: ClickOptions['onMiss'],
+): Promise<boolean> {
   return target.dispatchEvent('click', undefined, { timeout: timeoutMs }).then(
+    () => true,
+    (error: unknown) => {
+      onMiss?.(error as Error, 'event');
+      return false;
+    },
+  );
+}
+
+/**
+ * Whether `target` is in the page (hidden counts) or comes into it within `timeoutMs`. A step that
+ * opens a menu looks first: a click waits its whole timeout for a button the page doesn't have (a
+ * call that just ended, a page in another language), and the bot notices nothing else meanwhile.
+ */
+export function isPresent(target: Locator, timeoutMs: number): Promise<boolean> {
+  return target.waitFor({ state: 'attached', timeout: timeoutMs }).then(
     () => true,
     () => false,
   );
@@ -104,15 +127,11 @@ const TOGGLE_SETTLE_MS = 3000;
  * "Turn on camera" once the camera went off), so whatever looks at the toggles next reads what was
  * pressed, not the label of a moment ago. Hidden buttons count (Meet's toolbar hides itself).
  */
-export async function waitForToggle(page: Page, shown: readonly string[]): Promise<boolean> {
-  return page
-    .getByRole('button', { name: accessibleName(shown), includeHidden: true })
-    .first()
-    .waitFor({ state: 'attached', timeout: TOGGLE_SETTLE_MS })
-    .then(
-      () => true,
-      () => false,
-    );
+export function waitForToggle(page: Page, shown: readonly string[]): Promise<boolean> {
+  return isPresent(
+    page.getByRole('button', { name: accessibleName(shown), includeHidden: true }).first(),
+    TOGGLE_SETTLE_MS,
+  );
 }
 
 /**
@@ -178,7 +197,31 @@ export async function waitUntilOut({ observe, confirm, timeoutMs = 8000 }: WayOu
 export function joinPress(evidence: PageEvidence, log: Logger): ClickOptions {
   return {
     orDispatch: evidence.dialogs.length === 0,
-    onMiss: (error) =>
-      log.info({ err: error.message.split('\n')[0] }, 'the join button did not take the click'),
+    onMiss: (error, press) =>
+      log.info(
+        { err: firstLine(error.message), heldUpBy: heldUpBy(error.message) },
+        press === 'click'
+          ? 'the join button did not take the click'
+          : 'the join button did not take the click event either',
+      ),
   };
+}
+
+/** A Playwright error's first line: what failed, without its call log. */
+export function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+/**
+ * What held a timed-out press up, from the call log Playwright puts in its error: its last finding
+ * ("element is not stable", "<div> intercepts pointer events"), its retries and waits left out.
+ */
+export function heldUpBy(message: string): string | undefined {
+  const [, callLog] = message.split(/\nCall log:\n/);
+  const findings = callLog
+    ?.split('\n')
+    .map((line) => stripVTControlCharacters(line))
+    .map((line) => line.replace(/^\s*-\s*/, '').trim())
+    .filter((line) => line.length > 0 && !/^(waiting \d+ms|retrying .* action)$/.test(line));
+  return findings?.at(-1);
 }

@@ -148,8 +148,8 @@ export class TeamsDriver implements PlatformDriver {
     return setToggle(this.page, press, shownWhenDone);
   }
 
-  turnOffIncomingVideo(): Promise<boolean> {
-    return turnOffTeamsIncomingVideo(this.page);
+  turnOffIncomingVideo(abandoned: AbortSignal): Promise<boolean> {
+    return turnOffTeamsIncomingVideo(this.page, abandoned);
   }
 
   async leave(): Promise<void> {

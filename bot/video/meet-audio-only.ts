@@ -1,5 +1,12 @@
 import type { Page } from 'playwright-core';
-import { accessibleName, clickButton, clickOrDispatch, wakeToolbar } from '../platforms/page-actions.js';
+import {
+  accessibleName,
+  clickButton,
+  clickOrDispatch,
+  isPresent,
+  wakeToolbar,
+} from '../platforms/page-actions.js';
+import { MENU_BUTTON_PRESENT_MS, SETTINGS_STEP_TIMEOUT_MS } from './settings-steps.js';
 
 /**
  * The `incoming_video_off` measure on Google Meet: More options → Settings → Video → Receive
@@ -14,52 +21,74 @@ const SETTINGS_ITEM = 'Settings';
 const VIDEO_TAB = ['Video'];
 const AUDIO_ONLY_OPTION = 'li[aria-label="Audio only"], [role=option][aria-label="Audio only"]';
 const CLOSE_DIALOG = ['Close dialog', 'Close dialogue'];
-/** Each step's wait: generous, a loaded page takes seconds to draw a menu. */
-const STEP_TIMEOUT_MS = 10_000;
 
-/** True when Meet now receives audio only (set here or already). */
-export async function setMeetAudioOnly(page: Page): Promise<boolean> {
+/**
+ * True when Meet now receives audio only (set here or already). Once `abandoned` is aborted it stops
+ * between steps and leaves the page as it is (the bot's leave closes a dialog it left open).
+ */
+export async function setMeetAudioOnly(page: Page, abandoned?: AbortSignal): Promise<boolean> {
   const note = page.getByText(MEET_AUDIO_ONLY_NOTE, { exact: false });
   if ((await note.count()) > 0) return true;
   const settings = page
     .locator('[role=menu] [role=menuitem], [role=menu] li')
     .filter({ hasText: new RegExp(`^\\s*(settings\\s*)?${SETTINGS_ITEM}\\s*$`, 'i') })
     .first();
+  // The toolbar hides itself: its buttons stay in the page. No More options button (the call just
+  // ended, or the page is in another language): nothing to wait for.
+  const moreOptions = page
+    .getByRole('button', { name: accessibleName(MORE_OPTIONS), includeHidden: true })
+    .first();
+  if (!(await isPresent(moreOptions, MENU_BUTTON_PRESENT_MS))) return false;
   // The menu opens on the button's click; a busy page may take its time, or miss a click.
-  for (let attempt = 0; attempt < 2 && !(await settings.isVisible().catch(() => false)); attempt += 1) {
+  for (
+    let attempt = 0;
+    attempt < 2 && !abandoned?.aborted && !(await settings.isVisible().catch(() => false));
+    attempt += 1
+  ) {
     await wakeToolbar(page);
     // A busy page redraws its toolbar often: the click may wait a while for the button to hold still.
     await clickOrDispatch(
       page.getByRole('button', { name: accessibleName(MORE_OPTIONS) }).first(),
-      STEP_TIMEOUT_MS,
+      SETTINGS_STEP_TIMEOUT_MS,
     );
-    await settings.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS }).catch(() => {});
+    await settings.waitFor({ state: 'visible', timeout: SETTINGS_STEP_TIMEOUT_MS }).catch(() => {});
   }
+  if (abandoned?.aborted) return false;
   if (!(await settings.isVisible().catch(() => false))) {
     await page.keyboard.press('Escape').catch(() => {});
     return false;
   }
+  const stopIfAbandoned = () => {
+    if (abandoned?.aborted) throw new Error('abandoned: the call is over');
+  };
   try {
-    if (!(await clickOrDispatch(settings, STEP_TIMEOUT_MS))) throw new Error('Settings not clicked');
+    if (!(await clickOrDispatch(settings, SETTINGS_STEP_TIMEOUT_MS))) throw new Error('Settings not clicked');
+    stopIfAbandoned();
     const dialog = page.locator('[role=dialog][aria-modal=true], [aria-modal=true]').last();
     const videoTab = dialog
       .getByRole('tab', { name: accessibleName(VIDEO_TAB) })
       .or(dialog.getByRole('button', { name: accessibleName(VIDEO_TAB) }))
       .first();
-    if (!(await clickOrDispatch(videoTab, STEP_TIMEOUT_MS))) throw new Error('Video tab not clicked');
+    if (!(await clickOrDispatch(videoTab, SETTINGS_STEP_TIMEOUT_MS)))
+      throw new Error('Video tab not clicked');
+    stopIfAbandoned();
     // The option sits in a collapsed list: a DOM click event reaches it without opening the list.
     const option = dialog.locator(AUDIO_ONLY_OPTION).first();
-    await option.dispatchEvent('click', undefined, { timeout: STEP_TIMEOUT_MS });
+    await option.dispatchEvent('click', undefined, { timeout: SETTINGS_STEP_TIMEOUT_MS });
+    stopIfAbandoned();
     await note
       .first()
-      .waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS })
+      .waitFor({ state: 'attached', timeout: SETTINGS_STEP_TIMEOUT_MS })
       .catch(() => {});
   } catch {
     // A step that never came: the dialog is closed below and the caller tries again later.
   } finally {
-    // Never leave a modal dialog over the call, whatever happened above.
-    await clickButton(page, CLOSE_DIALOG).catch(() => false);
-    await page.keyboard.press('Escape').catch(() => {});
+    // Never leave a modal dialog over the call, whatever happened above (abandoned: the leave's
+    // Escape closes it, and a press here could land on the leave's own confirmation).
+    if (!abandoned?.aborted) {
+      await clickButton(page, CLOSE_DIALOG).catch(() => false);
+      await page.keyboard.press('Escape').catch(() => {});
+    }
   }
-  return (await note.count()) > 0;
+  return (await note.count().catch(() => 0)) > 0;
 }

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { clickOrDispatch } from '../platforms/page-actions.js';
+import { clickOrDispatch, isPresent } from '../platforms/page-actions.js';
+import { MENU_BUTTON_PRESENT_MS, SETTINGS_STEP_TIMEOUT_MS } from './settings-steps.js';
 
 /**
  * The `incoming_video_off` measure on Teams: the call bar's View menu → "Turn off incoming video"
@@ -13,35 +14,50 @@ const MORE_BUTTON = '#callingButtons-showMoreBtn, #ViewModeMoreOptionsMenuContro
 const TURN_OFF =
   "[aria-label='Turn off incoming video'], [aria-label='Turn off all videos'], #incoming-video-button:not([aria-label*='Turn on']), #toggle-incoming-video-button:not([aria-label*='Turn on'])";
 const TURNED_OFF = "[aria-label='Turn on incoming video'], [aria-label='Turn on all videos']";
-/** Each step's wait: generous, a loaded page takes seconds to draw a menu. */
-const STEP_TIMEOUT_MS = 10_000;
 
 /** Escape closes Teams' menus. */
 async function closeMenu(page: Page): Promise<void> {
   await page.keyboard.press('Escape').catch(() => {});
 }
 
-/** Opens the menu behind `button` until `shown` is visible (two clicks at most); false if it never is. */
-async function openMenu(page: Page, button: string, shown: Locator): Promise<boolean> {
-  for (let attempt = 0; attempt < 2; attempt += 1) {
+/**
+ * Opens the menu behind `button` until `shown` is visible (two clicks at most); false if it never is,
+ * or at once when the page has no such button.
+ */
+async function openMenu(
+  page: Page,
+  button: string,
+  shown: Locator,
+  abandoned?: AbortSignal,
+): Promise<boolean> {
+  const target = page.locator(button).first();
+  if (!(await shown.isVisible().catch(() => false)) && !(await isPresent(target, MENU_BUTTON_PRESENT_MS)))
+    return false;
+  for (let attempt = 0; attempt < 2 && !abandoned?.aborted; attempt += 1) {
     if (await shown.isVisible().catch(() => false)) return true;
-    if (!(await clickOrDispatch(page.locator(button).first(), STEP_TIMEOUT_MS)) && attempt === 0) {
+    if (!(await clickOrDispatch(target, SETTINGS_STEP_TIMEOUT_MS)) && attempt === 0) {
       // No such button: maybe the click landed late; one look before giving up on this menu.
       await shown.waitFor({ state: 'visible', timeout: 1000 }).catch(() => {});
       if (!(await shown.isVisible().catch(() => false))) return false;
     }
-    await shown.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS }).catch(() => {});
+    await shown.waitFor({ state: 'visible', timeout: SETTINGS_STEP_TIMEOUT_MS }).catch(() => {});
   }
   return shown.isVisible().catch(() => false);
 }
 
-/** True when Teams no longer receives others' videos (turned off here, or already). */
-export async function turnOffTeamsIncomingVideo(page: Page): Promise<boolean> {
+/**
+ * True when Teams no longer receives others' videos (turned off here, or already). Once `abandoned`
+ * is aborted it stops between steps and leaves any menu as it is (the bot's leave closes it).
+ */
+export async function turnOffTeamsIncomingVideo(page: Page, abandoned?: AbortSignal): Promise<boolean> {
   const item = page.locator(TURN_OFF).first();
   const turnedOff = page.locator(TURNED_OFF).first();
   const either = item.or(turnedOff).first();
   for (const menu of [VIEW_BUTTON, MORE_BUTTON]) {
-    if (!(await openMenu(page, menu, either))) {
+    if (abandoned?.aborted) return false;
+    const opened = await openMenu(page, menu, either, abandoned);
+    if (abandoned?.aborted) return false;
+    if (!opened) {
       await closeMenu(page);
       continue;
     }
@@ -49,11 +65,14 @@ export async function turnOffTeamsIncomingVideo(page: Page): Promise<boolean> {
       await closeMenu(page);
       return true;
     }
-    const clicked = await clickOrDispatch(item, STEP_TIMEOUT_MS);
+    const clicked = await clickOrDispatch(item, SETTINGS_STEP_TIMEOUT_MS);
+    if (abandoned?.aborted) return false;
     await closeMenu(page);
     if (!clicked) continue;
     // The item now reads "Turn on incoming video": reopen the menu to read it, then close it.
-    const done = (await openMenu(page, menu, either)) && (await turnedOff.isVisible().catch(() => false));
+    const done =
+      (await openMenu(page, menu, either, abandoned)) && (await turnedOff.isVisible().catch(() => false));
+    if (abandoned?.aborted) return done;
     await closeMenu(page);
     return done;
   }

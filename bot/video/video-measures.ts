@@ -33,15 +33,22 @@ export class VideoMeasures {
     );
   }
 
-  /** One try at turning others' cameras off through the platform's own setting. */
-  async turnOffIncomingVideo(driver: PlatformDriver): Promise<void> {
+  /**
+   * One try at turning others' cameras off through the platform's own setting; `abandoned` is
+   * aborted when the call is over before the try is done (it then stops between its steps).
+   */
+  async turnOffIncomingVideo(driver: PlatformDriver, abandoned: AbortSignal): Promise<void> {
     if (!this.pending || !driver.turnOffIncomingVideo) return;
     this.tries += 1;
     this.log.debug({ try: this.tries }, 'turning incoming video off in the meeting settings');
     try {
-      this.incomingVideoOff = await driver.turnOffIncomingVideo();
+      this.incomingVideoOff = await driver.turnOffIncomingVideo(abandoned);
     } catch (error) {
       this.log.debug({ err: error }, 'turning incoming video off was interrupted');
+    }
+    if (abandoned.aborted) {
+      this.log.debug({ try: this.tries }, 'turning incoming video off abandoned: the call is over');
+      return;
     }
     if (this.incomingVideoOff) this.log.info('incoming video turned off in the meeting settings');
     else if (!this.pending)

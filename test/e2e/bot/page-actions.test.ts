@@ -56,11 +56,15 @@ describe('pressing a join button on a busy page', () => {
   });
 
   it('a join press sends the click event itself when nothing covers the form, and says it missed', async () => {
-    const logged: string[] = [];
-    const spy = { info: (_fields: unknown, message: string) => logged.push(message) } as never;
+    const logged: { fields: { heldUpBy?: string }; message: string }[] = [];
+    const spy = {
+      info: (fields: { heldUpBy?: string }, message: string) => logged.push({ fields, message }),
+    } as never;
     expect(await clickButton(session.page, ['Ask to join'], joinPress(evidence([]), spy))).toBe(true);
     expect(await session.page.evaluate('window.restlessPresses')).toBe(1);
-    expect(logged).toEqual(['the join button did not take the click']);
+    expect(logged.map((line) => line.message)).toEqual(['the join button did not take the click']);
+    // The log says what held the click up: the button never held still.
+    expect(logged[0]!.fields.heldUpBy).toBe('element is not stable');
   });
 
   it('a join press under a dialog is left to the dialog', async () => {

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { AudioOut } from '../../../bot/audio/audio-out.js';
 import { CaptureTimeline } from '../../../bot/audio/capture-timeline.js';
@@ -10,7 +11,7 @@ import { BotSession, type EngineFactory, type Pacing } from '../../../bot/sessio
 import type { VideoMeasure } from '../../../bot/video/measures.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
 import type { TranscriptSegmentMessage } from '../../../shared/contract/events.js';
-import { createLogger } from '../../../shared/infra/logger.js';
+import { createLogger, type Logger } from '../../../shared/infra/logger.js';
 
 const log = createLogger('bot-session-test', 'silent');
 const FAST = { prejoinMs: 5, lobbyMs: 5, callMs: 5 };
@@ -24,7 +25,7 @@ class ScriptedDriver implements PlatformDriver {
   protected pressed = false;
   openError: Error | null = null;
   /** The incoming-video setting, when the test gives the driver one. */
-  turnOffIncomingVideo?: () => Promise<boolean>;
+  turnOffIncomingVideo?: (abandoned: AbortSignal) => Promise<boolean>;
 
   constructor(private readonly script: (look: number, pressed: boolean) => Observation) {}
 
@@ -161,6 +162,7 @@ function setUp(
     audioOut?: AudioOut;
     videoMeasures?: VideoMeasure[];
     pacing?: Partial<Pacing>;
+    log?: Logger;
   } = {},
 ) {
   const sink = new RecordingSink();
@@ -196,7 +198,7 @@ function setUp(
         },
       },
     }),
-    log,
+    log: options.log ?? log,
     end,
     createEngine,
     pacing: { ...FAST, ...options.pacing },
@@ -326,6 +328,36 @@ describe('BotSession', () => {
       'ended',
     ]);
   });
+
+  it.each([
+    ['the meeting ends', 'meeting_ended'],
+    ['the bot is told to leave', 'stopped'],
+  ] as const)(
+    'does not wait on a video setting stuck on the page when %s: the setting is abandoned',
+    async (_when, reason) => {
+      const told = reason === 'stopped';
+      const driver = new ScriptedDriver(
+        screens(
+          { kind: 'lobby' },
+          ...Array.from({ length: told ? 1 : 6 }, () => ({ kind: 'in_call' }) as const),
+          told ? { kind: 'in_call' } : { kind: 'ended', reason: 'meeting_ended', detail: 'the call ended' },
+        ),
+      );
+      let abandoned: AbortSignal | null = null;
+      const setup = setUp(driver, {}, { videoMeasures: ['incoming_video_off'] });
+      // A step waiting on a page that changed under it: it never settles by itself.
+      driver.turnOffIncomingVideo = (signal) => {
+        abandoned = signal;
+        if (told) setup.end.end({ status: 'completed', reason: 'stopped' });
+        return new Promise(() => {});
+      };
+      expect(await setup.session.run()).toMatchObject({ status: 'completed', reason });
+      expect(abandoned).not.toBeNull();
+      expect(abandoned!.aborted).toBe(true);
+      expect(driver.actions.includes('leave')).toBe(told);
+    },
+    10_000,
+  );
 
   it('answers a post-admission dialog and starts capturing at the first sign of admission', async () => {
     const driver = new ScriptedDriver(
@@ -632,6 +664,28 @@ describe('BotSession', () => {
       expect(presses).toBeGreaterThan(2);
       expect(presses).toBeLessThanOrEqual(9);
       expect(Date.now() - startedAt).toBeGreaterThanOrEqual(400 + 3 * 50);
+    });
+
+    it('says in its log why it gave up: each kind of interruption once, and what the page showed last', async () => {
+      const driver = new SlowFormDriver((i) => FORM[i] ?? null, 50);
+      let looks = 0;
+      driver.observe = async () => {
+        looks += 1;
+        if (looks % 2 === 0) throw new Error('page.evaluate: Execution context was destroyed\nCall log: ...');
+        return { screen: { kind: 'prejoin' }, others: null };
+      };
+      const lines: { level: number; msg: string; [field: string]: unknown }[] = [];
+      const spy = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+      const { session } = setUp(driver, {}, { pacing, log: spy });
+      expect(await session.run()).toMatchObject({ status: 'failed', reason: 'blocked' });
+      expect(looks).toBeGreaterThan(4);
+      expect(lines.filter((line) => line.msg === 'pre-join step interrupted')).toHaveLength(1);
+      expect(lines.find((line) => line.msg === 'gave up on the pre-join form')).toMatchObject({
+        limit: 'without a new step',
+        lastScreen: 'prejoin',
+        steps: FORM,
+        pressedJoin: false,
+      });
     });
 
     it('fails as blocked at its overall limit, however much the form keeps moving', async () => {

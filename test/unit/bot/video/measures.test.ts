@@ -46,6 +46,8 @@ describe('the video measures a bot applies', () => {
 });
 
 describe('VideoMeasures in the call', () => {
+  /** A call that is still on: the tries are never abandoned. */
+  const ON = new AbortController().signal;
   const driver = (answers: (boolean | Error)[]) => {
     let calls = 0;
     return {
@@ -64,18 +66,18 @@ describe('VideoMeasures in the call', () => {
   it('stops trying once the setting is off', async () => {
     const measures = new VideoMeasures(['incoming_video_off'], async () => 0, log);
     const page = driver([false, true]);
-    await measures.turnOffIncomingVideo(page);
+    await measures.turnOffIncomingVideo(page, ON);
     expect(measures.pending).toBe(true);
-    await measures.turnOffIncomingVideo(page);
+    await measures.turnOffIncomingVideo(page, ON);
     expect(measures.pending).toBe(false);
-    await measures.turnOffIncomingVideo(page);
+    await measures.turnOffIncomingVideo(page, ON);
     expect(page.calls).toBe(2);
   });
 
   it('gives up after five failed tries, a thrown one included, without throwing', async () => {
     const measures = new VideoMeasures(['incoming_video_off'], async () => 0, log);
     const page = driver([new Error('menu went away'), false]);
-    for (let i = 0; i < 7; i += 1) await measures.turnOffIncomingVideo(page);
+    for (let i = 0; i < 7; i += 1) await measures.turnOffIncomingVideo(page, ON);
     expect(page.calls).toBe(5);
     expect(measures.pending).toBe(false);
   });
@@ -84,7 +86,7 @@ describe('VideoMeasures in the call', () => {
     const measures = new VideoMeasures(['hide_remote_video'], async () => 0, log);
     const page = driver([true]);
     expect(measures.pending).toBe(false);
-    await measures.turnOffIncomingVideo(page);
+    await measures.turnOffIncomingVideo(page, ON);
     expect(page.calls).toBe(0);
   });
 });
