@@ -287,7 +287,8 @@ function reportJoins(meetings: MeetingTransitions): void {
  * - EMBEDDED_PROFILE (`fast`): the recognizer's setting;
  * - BOT_SKIP_VIDEO (`on`/`off`): the bot's video measures;
  * - BOT_SETTLE_LIMIT_SECONDS (0: off): bots settling in one at a time;
- * - BOT_AUDIO_CAPTURE (`track-processor`): how the bots' pages hear the meeting.
+ * - BOT_AUDIO_CAPTURE (`track-processor`): how the bots' pages hear the meeting;
+ * - BOT_LOG_LEVEL (`debug`): what the bots' logs (`--logs`) keep.
  */
 const PASSED_THROUGH = [
   'BOT_IMAGE',
@@ -296,6 +297,7 @@ const PASSED_THROUGH = [
   'BOT_SKIP_VIDEO',
   'BOT_SETTLE_LIMIT_SECONDS',
   'BOT_AUDIO_CAPTURE',
+  'BOT_LOG_LEVEL',
 ] as const;
 
 function passedThrough(): Record<string, string> {
