@@ -4,7 +4,7 @@ import type { StorageState } from '../shared/contract/storage-state.js';
 import type { Logger } from '../shared/infra/logger.js';
 import { MeetingChat } from './actions/chat.js';
 import { ScreenShare } from './actions/screen.js';
-import { lockedToggles, ToggleLock } from './actions/toggle-lock.js';
+import { lockedToggles, PageInputLock } from './actions/page-input-lock.js';
 import { Speaker } from './actions/speaker.js';
 import { AdmissionTracker } from './admission.js';
 import type { AudioOut } from './audio/audio-out.js';
@@ -12,6 +12,7 @@ import { CAPTURE_SAMPLE_RATE } from './audio/capture-page-script.js';
 import { isSpeech } from './audio-utils/pcm.js';
 import type { EndSignal, Outcome } from './end-signal.js';
 import type { EngineCallbacks, EngineSettings, TranscriptionEngine } from './engines/engine.js';
+import { runInCallStep } from './in-call-step.js';
 import { LeaveTimers } from './leave-timers.js';
 import { type MeetingPage, type MeetingPageFactory, openChromiumMeetingPage } from './meeting-page.js';
 import { createNavigationPolicy } from './navigation-policy.js';
@@ -24,6 +25,7 @@ import { SpeakerAttribution } from './speakers/attribution.js';
 import { TranscriptPublisher } from './transcript-publisher.js';
 import { LagMonitor, type LagThresholds, lagParts } from './transcription-lag.js';
 import { type CaptureLossReport, CaptureLossWatch } from './audio/capture-loss.js';
+import { terminalOutcome } from './screen-outcome.js';
 import { unreachablePageDetail } from './unreachable-page.js';
 import { VideoMeasures } from './video/video-measures.js';
 import { createSpeechSynthesizer } from './voices/index.js';
@@ -99,12 +101,6 @@ function round(seconds: number): number {
   return Math.round(seconds * 10) / 10;
 }
 
-function terminalOutcome(screen: Screen): Outcome | null {
-  if (screen.kind === 'failed') return { status: 'failed', reason: screen.reason, detail: screen.detail };
-  if (screen.kind === 'ended') return { status: 'completed', reason: screen.reason, detail: screen.detail };
-  return null;
-}
-
 /**
  * A refusal seen before the bot asked to join: where the platform words a refused link like a
  * refused bot (PlatformDriver.refusesBadLinksAsBlocked), it is the link, which no retry mends.
@@ -171,8 +167,8 @@ export class BotSession {
   private screen: ScreenShare | null = null;
   /** The last screen request that came before the page was open. */
   private pendingScreen: (BotCommand & { type: 'screen.show' }) | null = null;
-  /** The microphone and camera toggles, one user at a time (toggle-lock.ts). */
-  private readonly toggles = new ToggleLock();
+  /** The call page's mouse and keyboard, one user at a time (page-input-lock.ts). */
+  private readonly pageInput = new PageInputLock();
 
   constructor(private readonly deps: SessionDeps) {
     this.config = deps.config;
@@ -305,14 +301,14 @@ export class BotSession {
     this.chat = this.createChat(page.driver);
     this.speaker = new Speaker(
       page.media,
-      lockedToggles(page.driver, this.toggles),
+      lockedToggles(page.driver, this.pageInput),
       this.deps.synthesizer ?? createSpeechSynthesizer(this.config.speech),
       this.log.child({ component: 'speaker' }),
     );
     for (const command of this.pendingSpeech.splice(0)) this.speaker.enqueue(command);
     this.screen = new ScreenShare(
       page.media,
-      lockedToggles(page.driver, this.toggles),
+      lockedToggles(page.driver, this.pageInput),
       this.log.child({ component: 'screen' }),
     );
     if (this.pendingScreen) this.handleScreen(this.pendingScreen);
@@ -486,7 +482,7 @@ export class BotSession {
     const admittedAt = Date.now();
     const timers = new LeaveTimers(this.config.automaticLeave, admittedAt);
     this.timers = timers;
-    await this.toggles.run(() => driver.ensureMuted()).catch(() => {});
+    await this.pageInput.run(() => driver.ensureMuted()).catch(() => {});
     await this.startCapture();
     this.speaker?.admitted();
     this.screen?.admitted();
@@ -494,31 +490,37 @@ export class BotSession {
     let checks = 0;
     while (!end.outcome) {
       try {
-        const observation: Observation = await driver.observe();
+        const observation: Observation = await this.pageInput.run(() => driver.observe());
         const terminal = terminalOutcome(observation.screen);
         if (terminal) {
           this.inLobbyOrCall = false;
           this.participants?.finish(Date.now());
           return terminal;
         }
-        if (observation.screen.kind === 'dialog') await driver.answerDialog();
+        if (observation.screen.kind === 'dialog') await this.pageInput.run(() => driver.answerDialog());
         timers.observeOthers(observation.others, Date.now());
         this.participants?.look(observation.people ?? null, Date.now());
-        await this.chat?.tick();
-        // Others' cameras off through the platform's setting, under the toggles' lock (its menus and
+        const chat = this.chat;
+        if (chat) await this.pageInput.run(() => chat.tick());
+        // Others' cameras off through the platform's setting, under the page-input lock (its menus and
         // the toggles' clicks must not interleave); after the look above so a dialog is answered first.
+        // It gives way to a switch or a chat message asked for meanwhile and is tried again later.
         if (this.video?.pending) {
           const video = this.video;
-          await this.toggles.run(() =>
-            this.untilCallIsOver(driver, (abandoned) => video.turnOffIncomingVideo(driver, abandoned)),
+          await this.pageInput.run(() =>
+            runInCallStep(
+              { end, driver, lookMs: this.pacing.callMs, log: this.log },
+              (abandoned) => video.turnOffIncomingVideo(driver, abandoned),
+              () => this.pageInput.waiting > 0 || (this.chat?.unsent() ?? 0) > 0,
+            ),
           );
         }
         if (!this.video?.pending) this.settledInCall = true;
         await this.video?.logDecoded();
         // Meet may switch the microphone back on around admission.
-        // Under the toggles' lock, deciding there: a request that came meanwhile is not undone.
+        // Under the page-input lock, deciding there: a request that came meanwhile is not undone.
         if (checks < 5) {
-          await this.toggles.run(async () => {
+          await this.pageInput.run(async () => {
             if (!this.speaking && !this.screen?.busy) await driver.ensureMuted();
           });
         }
@@ -542,38 +544,6 @@ export class BotSession {
     if (unsent > 0) this.log.warn({ unsent }, 'left with chat messages not sent');
     await this.leave(driver);
     return end.outcome ?? { status: 'completed', reason: 'stopped' };
-  }
-
-  /**
-   * A best-effort step in the call (the video setting) until it is done or the call is over: the
-   * meeting ended or failed, or the bot is to leave. Its waits are for a page that is slow to draw
-   * a menu; when the page changed under it instead, they must not hold up the bot's look at the
-   * call, and so its leave: a look at the call runs beside it every `callMs`, and once the call is
-   * over the step is abandoned (`abandoned` aborted: it stops between its own steps).
-   */
-  private async untilCallIsOver(
-    driver: PlatformDriver,
-    step: (abandoned: AbortSignal) => Promise<void>,
-  ): Promise<void> {
-    const { end } = this.deps;
-    const abandon = new AbortController();
-    let settled = false;
-    const stepping = step(abandon.signal)
-      .catch((error: unknown) => this.log.debug({ err: error }, 'in-call step interrupted'))
-      .finally(() => {
-        settled = true;
-      });
-    const watching = (async () => {
-      for (;;) {
-        await end.sleep(this.pacing.callMs);
-        if (settled || end.outcome) return;
-        const look = await driver.observe({ quiet: true }).catch(() => null);
-        if (settled || (look && terminalOutcome(look.screen))) return;
-      }
-    })();
-    await Promise.race([stepping, watching]);
-    settled = true;
-    abandon.abort();
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   isPresent,
   wakeToolbar,
 } from '../platforms/page-actions.js';
+import { tidiesUp } from '../in-call-step.js';
 import { MENU_BUTTON_PRESENT_MS, SETTINGS_STEP_TIMEOUT_MS } from './settings-steps.js';
 
 /**
@@ -24,7 +25,8 @@ const CLOSE_DIALOG = ['Close dialog', 'Close dialogue'];
 
 /**
  * True when Meet now receives audio only (set here or already). Once `abandoned` is aborted it stops
- * between steps and leaves the page as it is (the bot's leave closes a dialog it left open).
+ * between steps: it closes what it opened when it gave way to other work, and leaves the page as it
+ * is when the call is over (the bot's leave closes a dialog it left open).
  */
 export async function setMeetAudioOnly(page: Page, abandoned?: AbortSignal): Promise<boolean> {
   const note = page.getByText(MEET_AUDIO_ONLY_NOTE, { exact: false });
@@ -53,13 +55,16 @@ export async function setMeetAudioOnly(page: Page, abandoned?: AbortSignal): Pro
     );
     await settings.waitFor({ state: 'visible', timeout: SETTINGS_STEP_TIMEOUT_MS }).catch(() => {});
   }
-  if (abandoned?.aborted) return false;
+  if (abandoned?.aborted) {
+    if (tidiesUp(abandoned)) await page.keyboard.press('Escape').catch(() => {});
+    return false;
+  }
   if (!(await settings.isVisible().catch(() => false))) {
     await page.keyboard.press('Escape').catch(() => {});
     return false;
   }
   const stopIfAbandoned = () => {
-    if (abandoned?.aborted) throw new Error('abandoned: the call is over');
+    if (abandoned?.aborted) throw new Error('stopped: the call is over or other work waits');
   };
   try {
     if (!(await clickOrDispatch(settings, SETTINGS_STEP_TIMEOUT_MS))) throw new Error('Settings not clicked');
@@ -83,9 +88,9 @@ export async function setMeetAudioOnly(page: Page, abandoned?: AbortSignal): Pro
   } catch {
     // A step that never came: the dialog is closed below and the caller tries again later.
   } finally {
-    // Never leave a modal dialog over the call, whatever happened above (abandoned: the leave's
-    // Escape closes it, and a press here could land on the leave's own confirmation).
-    if (!abandoned?.aborted) {
+    // Never leave a modal dialog over the call, whatever happened above (abandoned as the call is
+    // over: the leave's Escape closes it, and a press here could land on the leave's confirmation).
+    if (tidiesUp(abandoned)) {
       await clickButton(page, CLOSE_DIALOG).catch(() => false);
       await page.keyboard.press('Escape').catch(() => {});
     }

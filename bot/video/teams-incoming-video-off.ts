@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { clickOrDispatch, isPresent } from '../platforms/page-actions.js';
+import { tidiesUp } from '../in-call-step.js';
 import { MENU_BUTTON_PRESENT_MS, SETTINGS_STEP_TIMEOUT_MS } from './settings-steps.js';
 
 /**
@@ -47,16 +48,23 @@ async function openMenu(
 
 /**
  * True when Teams no longer receives others' videos (turned off here, or already). Once `abandoned`
- * is aborted it stops between steps and leaves any menu as it is (the bot's leave closes it).
+ * is aborted it stops between steps: it closes an open menu when it gave way to other work, and
+ * leaves any menu as it is when the call is over (the bot's leave closes it).
  */
 export async function turnOffTeamsIncomingVideo(page: Page, abandoned?: AbortSignal): Promise<boolean> {
   const item = page.locator(TURN_OFF).first();
   const turnedOff = page.locator(TURNED_OFF).first();
   const either = item.or(turnedOff).first();
+  /** Whether the try is to stop here, a menu perhaps open: closed unless the call is over. */
+  const stopsHere = async (): Promise<boolean> => {
+    if (!abandoned?.aborted) return false;
+    if (tidiesUp(abandoned)) await closeMenu(page);
+    return true;
+  };
   for (const menu of [VIEW_BUTTON, MORE_BUTTON]) {
     if (abandoned?.aborted) return false;
     const opened = await openMenu(page, menu, either, abandoned);
-    if (abandoned?.aborted) return false;
+    if (await stopsHere()) return false;
     if (!opened) {
       await closeMenu(page);
       continue;
@@ -66,13 +74,13 @@ export async function turnOffTeamsIncomingVideo(page: Page, abandoned?: AbortSig
       return true;
     }
     const clicked = await clickOrDispatch(item, SETTINGS_STEP_TIMEOUT_MS);
-    if (abandoned?.aborted) return false;
+    if (await stopsHere()) return false;
     await closeMenu(page);
     if (!clicked) continue;
     // The item now reads "Turn on incoming video": reopen the menu to read it, then close it.
     const done =
       (await openMenu(page, menu, either, abandoned)) && (await turnedOff.isVisible().catch(() => false));
-    if (abandoned?.aborted) return done;
+    if (await stopsHere()) return done;
     await closeMenu(page);
     return done;
   }

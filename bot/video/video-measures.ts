@@ -1,4 +1,5 @@
 import type { Logger } from '../../shared/infra/logger.js';
+import { gaveWay } from '../in-call-step.js';
 import type { PlatformDriver } from '../platforms/driver.js';
 import type { VideoMeasure } from './measures.js';
 
@@ -14,6 +15,7 @@ const INCOMING_VIDEO_TRIES = 5;
  */
 export class VideoMeasures {
   private tries = 0;
+  private trying = false;
   private incomingVideoOff = false;
   private lastFrames: number | null = null;
   private lastLogAt = 0;
@@ -35,16 +37,27 @@ export class VideoMeasures {
 
   /**
    * One try at turning others' cameras off through the platform's own setting; `abandoned` is
-   * aborted when the call is over before the try is done (it then stops between its steps).
+   * aborted when the call is over before the try is done, or when other work waits for the page
+   * (bot/in-call-step.ts): it then stops between its steps.
    */
   async turnOffIncomingVideo(driver: PlatformDriver, abandoned: AbortSignal): Promise<void> {
-    if (!this.pending || !driver.turnOffIncomingVideo) return;
+    // One try at a time: one the session stopped waiting for (bot/in-call-step.ts) may still be busy.
+    if (!this.pending || !driver.turnOffIncomingVideo || this.trying) return;
     this.tries += 1;
+    this.trying = true;
     this.log.debug({ try: this.tries }, 'turning incoming video off in the meeting settings');
     try {
       this.incomingVideoOff = await driver.turnOffIncomingVideo(abandoned);
     } catch (error) {
       this.log.debug({ err: error }, 'turning incoming video off was interrupted');
+    } finally {
+      this.trying = false;
+    }
+    if (!this.incomingVideoOff && gaveWay(abandoned)) {
+      // Stopped for a switch or a chat message: not a try the page refused, so it is not counted.
+      this.tries -= 1;
+      this.log.debug({ try: this.tries + 1 }, 'turning incoming video off gave way to other work');
+      return;
     }
     if (abandoned.aborted) {
       this.log.debug({ try: this.tries }, 'turning incoming video off abandoned: the call is over');

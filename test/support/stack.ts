@@ -181,6 +181,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         BOT_STOP_GRACE_SECONDS: '20',
         BOT_SLOTS: '4',
         LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
+        // The bots' own log level (their container logs), for a run that needs their debug lines.
+        ...(process.env.BOT_LOG_LEVEL && { BOT_LOG_LEVEL: process.env.BOT_LOG_LEVEL }),
         // Local recording storage: the in-process API's directory, so it serves what workers store.
         RECORDING_DIR: api.config.RECORDING_DIR,
         // The image this run built (another checkout on the same engine may build its own tag).

@@ -5,8 +5,14 @@ import { CaptureTimeline } from '../../../bot/audio/capture-timeline.js';
 import { EndSignal } from '../../../bot/end-signal.js';
 import type { EngineSegment, TranscriptionEngine } from '../../../bot/engines/engine.js';
 import type { MeetingPage, MeetingPageHooks } from '../../../bot/meeting-page.js';
-import type { EventSink, HealthReport, LifecycleStep, ParticipantChange } from '../../../bot/outbox.js';
-import type { Observation, PlatformDriver, Screen } from '../../../bot/platforms/driver.js';
+import type {
+  ChatSink,
+  EventSink,
+  HealthReport,
+  LifecycleStep,
+  ParticipantChange,
+} from '../../../bot/outbox.js';
+import type { Observation, PlatformChat, PlatformDriver, Screen } from '../../../bot/platforms/driver.js';
 import { BotSession, type EngineFactory, type Pacing } from '../../../bot/session.js';
 import type { VideoMeasure } from '../../../bot/video/measures.js';
 import { type BotConfigInput, botConfigSchema } from '../../../shared/contract/bot-config.js';
@@ -163,6 +169,7 @@ function setUp(
     videoMeasures?: VideoMeasure[];
     pacing?: Partial<Pacing>;
     log?: Logger;
+    chatSink?: ChatSink;
   } = {},
 ) {
   const sink = new RecordingSink();
@@ -199,6 +206,7 @@ function setUp(
       },
     }),
     log: options.log ?? log,
+    ...(options.chatSink && { chatSink: options.chatSink }),
     end,
     createEngine,
     pacing: { ...FAST, ...options.pacing },
@@ -358,6 +366,98 @@ describe('BotSession', () => {
     },
     10_000,
   );
+
+  it.each([
+    ['an image', 'camera on'],
+    ['a chat message', 'chat sent'],
+  ] as const)(
+    'a video setting stuck on the page gives way to %s asked for meanwhile, and is tried again after',
+    async (_what, action) => {
+      const driver = new (class extends ScriptedDriver {
+        readonly chat: PlatformChat = {
+          open: async () => true,
+          read: async () => [],
+          send: async () => {
+            this.actions.push('chat sent');
+          },
+        };
+      })(screens({ kind: 'lobby' }, { kind: 'in_call' }));
+      const setup = setUp(
+        driver,
+        {},
+        { videoMeasures: ['incoming_video_off'], chatSink: { chat: async () => {} } },
+      );
+      const issuedAt = new Date().toISOString();
+      let tries = 0;
+      driver.turnOffIncomingVideo = (signal) => {
+        tries += 1;
+        driver.actions.push(`video try ${tries}`);
+        if (tries > 1) {
+          setup.end.end({ status: 'completed', reason: 'stopped' });
+          return Promise.resolve(true);
+        }
+        // The first try: stuck on the page until it is stopped, while the request comes in.
+        setTimeout(() => {
+          if (action === 'camera on')
+            setup.session.handleCommand({ type: 'screen.show', image: { base64: 'AQ==' }, issuedAt });
+          else
+            setup.session.handleCommand({
+              type: 'chat.send',
+              id: '00000000-0000-4000-8000-000000000001',
+              text: 'hello',
+              issuedAt,
+            });
+        }, 20);
+        return new Promise((resolve) => signal.addEventListener('abort', () => resolve(false)));
+      };
+      expect(await setup.session.run()).toMatchObject({ status: 'completed', reason: 'stopped' });
+      const seen = driver.actions.filter((a) => a.startsWith('video try') || a === action);
+      expect(seen).toEqual(['video try 1', action, 'video try 2']);
+    },
+    10_000,
+  );
+
+  it("never looks at the call or works the chat while a toggle is being pressed (the press's mouse down and up stay together)", async () => {
+    const overlaps: string[] = [];
+    let pressing = false;
+    const driver = new (class extends ScriptedDriver {
+      readonly chat: PlatformChat = {
+        open: async () => true,
+        read: async () => {
+          if (pressing) overlaps.push('chat read');
+          return [];
+        },
+        send: async () => {
+          if (pressing) overlaps.push('chat send');
+        },
+      };
+      override async observe(): Promise<Observation> {
+        if (pressing) overlaps.push('look');
+        return super.observe();
+      }
+      override async setCamera(on: boolean): Promise<boolean> {
+        pressing = true;
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        pressing = false;
+        return super.setCamera(on);
+      }
+    })(screens({ kind: 'lobby' }, { kind: 'in_call' }));
+    const setup = setUp(driver, {}, { chatSink: { chat: async () => {} } });
+    const issuedAt = new Date().toISOString();
+    setTimeout(() => {
+      setup.session.handleCommand({ type: 'screen.show', image: { base64: 'AQ==' }, issuedAt });
+      setup.session.handleCommand({
+        type: 'chat.send',
+        id: '00000000-0000-4000-8000-000000000002',
+        text: 'hello',
+        issuedAt,
+      });
+    }, 30);
+    setTimeout(() => setup.end.end({ status: 'completed', reason: 'stopped' }), 300);
+    expect(await setup.session.run()).toMatchObject({ status: 'completed', reason: 'stopped' });
+    expect(driver.actions.filter((a) => a.startsWith('camera'))).toEqual(['camera on']);
+    expect(overlaps).toEqual([]);
+  }, 10_000);
 
   it('answers a post-admission dialog and starts capturing at the first sign of admission', async () => {
     const driver = new ScriptedDriver(

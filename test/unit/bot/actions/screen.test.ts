@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageMedia } from '../../../../bot/actions/page-media.js';
 import { ScreenShare } from '../../../../bot/actions/screen.js';
-import { lockedToggles, ToggleLock } from '../../../../bot/actions/toggle-lock.js';
+import { lockedToggles, PageInputLock } from '../../../../bot/actions/page-input-lock.js';
 import { createLogger } from '../../../../shared/infra/logger.js';
 
 const log = createLogger('screen-test', 'silent');
@@ -107,7 +107,7 @@ describe('ScreenShare', () => {
     const page = new FakePage();
     // The camera is already on (Meet turns it back on at admission), as the look starts.
     page.camera = true;
-    const lock = new ToggleLock();
+    const lock = new PageInputLock();
     const screen = new ScreenShare(page, lockedToggles(page, lock), log);
     screen.admitted();
     // The session's look, as bot/session.ts runs it: deciding under the lock.
@@ -124,6 +124,26 @@ describe('ScreenShare', () => {
     });
     expect(page.camera).toBe(true);
     expect(page.presses).toEqual(['camera off', 'camera on']);
+  });
+
+  it('an image asked for while a long step holds the lock is counted as waiting (so the step can give way)', async () => {
+    const page = new FakePage();
+    const lock = new PageInputLock();
+    const screen = new ScreenShare(page, lockedToggles(page, lock), log);
+    screen.admitted();
+    let release = () => {};
+    const holder = lock.run(() => new Promise<void>((resolve) => (release = resolve)));
+    await sleep(5);
+    expect(lock.waiting).toBe(0); // the holder itself is not waiting
+    screen.show(new Uint8Array([1]));
+    await sleep(60); // the image drawn (30 ms), then the camera switch asked for
+    expect(lock.waiting).toBe(1);
+    expect(page.presses).toEqual([]);
+    release();
+    await holder;
+    await screen.settled();
+    expect(lock.waiting).toBe(0);
+    expect(page.presses).toEqual(['camera on']);
   });
 
   it('without the lock the same timing leaves the camera off (what the lock is for)', async () => {

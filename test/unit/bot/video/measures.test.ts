@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { botConfigSchema } from '../../../../shared/contract/bot-config.js';
 import { createLogger } from '../../../../shared/infra/logger.js';
+import { STEP_STOPPED } from '../../../../bot/in-call-step.js';
 import type { PlatformDriver } from '../../../../bot/platforms/driver.js';
 import { HIDE_REMOTE_VIDEO_CSS } from '../../../../bot/video/hide-remote-video.js';
 import { selectVideoMeasures } from '../../../../bot/video/measures.js';
@@ -79,6 +80,40 @@ describe('VideoMeasures in the call', () => {
     const page = driver([new Error('menu went away'), false]);
     for (let i = 0; i < 7; i += 1) await measures.turnOffIncomingVideo(page, ON);
     expect(page.calls).toBe(5);
+    expect(measures.pending).toBe(false);
+  });
+
+  it('does not count a try that gave way to other work; one stopped as the call is over counts', async () => {
+    const measures = new VideoMeasures(['incoming_video_off'], async () => 0, log);
+    const page = driver([false]);
+    const stopped = (reason: string) => {
+      const controller = new AbortController();
+      controller.abort(reason);
+      return controller.signal;
+    };
+    for (let i = 0; i < 7; i += 1) await measures.turnOffIncomingVideo(page, stopped(STEP_STOPPED.gaveWay));
+    expect(page.calls).toBe(7);
+    expect(measures.pending).toBe(true);
+    for (let i = 0; i < 7; i += 1) await measures.turnOffIncomingVideo(page, stopped(STEP_STOPPED.callOver));
+    expect(page.calls).toBe(12);
+    expect(measures.pending).toBe(false);
+  });
+
+  it('starts no second try while one is still busy on the page (one the session stopped waiting for)', async () => {
+    const measures = new VideoMeasures(['incoming_video_off'], async () => 0, log);
+    let calls = 0;
+    let finish = (_off: boolean) => {};
+    const page = {
+      turnOffIncomingVideo: () => {
+        calls += 1;
+        return new Promise<boolean>((resolve) => (finish = resolve));
+      },
+    } as unknown as PlatformDriver;
+    const busy = measures.turnOffIncomingVideo(page, ON);
+    await measures.turnOffIncomingVideo(page, ON);
+    expect(calls).toBe(1);
+    finish(true);
+    await busy;
     expect(measures.pending).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { STEP_STOPPED } from '../../../../bot/in-call-step.js';
 import { setMeetAudioOnly } from '../../../../bot/video/meet-audio-only.js';
 import { turnOffTeamsIncomingVideo } from '../../../../bot/video/teams-incoming-video-off.js';
 
@@ -76,10 +77,31 @@ describe('the incoming-video settings on a page without their menus', () => {
   );
 
   it.each(SETTINGS)(
+    '%s: once it gave way to other work, presses no menu button more but closes what it opened',
+    async (_name, setting) => {
+      const stop = new AbortController();
+      const { page, presses } = fakePage({
+        buttonsPresent: true,
+        onPress: () => stop.abort(STEP_STOPPED.gaveWay),
+      });
+      await expect(setting(page, stop.signal)).resolves.toBe(false);
+      expect(presses[0]).toBe('click');
+      expect(presses.slice(1).length).toBeGreaterThan(0);
+      expect(presses.slice(1).every((press) => press === 'Escape' || press === 'click')).toBe(true);
+      // The one click after the first is Meet's Close dialog (its tidying), never a menu button.
+      expect(presses.filter((press) => press === 'click').length).toBeLessThanOrEqual(2);
+    },
+    10_000,
+  );
+
+  it.each(SETTINGS)(
     '%s: once abandoned (the call is over), presses nothing more, not even Escape',
     async (_name, setting) => {
       const abandon = new AbortController();
-      const { page, presses } = fakePage({ buttonsPresent: true, onPress: () => abandon.abort() });
+      const { page, presses } = fakePage({
+        buttonsPresent: true,
+        onPress: () => abandon.abort(STEP_STOPPED.callOver),
+      });
       await expect(setting(page, abandon.signal)).resolves.toBe(false);
       expect(presses).toEqual(['click']);
     },
