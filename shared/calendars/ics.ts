@@ -29,6 +29,11 @@ export interface ExpansionWindow {
   to: Date;
   /** At most this many occurrences; later ones are left out and the expansion says it was cut. */
   maxOccurrences: number;
+  /**
+   * Recurrence steps of the whole feed (every event's, counted as they are taken) before the feed is
+   * given up with a FeedOverBudgetError. Default: DEFAULT_MAX_EXPANSION_STEPS.
+   */
+  maxSteps?: number;
 }
 
 export interface Expansion {
@@ -45,8 +50,20 @@ export class IcsParseError extends Error {
   }
 }
 
+/** A feed that would take more than its budget to read (steps, time or memory): never partly read. */
+export class FeedOverBudgetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FeedOverBudgetError';
+  }
+}
+
 /** Steps of one event's recurrence before it is given up (a rule like FREQ=SECONDLY from years ago). */
 const MAX_RECURRENCE_STEPS = 50_000;
+/** Recurrence steps of a whole feed: some 6 s of ical.js on one core of this project's bench machine. */
+export const DEFAULT_MAX_EXPANSION_STEPS = 1_000_000;
+/** Calendars nest VCALENDAR > VEVENT > VALARM at most; a deeper file is not a calendar. */
+const MAX_NESTING = 8;
 
 const CONFERENCE_PROPERTIES = [
   'x-google-conference',
@@ -155,6 +172,7 @@ function spanOf(component: Component): { start: number; end: number } | undefine
 export function expandFeed(text: string, window: ExpansionWindow): Expansion {
   // The parser's own messages quote the text: never shown, since where the operator allows private
   // addresses a feed URL could name an internal service whose answer its user must not read.
+  checkNesting(text);
   let root: Component;
   try {
     root = new ICAL.Component(ICAL.parse(text));
@@ -180,11 +198,28 @@ export function expandFeed(text: string, window: ExpansionWindow): Expansion {
 
   const from = window.from.getTime();
   const to = window.to.getTime();
-  const inWindow = (start: number) => start >= from && start <= to;
+  const limits: EventLimits = {
+    inWindow: (start: number) => start >= from && start <= to,
+    to,
+    maxOccurrences: window.maxOccurrences,
+    steps: new StepBudget(window.maxSteps ?? DEFAULT_MAX_EXPANSION_STEPS),
+  };
+  const keep = (occurrences: FeedOccurrence[]) => {
+    occurrences.sort((a, b) => a.start.getTime() - b.start.getTime() || a.uid.localeCompare(b.uid));
+    if (occurrences.length > window.maxOccurrences) {
+      occurrences.length = window.maxOccurrences;
+      expansion.truncated = true;
+    }
+  };
   for (const [uid, { master, overrides }] of byUid) {
     try {
-      expansion.occurrences.push(...expandEvent(uid, master, overrides, inWindow, to));
+      const event = expandEvent(uid, master, overrides, limits);
+      if (event.cut) expansion.truncated = true;
+      expansion.occurrences.push(...event.occurrences);
+      // Held to twice the cap as events are read: the earliest maxOccurrences are all that is kept.
+      if (expansion.occurrences.length > 2 * window.maxOccurrences) keep(expansion.occurrences);
     } catch (error) {
+      if (error instanceof FeedOverBudgetError) throw error;
       const reason =
         error instanceof UnknownTimeZone || error instanceof IcsParseError
           ? error.message
@@ -192,28 +227,61 @@ export function expandFeed(text: string, window: ExpansionWindow): Expansion {
       expansion.skipped.push({ uid, reason });
     }
   }
-  expansion.occurrences.sort((a, b) => a.start.getTime() - b.start.getTime() || a.uid.localeCompare(b.uid));
-  if (expansion.occurrences.length > window.maxOccurrences) {
-    expansion.occurrences.length = window.maxOccurrences;
-    expansion.truncated = true;
-  }
+  keep(expansion.occurrences);
   return expansion;
+}
+
+/** Refuses a file whose components nest deeper than any calendar's, before the parser reads it. */
+function checkNesting(text: string): void {
+  let depth = 0;
+  for (const match of text.matchAll(/^(BEGIN|END):/gim)) {
+    depth += match[1]!.toUpperCase() === 'BEGIN' ? 1 : -1;
+    if (depth > MAX_NESTING) {
+      throw new IcsParseError(`not a calendar: its components are nested more than ${MAX_NESTING} deep`);
+    }
+  }
+}
+
+/** The recurrence steps a whole feed may take. */
+class StepBudget {
+  private taken = 0;
+
+  constructor(private readonly limit: number) {}
+
+  take(): void {
+    this.taken += 1;
+    if (this.taken > this.limit) {
+      throw new FeedOverBudgetError(
+        `the feed's events repeat too often to read: more than ${this.limit.toLocaleString('en-US')} ` +
+          "recurrences (counted from each series' first date) before the end of the scheduling window. " +
+          'Remove rules such as FREQ=MINUTELY, or series started long ago with no end',
+      );
+    }
+  }
+}
+
+interface EventLimits {
+  inWindow: (start: number) => boolean;
+  to: number;
+  /** An event's occurrences after its first this many in the window can't be among the feed's earliest. */
+  maxOccurrences: number;
+  steps: StepBudget;
 }
 
 function expandEvent(
   uid: string,
   master: Component | undefined,
   overrides: Component[],
-  inWindow: (start: number) => boolean,
-  to: number,
-): FeedOccurrence[] {
-  if (master && isCancelled(master)) return [];
+  { inWindow, to, maxOccurrences, steps }: EventLimits,
+): { occurrences: FeedOccurrence[]; cut: boolean } {
+  if (master && isCancelled(master)) return { occurrences: [], cut: false };
   const masterText = master && eventText(master);
   const occurrences: FeedOccurrence[] = [];
   const recurring = master && (master.hasProperty('rrule') || master.hasProperty('rdate'));
   const overridden = new Set<number>();
 
   for (const override of overrides) {
+    steps.take();
     const recurrence = timeOf(override, 'recurrence-id');
     if (!recurrence) continue;
     const recurrenceMs = instantOf(recurrence, tzidOf(override, 'recurrence-id'));
@@ -229,9 +297,10 @@ function expandEvent(
       ...eventText(override, masterText),
     });
   }
-  if (!master || !masterText) return occurrences;
+  if (!master || !masterText) return { occurrences, cut: false };
 
   if (!recurring) {
+    steps.take();
     const span = spanOf(master);
     if (span && inWindow(span.start)) {
       occurrences.push({
@@ -242,25 +311,30 @@ function expandEvent(
         ...masterText,
       });
     }
-    return occurrences;
+    return { occurrences, cut: false };
   }
 
   const span = spanOf(master);
-  if (!span) return occurrences; // a recurring all-day event
+  if (!span) return { occurrences, cut: false }; // a recurring all-day event
   const duration = span.end - span.start;
   const tzid = tzidOf(master, 'dtstart');
   const iterator = new ICAL.Event(master, { exceptions: [] }).iterator();
+  let inSeries = 0;
   for (let step = 0; ; step += 1) {
     if (step >= MAX_RECURRENCE_STEPS) {
       throw new IcsParseError(
         `its recurrence has more than ${MAX_RECURRENCE_STEPS} occurrences before the window ends`,
       );
     }
+    steps.take();
     const next = iterator.next();
     if (!next) break;
     const start = instantOf(next, tzid);
     if (start > to) break;
     if (overridden.has(start) || !inWindow(start)) continue;
+    // The series runs in order: past its first maxOccurrences in the window, none can be kept.
+    if (inSeries >= maxOccurrences) return { occurrences, cut: true };
+    inSeries += 1;
     occurrences.push({
       uid,
       recurrenceId: basicUtc(start),
@@ -269,5 +343,5 @@ function expandEvent(
       ...masterText,
     });
   }
-  return occurrences;
+  return { occurrences, cut: false };
 }

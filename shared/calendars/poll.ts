@@ -3,7 +3,8 @@ import { findUserById } from '../accounts/users-store.js';
 import type { BotServiceDeps } from '../bots/service.js';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
 import { FeedFetchError, type FeedFetchLimits, fetchFeed } from './fetch-feed.js';
-import { expandFeed, IcsParseError } from './ics.js';
+import { type ExpansionLimits, expandFeedOffThread } from './expand-off-thread.js';
+import { FeedOverBudgetError, IcsParseError } from './ics.js';
 import { planFeed } from './plan.js';
 import { type ClaimedFeed, type FeedPollOutcome, finishPoll, holdsLease } from './store.js';
 import { syncFeedBots } from './sync.js';
@@ -15,12 +16,16 @@ export interface FeedPollSettings {
   leadSeconds: number;
   /** CALENDAR_FEED_MAX_OCCURRENCES */
   maxOccurrences: number;
+  /** CALENDAR_FEED_MAX_EXPANSION_STEPS */
+  maxExpansionSteps: number;
+  /** CALENDAR_FEED_EXPANSION_TIMEOUT_MS and CALENDAR_FEED_EXPANSION_MEMORY_MB */
+  expansion: ExpansionLimits;
   /** CALENDAR_FEED_POLL_INTERVAL_SECONDS */
   pollIntervalSeconds: number;
 }
 
 /** How a poll ended, for the metric `meetbot_calendar_feed_polls_total{outcome}`. */
-export type PollOutcomeLabel = 'ok' | 'fetch_failed' | 'invalid_feed' | 'failed';
+export type PollOutcomeLabel = 'ok' | 'fetch_failed' | 'invalid_feed' | 'over_budget' | 'failed';
 
 export interface PollResult {
   label: PollOutcomeLabel;
@@ -55,11 +60,16 @@ export async function pollFeed(
     };
     const text = await fetchFeed(feed.url, settings.policy, settings.fetch);
     const now = Date.now();
-    const expansion = expandFeed(text, {
-      from: new Date(now - LOOK_BACK_MS),
-      to: new Date(now + deps.schedule.horizonDays * 86_400_000 - 60_000),
-      maxOccurrences: settings.maxOccurrences,
-    });
+    const expansion = await expandFeedOffThread(
+      text,
+      {
+        from: new Date(now - LOOK_BACK_MS),
+        to: new Date(now + deps.schedule.horizonDays * 86_400_000 - 60_000),
+        maxOccurrences: settings.maxOccurrences,
+        maxSteps: settings.maxExpansionSteps,
+      },
+      settings.expansion,
+    );
     const plan = planFeed(feed, expansion, deps.extraMeetingOrigins);
     // The fetch took time: a feed deleted meanwhile, or taken by another poller after this lease
     // expired, must not get bots from this poll.
@@ -81,6 +91,7 @@ export async function pollFeed(
   } catch (error) {
     if (error instanceof FeedFetchError) label = 'fetch_failed';
     else if (error instanceof IcsParseError) label = 'invalid_feed';
+    else if (error instanceof FeedOverBudgetError) label = 'over_budget';
     else {
       label = 'failed';
       deps.log.error({ err: error, feedId: feed.id }, 'calendar feed poll failed');

@@ -161,9 +161,10 @@ export async function deleteFeed(db: Db, userId: number, id: number): Promise<bo
 }
 
 /**
- * Takes the lease of up to `limit` feeds due for a poll whose lease is free or expired, oldest due
- * first. Rows another poller is taking at the same moment are skipped (SKIP LOCKED), so with several
- * workers each feed is polled by one at a time.
+ * Takes the lease of up to `limit` feeds due for a poll whose lease is free or expired, in turns
+ * between users: each user's oldest due feed first, a user with feeds already being polled (by any
+ * worker) further back, then the oldest due. Rows another poller is taking at the same moment are
+ * skipped (SKIP LOCKED), so with several workers each feed is polled by one at a time.
  */
 export async function claimDueFeeds(
   db: Db,
@@ -171,15 +172,25 @@ export async function claimDueFeeds(
 ): Promise<ClaimedFeed[]> {
   const token = randomUUID();
   const { rows } = (await db.raw(
-    `UPDATE calendar_feeds SET lease_token = ?, leased_at = now(), lease_until = now() + make_interval(secs => ?)
-      WHERE id IN (
-        SELECT id FROM calendar_feeds
-         WHERE next_poll_at <= now() AND (lease_until IS NULL OR lease_until < now())
-         ORDER BY next_poll_at, id
-         LIMIT ?
-         FOR UPDATE SKIP LOCKED)
+    `WITH in_hand AS (
+       SELECT user_id, count(*) AS polling FROM calendar_feeds WHERE lease_until >= now() GROUP BY user_id
+     ), turns AS (
+       SELECT f.id, f.next_poll_at,
+              row_number() OVER (PARTITION BY f.user_id ORDER BY f.next_poll_at, f.id)
+                + coalesce(h.polling, 0) AS turn
+         FROM calendar_feeds f LEFT JOIN in_hand h ON h.user_id = f.user_id
+        WHERE f.next_poll_at <= now() AND (f.lease_until IS NULL OR f.lease_until < now())
+     ), picked AS (
+       SELECT f.id FROM calendar_feeds f JOIN turns t ON t.id = f.id
+        WHERE f.next_poll_at <= now() AND (f.lease_until IS NULL OR f.lease_until < now())
+        ORDER BY t.turn, t.next_poll_at, f.id
+        LIMIT ?
+        FOR UPDATE OF f SKIP LOCKED
+     )
+     UPDATE calendar_feeds SET lease_token = ?, leased_at = now(), lease_until = now() + make_interval(secs => ?)
+      WHERE id IN (SELECT id FROM picked)
       RETURNING *`,
-    [token, options.leaseSeconds, options.limit],
+    [options.limit, token, options.leaseSeconds],
   )) as { rows: FeedRow[] };
   return rows.map((row) => ({ ...toRecord(row), leaseToken: token }));
 }

@@ -3,10 +3,16 @@
  * `America/New_York`), turned into instants with Node's Intl, daylight saving time included. Pure.
  */
 
+/**
+ * One formatter per zone Intl knows, keyed by the name in lower case: Intl reads zone names in any
+ * case, so a feed's many spellings of one zone share an entry and the map stays as small as the zone
+ * list. A name Intl refuses is never kept.
+ */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterOf(zone: string): Intl.DateTimeFormat | undefined {
-  let formatter = formatters.get(zone);
+  const key = zone.toLowerCase();
+  let formatter = formatters.get(key);
   if (!formatter) {
     try {
       formatter = new Intl.DateTimeFormat('en-US', {
@@ -22,7 +28,7 @@ function formatterOf(zone: string): Intl.DateTimeFormat | undefined {
     } catch {
       return undefined;
     }
-    formatters.set(zone, formatter);
+    formatters.set(key, formatter);
   }
   return formatter;
 }

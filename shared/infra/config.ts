@@ -73,8 +73,31 @@ export const configSchema = z
           context.addIssue({ code: 'custom', message: (error as Error).message });
         }
       }),
+    /**
+     * Keys bot accounts' sessions were sealed with before BOT_ACCOUNT_KEY (a rotation), comma-separated,
+     * each base64 of 32 bytes: read, never used to seal; workers re-seal those sessions with the current key.
+     */
+    BOT_ACCOUNT_PREVIOUS_KEYS: commaList.superRefine((keys, context) => {
+      keys.forEach((value, index) => {
+        try {
+          sealingKeyFrom(value);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: `key ${index + 1}: ${(error as Error).message}` });
+        }
+      });
+    }),
     /** How many bots may use one bot account at once. */
     BOT_ACCOUNT_MAX_BOTS: z.coerce.number().int().min(1).max(100).default(1),
+    /**
+     * The share of a platform's pool (active accounts × BOT_ACCOUNT_MAX_BOTS) one user's live
+     * signed-in bots may hold at once: at most max(1, floor(share × pool)). 1: no per-user share.
+     */
+    BOT_ACCOUNT_USER_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
+    /**
+     * How many different users' meetings (each a different meeting) must have met a sign-in screen
+     * with one bot account, with none of its bots getting in since, before it is marked expired.
+     */
+    BOT_ACCOUNT_EXPIRY_USERS: z.coerce.number().int().min(1).max(10).default(2),
     /**
      * An anonymous bot refused with `sign_in_required` is launched again at once as a signed-in bot
      * (as if asked with `authenticated`) when an active bot account of its platform exists.
@@ -99,6 +122,13 @@ export const configSchema = z
     MEETING_DATA_MAX_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
     /** How long one search (GET /search) may take before it is given up with a 503. */
     SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    /** Searches one user may have running at once, across every API replica; more answer 429. */
+    SEARCH_CONCURRENCY_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
+    /**
+     * Searches one API process runs at once, all users together (each holds a pool connection); more
+     * wait up to SEARCH_TIMEOUT_MS for a place. Unset: half of DATABASE_POOL_MAX (at least 1).
+     */
+    SEARCH_CONCURRENCY: z.coerce.number().int().min(1).max(200).optional(),
     /** Memory for built GET /transcripts and GET /meetings answers, per API process (0: none kept). */
     RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
     /** Live transcript streams one user may have open at once, across every API replica. */
@@ -205,6 +235,11 @@ export const configSchema = z
     SPEAK_QUEUE_MAX: z.coerce.number().int().min(1).max(100).default(10),
     /** Speak, stop-speaking (and other bot action) requests per API key per minute; 0 turns the limit off. */
     BOT_ACTIONS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
+    /**
+     * What one meeting's command stream may hold in Redis (bytes): images, clips and chat messages
+     * past it are refused with 429 until the bot has had time to read the ones before.
+     */
+    COMMAND_STREAM_MAX_BYTES: z.coerce.number().int().min(2_097_152).max(1_073_741_824).default(8_388_608),
     /** The largest clip an `audio_url` may point at (bytes), fetched by the API under the webhook address rules. */
     SPEAK_AUDIO_URL_MAX_BYTES: z.coerce
       .number()
@@ -212,10 +247,14 @@ export const configSchema = z
       .min(1024)
       .max(SPEAK_AUDIO_MAX_BYTES)
       .default(SPEAK_AUDIO_MAX_BYTES),
+    /** One deadline for fetching a speak `audio_url` or a screen `image_url`, first byte to last (ms). */
+    MEDIA_URL_FETCH_DEADLINE_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     /** How far ahead POST /bots `join_at` may schedule a bot (days). */
     BOT_SCHEDULE_HORIZON_DAYS: z.coerce.number().int().min(1).max(366).default(30),
     /** A `join_at` at most this far in the past (clients' clock skew) is taken as now, not refused. */
     BOT_SCHEDULE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+    /** Scheduled bots (join_at, calendar feeds) one user may have waiting at once; more answer 429. */
+    MAX_SCHEDULED_BOTS_PER_USER: z.coerce.number().int().min(0).max(100_000).default(500),
     /** Calendar feeds one user may register (POST /calendar-feeds). */
     CALENDAR_FEED_MAX_PER_USER: z.coerce.number().int().min(0).max(1000).default(10),
     /** How often each feed is fetched again (seconds). */
@@ -230,9 +269,19 @@ export const configSchema = z
     CALENDAR_FEED_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
     /** Occurrences of one feed read within the horizon (the earliest kept). */
     CALENDAR_FEED_MAX_OCCURRENCES: z.coerce.number().int().min(1).max(100_000).default(1000),
+    /** Recurrence steps of one feed's expansion, all events together, before the poll is given up. */
+    CALENDAR_FEED_MAX_EXPANSION_STEPS: z.coerce.number().int().min(1000).max(100_000_000).default(1_000_000),
+    /** How long one feed's expansion may run in its thread (ms). */
+    CALENDAR_FEED_EXPANSION_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+    /** The heap of the thread one feed is expanded in (MB). */
+    CALENDAR_FEED_EXPANSION_MEMORY_MB: z.coerce.number().int().min(16).max(4096).default(256),
+    /** Feeds one worker polls at once (each user's due feeds take their turns, one per user at a time). */
+    CALENDAR_FEED_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     /** A meeting no worker has taken after this long is failed with a reason saying so. */
     REQUESTED_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
+    /** Workers warn when Redis's used memory passes this share of its maxmemory (read every RECONCILE_INTERVAL_SECONDS). */
+    REDIS_MEMORY_WARN_RATIO: z.coerce.number().min(0.05).max(1).default(0.8),
     /** How often a worker records that it is alive (and its free slots, which steer launches). */
     WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0.5).max(300).default(5),
     /** A worker silent this long has lost its host: its meetings are relaunched on other hosts. */
@@ -314,6 +363,13 @@ export const configSchema = z
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
   })
   .superRefine((config, context) => {
+    if (config.BOT_ACCOUNT_PREVIOUS_KEYS.length > 0 && config.BOT_ACCOUNT_KEY === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['BOT_ACCOUNT_PREVIOUS_KEYS'],
+        message: 'needs BOT_ACCOUNT_KEY, the key new sessions are sealed with',
+      });
+    }
     if (config.TRANSCRIPTION_ENGINE === 'openai' && !config.OPENAI_BASE_URL) {
       context.addIssue({
         code: 'custom',
@@ -333,6 +389,13 @@ export const configSchema = z
         code: 'custom',
         path: ['LIST_MAX_LIMIT'],
         message: 'must be at least LIST_DEFAULT_LIMIT',
+      });
+    }
+    if (config.SEARCH_CONCURRENCY !== undefined && config.SEARCH_CONCURRENCY > config.DATABASE_POOL_MAX) {
+      context.addIssue({
+        code: 'custom',
+        path: ['SEARCH_CONCURRENCY'],
+        message: 'must be at most DATABASE_POOL_MAX (each search holds one of its connections)',
       });
     }
     if (config.WEBHOOK_RETRY_MAX_DELAY_MS < config.WEBHOOK_RETRY_BASE_MS) {

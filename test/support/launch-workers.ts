@@ -78,10 +78,11 @@ export class LaunchWorkers {
     });
   }
 
-  start(workerId: string, env: Record<string, string> = {}): LaunchWorker {
+  /** A launch worker with `slots` bot slots (4 unless given). */
+  start(workerId: string, env: Record<string, string> = {}, slots = 4): LaunchWorker {
     const config = this.config(workerId, env);
     const redis = createTestRedis(config.REDIS_URL);
-    const fleet = new BotFleet(4);
+    const fleet = new BotFleet(slots);
     const registers = [new Registry()];
     const deps: WorkerDeps = {
       config,

@@ -518,4 +518,68 @@ describe('a calendar feed polled by the worker', () => {
     expect(meeting).toMatchObject({ status: 'completed' });
     expect((await api.request('GET', `/calendar-feeds/${feedId}`, { key: user.key })).status).toBe(404);
   });
+  it("takes due feeds in turns between users: one user's many feeds don't come first", async () => {
+    const [many, one, later] = [await newUser(), await newUser(), await newUser()];
+    ics.feeds.set('/turns.ics', icsCalendar([]));
+    const manyFeeds: number[] = [];
+    for (let index = 0; index < 5; index += 1) manyFeeds.push(await registerFeed(many, '/turns.ics'));
+    const oneFeed = await registerFeed(one, '/turns.ics');
+    const laterFeed = await registerFeed(later, '/turns.ics');
+    const db = api.database.db;
+    // The many feeds have been due longest, then the one user's, then the later user's.
+    for (const [index, id] of manyFeeds.entries())
+      await db('calendar_feeds')
+        .where({ id })
+        .update({ next_poll_at: db.raw(`now() - interval '${10 - index} minutes'`) });
+    await db('calendar_feeds')
+      .where({ id: oneFeed })
+      .update({ next_poll_at: db.raw(`now() - interval '2 minutes'`) });
+    await db('calendar_feeds')
+      .where({ id: laterFeed })
+      .update({ next_poll_at: db.raw(`now() - interval '1 minute'`) });
+
+    const ids = (feeds: { id: number }[]) => feeds.map((feed) => feed.id).sort((a, b) => a - b);
+    const first = await claimDueFeeds(db, { leaseSeconds: 60, limit: 2 });
+    expect(ids(first)).toEqual([manyFeeds[0], oneFeed]);
+    // The many user has a feed in hand (leased): the later user, due last, goes first now.
+    const second = await claimDueFeeds(db, { leaseSeconds: 60, limit: 1 });
+    expect(ids(second)).toEqual([laterFeed]);
+    const rest = await claimDueFeeds(db, { leaseSeconds: 60, limit: 10 });
+    expect(ids(rest)).toEqual(manyFeeds.slice(1));
+
+    for (const [user, feedIds] of [
+      [many, manyFeeds],
+      [one, [oneFeed]],
+      [later, [laterFeed]],
+    ] as const)
+      for (const id of feedIds) await api.request('DELETE', `/calendar-feeds/${id}`, { key: user.key });
+  });
+
+  it('polls several feeds at once, never more than its concurrency', async () => {
+    const user = await newUser();
+    let inFlight = 0;
+    let most = 0;
+    ics.routes.set('/slow.ics', (_request, response) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        response.writeHead(200, { 'Content-Type': 'text/calendar' }).end(icsCalendar([]));
+      }, 1500);
+    });
+    const feedIds: number[] = [];
+    for (let index = 0; index < 5; index += 1) feedIds.push(await registerFeed(user, '/slow.ics'));
+    for (const id of feedIds) await makeDue(id);
+    const poller = new CalendarPoller(
+      { bots: botDeps(), settings: settings(), log },
+      { tickMs: 1000, leaseSeconds: 60, concurrency: 3 },
+    );
+    expect(await poller.pollDue()).toBe(5);
+    expect(most).toBe(3);
+    for (const id of feedIds) {
+      const feed = await api.request('GET', `/calendar-feeds/${id}`, { key: user.key });
+      expect(feed.body.last_poll).toMatchObject({ ok: true });
+      await api.request('DELETE', `/calendar-feeds/${id}`, { key: user.key });
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expandFeed, IcsParseError } from '../../../../shared/calendars/ics.js';
+import { expandFeed, FeedOverBudgetError, IcsParseError } from '../../../../shared/calendars/ics.js';
 import { ianaZoneOf, zonedWallTimeToInstant } from '../../../../shared/calendars/time-zones.js';
+import { deeplyNestedFeed } from '../../../support/hostile-feeds.js';
 import { BERLIN_VTIMEZONE } from '../../../support/ics-server.js';
 
 function calendar(body: string, extra = ''): string {
@@ -163,6 +164,69 @@ END:VEVENT`);
       url: 'https://example.com/agenda',
       conference: ['https://meet.google.com/abc-defg-hij'],
     });
+  });
+});
+
+describe('expandFeed budgets', () => {
+  const minutely = (uid: string, start: string) => `BEGIN:VEVENT
+UID:${uid}
+DTSTART:${start}
+DURATION:PT1M
+RRULE:FREQ=MINUTELY
+END:VEVENT`;
+  const day = { from: new Date('2026-11-01T00:00:00Z'), to: new Date('2026-11-02T00:00:00Z') };
+
+  it('gives up a feed whose recurrences, all events together, pass the step budget', () => {
+    // Two series that each start 300 minutes before the window: 600 steps before any occurrence.
+    const text = calendar([minutely('a', '20261031T190000Z'), minutely('b', '20261031T190000Z')].join('\n'));
+    const window = { ...day, maxOccurrences: 10, maxSteps: 500 };
+    expect(() => expandFeed(text, window)).toThrow(FeedOverBudgetError);
+    expect(() => expandFeed(text, window)).toThrow(
+      /^the feed's events repeat too often to read: more than 500 recurrences/,
+    );
+    expect(expandFeed(text, { ...window, maxSteps: 700 }).occurrences).toHaveLength(10);
+  });
+
+  it('stops a series once its first maxOccurrences are in: the rest of the day is never stepped through', () => {
+    // 1,440 occurrences in the window; 3 are kept, so a budget of 100 steps is enough.
+    const text = calendar(minutely('busy', '20261101T000000Z'));
+    const expansion = expandFeed(text, { ...day, maxOccurrences: 3, maxSteps: 100 });
+    expect(expansion.occurrences.map((o) => o.start.toISOString())).toEqual([
+      '2026-11-01T00:00:00.000Z',
+      '2026-11-01T00:01:00.000Z',
+      '2026-11-01T00:02:00.000Z',
+    ]);
+    expect(expansion.truncated).toBe(true);
+  });
+
+  it('keeps the earliest occurrences of the whole feed while holding few of them at a time', () => {
+    // Each later event starts earlier: the kept ones come from the last events read.
+    const events = Array.from({ length: 12 }, (_, index) =>
+      minutely(`e${index}`, `20261101T${String(12 - index).padStart(2, '0')}0000Z`),
+    );
+    const expansion = expandFeed(calendar(events.join('\n')), { ...day, maxOccurrences: 2 });
+    expect(expansion.occurrences.map((o) => `${o.uid} ${o.start.toISOString()}`)).toEqual([
+      'e11 2026-11-01T01:00:00.000Z',
+      'e11 2026-11-01T01:01:00.000Z',
+    ]);
+    expect(expansion.truncated).toBe(true);
+  });
+
+  it('refuses components nested deeper than a calendar has, before parsing them', () => {
+    expect(() => expandFeed(deeplyNestedFeed(100_000), WINDOW)).toThrow(
+      new IcsParseError('not a calendar: its components are nested more than 8 deep'),
+    );
+    // VCALENDAR > VEVENT > VALARM is read.
+    const withAlarm = calendar(`BEGIN:VEVENT
+UID:alarm
+DTSTART:20261105T100000Z
+DTEND:20261105T110000Z
+BEGIN:VALARM
+TRIGGER:-PT5M
+ACTION:DISPLAY
+END:VALARM
+END:VEVENT`);
+    expect(expandFeed(withAlarm, WINDOW).occurrences.map((o) => o.uid)).toEqual(['alarm']);
   });
 });
 
