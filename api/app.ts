@@ -42,6 +42,7 @@ import { meetingRoutes } from './routes/meetings/index.js';
 import { recordingRoutes } from './routes/recordings/index.js';
 import type { RouteKit, RouteLimits } from './routes/route.js';
 import { routerOf } from './routes/router.js';
+import { searchConcurrencyOf, searchGate } from './routes/search/gate.js';
 import { searchRoutes } from './routes/search/index.js';
 import { transcriptRoutes } from './routes/transcripts/index.js';
 import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from './routes/transcripts/stream.js';
@@ -70,6 +71,8 @@ export interface AppDeps {
   rateLimits: RateLimits;
   /** Open live streams per user (LIVE_STREAMS_PER_USER), counted across replicas. */
   streamSlots: LiveSlots;
+  /** Running searches per user (SEARCH_CONCURRENCY_PER_USER), counted across replicas (./routes/search/gate.ts). */
+  searchSlots: LiveSlots;
   /** The live connections (SSE streams, WebSockets) this process has open, ended by its shutdown. */
   openFeeds: OpenFeeds;
   /** This process's Prometheus registry (GET /metrics). */
@@ -85,7 +88,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.silent = true; // errors are logged by our own middleware, with the request id
 
   const webhookPolicy = webhookPolicyOf(config);
-  const botAccountSessions = new BotAccountSessions(config.BOT_ACCOUNT_KEY);
+  const botAccountSessions = new BotAccountSessions(config.BOT_ACCOUNT_KEY, config.BOT_ACCOUNT_PREVIOUS_KEYS);
   const cache = new ResponseCache(config.RESPONSE_CACHE_MB * 2 ** 20);
   const limits: RouteLimits = {
     pageSizes: { defaultLimit: config.LIST_DEFAULT_LIMIT, maxLimit: config.LIST_MAX_LIMIT },
@@ -95,7 +98,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const kit: RouteKit = {
     requireUser: requireUser(db, deps.rateLimits),
     requireUserOrBearer: requireUser(db, deps.rateLimits, { bearer: true }),
-    requireAdmin: requireAdmin(config.ADMIN_API_KEY, deps.rateLimits),
+    requireUserUnmetered: requireUser(db, deps.rateLimits, { unmetered: true }),
+    requireAdmin: requireAdmin(config.ADMIN_API_KEY, deps.rateLimits, {
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+    }),
     jsonBody: jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES }),
     optionalJsonBody: jsonBody({ limitBytes: config.REQUEST_BODY_LIMIT_BYTES, allowEmpty: true }),
     jsonBodyWithin: ({ bytes, hint }) =>
@@ -122,7 +128,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     schedule: {
       horizonDays: config.BOT_SCHEDULE_HORIZON_DAYS,
       clockSkewSeconds: config.BOT_SCHEDULE_CLOCK_SKEW_SECONDS,
+      maxWaitingPerUser: config.MAX_SCHEDULED_BOTS_PER_USER,
     },
+  };
+  const mediaFetch = {
+    idleTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    deadlineMs: config.MEDIA_URL_FETCH_DEADLINE_MS,
   };
   const speechDeps: SpeechDeps = {
     db,
@@ -132,8 +143,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     log: deps.logger,
     speakQueueMax: config.SPEAK_QUEUE_MAX,
     audioUrlMaxBytes: config.SPEAK_AUDIO_URL_MAX_BYTES,
-    audioUrlTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    mediaFetch,
   };
+  // One gate for GET /search and the MCP search tool: this process's share of the pool for searches.
+  const searches = searchGate({
+    perUser: deps.searchSlots,
+    concurrency: searchConcurrencyOf(config),
+    waitMs: config.SEARCH_TIMEOUT_MS,
+  });
   const mcpDeps: McpDeps = {
     db,
     bots: botDeps,
@@ -143,6 +160,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     pageSizes: limits.pageSizes,
     meetingDataMaxBytes: limits.meetingDataMaxBytes,
     searchTimeoutMs: config.SEARCH_TIMEOUT_MS,
+    searchGate: searches,
     mediaLinkTtlSeconds: config.RECORDING_MEDIA_LINK_TTL_SECONDS,
   };
 
@@ -159,7 +177,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         commands: deps.commands,
         webhookPolicy,
         log: deps.logger,
-        fetchTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        mediaFetch,
         rateLimits: deps.rateLimits,
       },
       kit,
@@ -191,7 +209,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       },
       kit,
     ),
-    routerOf(searchRoutes, { db, timeoutMs: config.SEARCH_TIMEOUT_MS }, kit),
+    routerOf(searchRoutes, { db, timeoutMs: config.SEARCH_TIMEOUT_MS, gate: searches }, kit),
     routerOf(
       recordingRoutes,
       {
@@ -240,9 +258,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(errorBodies());
   app.use(metrics.endpoint(config.METRICS_TOKEN));
   app.use(
-    bullBoard(deps.queues, requireAdmin(config.ADMIN_API_KEY, deps.rateLimits, { browserPrompt: true }), {
-      publicBaseUrl: config.PUBLIC_BASE_URL,
-    }),
+    bullBoard(
+      deps.queues,
+      requireAdmin(config.ADMIN_API_KEY, deps.rateLimits, {
+        browserPrompt: true,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+      }),
+      { publicBaseUrl: config.PUBLIC_BASE_URL },
+    ),
   );
   for (const router of routers) {
     app.use(router.routes());

@@ -17,6 +17,7 @@ import { answerMalformedRequests, stopServing, withKeepAlive } from './http-serv
 import { OpenFeeds } from './live/open-feeds.js';
 import { audioSocketSlots, liveSocketSlots, liveStreamSlots } from './live/slots.js';
 import { redisRateLimits } from './middleware/rate-limits.js';
+import { searchSlots } from './routes/search/gate.js';
 import { DEFAULT_STREAM_OPTIONS } from './routes/transcripts/stream.js';
 import {
   AUDIO_STATUS_CHECK_MS,
@@ -53,13 +54,18 @@ const app = createApp({
   config,
   db,
   jobs: bullBotJobs(queues),
-  commands: redisBotCommands(redis, config.QUEUE_PREFIX),
+  commands: redisBotCommands(redis, config.QUEUE_PREFIX, { maxBytes: config.COMMAND_STREAM_MAX_BYTES }),
   speechQueue: redisSpeechQueue(redis, config.QUEUE_PREFIX),
   rateLimits,
   metrics: createMetricsRegistry('api'),
   streamSlots: liveStreamSlots(redis, config.QUEUE_PREFIX, {
     perUser: config.LIVE_STREAMS_PER_USER,
     staleMs: 3 * DEFAULT_STREAM_OPTIONS.heartbeatMs,
+    log: logger,
+  }),
+  searchSlots: searchSlots(redis, config.QUEUE_PREFIX, {
+    perUser: config.SEARCH_CONCURRENCY_PER_USER,
+    timeoutMs: config.SEARCH_TIMEOUT_MS,
     log: logger,
   }),
   openFeeds,

@@ -26,11 +26,14 @@ import { LaunchPlacement } from './placement.js';
 import { createControlWorker, createLaunchWorker } from './queue-workers.js';
 import { reconcile } from './reconciler.js';
 import { RecordingSweeper } from './recording-sweeper.js';
+import { RedisMemoryWatch } from './redis-memory-watch.js';
 import { checkAclAllowed, createBotCredentials, defaultUserOpen } from './runtime/bot-credentials.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { Labels } from './runtime/bot-runtime.js';
 import { DockerRuntime } from './runtime/docker-runtime.js';
 import { handleBotExit } from './runtime/exit-handler.js';
+import { setBotAccountExpiryUsers } from './bot-account-expiry.js';
+import { checkBotAccountKeysAtStart } from './bot-account-key-check.js';
 import { domainEvents } from './domain-events.js';
 import { WebhookService } from './webhook-deliveries.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -39,6 +42,7 @@ import type { WorkerDeps } from './worker-deps.js';
 const RECORDING_STALE_SECONDS = 60;
 
 const config = loadConfigOrExit();
+setBotAccountExpiryUsers(config.BOT_ACCOUNT_EXPIRY_USERS);
 const log = createLogger('worker', config.LOG_LEVEL).child({ workerId: config.WORKER_ID });
 const db = createKnex(config.DATABASE_URL, config.DATABASE_POOL_MAX);
 const redis = createWorkerRedis(config.REDIS_URL, log);
@@ -57,7 +61,7 @@ const fleet = new BotFleet(slots, config.BOT_SETTLE_LIMIT_SECONDS * 1000);
 const lagWatch = new BotLagWatch({ redis, prefix: config.QUEUE_PREFIX, fleet, log });
 const botQueues = createBotQueues(redis, config.QUEUE_PREFIX);
 const announce = meetingAnnouncer(redis, config.QUEUE_PREFIX, log);
-const commands = redisBotCommands(redis, config.QUEUE_PREFIX);
+const commands = redisBotCommands(redis, config.QUEUE_PREFIX, { maxBytes: config.COMMAND_STREAM_MAX_BYTES });
 const metrics = new WorkerMetrics(
   createMetricsRegistry('worker', { worker: config.WORKER_ID, docker_host: dockerHost }),
   {
@@ -147,6 +151,7 @@ log.info(
   },
   'worker reconciled at start-up',
 );
+await checkBotAccountKeysAtStart({ db, config, log });
 if (config.BOT_CHROMIUM_SANDBOX === 'off')
   log.warn(
     "BOT_CHROMIUM_SANDBOX=off: bots run Chromium without its sandbox, under the engine's default seccomp profile; only the container confines a meeting page (docs/how-a-bot-runs.md)",
@@ -220,6 +225,7 @@ const calendarPoller = new CalendarPoller(
       schedule: {
         horizonDays: config.BOT_SCHEDULE_HORIZON_DAYS,
         clockSkewSeconds: config.BOT_SCHEDULE_CLOCK_SKEW_SECONDS,
+        maxWaitingPerUser: config.MAX_SCHEDULED_BOTS_PER_USER,
       },
     },
     settings: calendarFeedSettingsOf(config, webhookPolicy),
@@ -241,6 +247,14 @@ const reconciler = new PeriodicLoop({
   onError: (error) => log.error({ err: error }, 'reconcile failed'),
 });
 reconciler.start();
+const redisMemory = new RedisMemoryWatch({
+  redis,
+  registry: metrics.registry,
+  log: log.child({ component: 'redis-memory' }),
+  warnRatio: config.REDIS_MEMORY_WARN_RATIO,
+  intervalMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
+});
+redisMemory.start();
 const metricsServer =
   config.WORKER_METRICS_PORT > 0
     ? await serveWorkerMetrics(metrics.registry, {
@@ -267,6 +281,7 @@ new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS)
   .add('control worker', () => controlWorker.close())
   .add('webhook deliveries', () => webhooks.stop())
   .add('reconciler', () => reconciler.stop())
+  .add('redis memory watch', () => redisMemory.stop())
   .add('calendar feeds', () => calendarPoller.stop())
   .add('heartbeat', () => heartbeat.stop())
   .add('docker events', () => stopWatchingExits())

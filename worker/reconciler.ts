@@ -7,6 +7,7 @@ import {
 import { findMeetingById } from '../shared/meetings/store.js';
 import { joinRetryOf, queueRetry } from './bot-outcome.js';
 import { LAUNCH_IN_PROGRESS_MS, sweepBotSessions } from './bot-sessions.js';
+import { sweepCommandStreams } from './command-stream-sweep.js';
 import { failMeeting } from './fail-meeting.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
@@ -26,6 +27,8 @@ export interface ReconcileReport {
   credentialsRestored: number;
   /** Ended bots whose streams were all ingested, removed with their streams. */
   sessionsDropped: number;
+  /** Command streams of meetings that ended and whose bot is gone, deleted. */
+  commandStreamsDeleted: number;
 }
 
 /**
@@ -40,7 +43,9 @@ export interface ReconcileReport {
  * - a launch unclaimed for half a minute is queued again (a no-op unless it was never queued);
  * - so is a refused bot's retry half a minute past its time, failed once it waited too long;
  * - a bot credential whose bot is gone (this host's container gone, or a lost host's bot no longer
- *   alive) is revoked (worker/bot-sessions.ts).
+ *   alive) is revoked (worker/bot-sessions.ts);
+ * - the command stream of a meeting that ended, once its bot is gone, is deleted
+ *   (worker/command-stream-sweep.ts).
  */
 export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
   const report: ReconcileReport = {
@@ -53,6 +58,7 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
     credentialsRevoked: 0,
     credentialsRestored: 0,
     sessionsDropped: 0,
+    commandStreamsDeleted: 0,
   };
   const containers = await deps.runtime.list(deploymentLabels(deps.config));
   for (const container of containers) await reconcileContainer(deps, container, report);
@@ -79,6 +85,8 @@ export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
   const remaining = await deps.runtime.list(deploymentLabels(deps.config));
   const sessions = new Set(remaining.map((container) => container.labels[Labels.sessionId] ?? ''));
   Object.assign(report, await sweepBotSessions(deps, sessions));
+  // After the sessions: a bot gone since the last sweep has its session closed above.
+  report.commandStreamsDeleted = await sweepCommandStreams(deps);
   return report;
 }
 

@@ -7,11 +7,12 @@ import {
   KEY_USE_RECORD_INTERVAL_MS,
   touchApiKey,
 } from '../../shared/accounts/keys-store.js';
-import { AppError, SpecErrors, UnauthorizedError } from '../../shared/infra/errors.js';
+import { AppError, ForbiddenError, SpecErrors, UnauthorizedError } from '../../shared/infra/errors.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { AppState } from '../context.js';
 import type { RateLimits } from './rate-limits.js';
+import { publicOriginOf, unsafeCrossSiteRefusal } from './same-origin.js';
 
 const MAX_KEY_LENGTH = 256;
 
@@ -21,6 +22,12 @@ export interface UserAuthOptions {
    * MCP clients configure a bearer token more readily than a custom header).
    */
   bearer?: boolean;
+  /**
+   * Not counted against, nor refused by, the key's request rate (RATE_LIMIT_PER_KEY_PER_MINUTE): for
+   * stopping a bot, which must get through however the key spent its budget. Failed authentications
+   * still count against the address.
+   */
+  unmetered?: boolean;
 }
 
 /**
@@ -35,6 +42,7 @@ export async function authenticateApiKey(
   address: string,
   presented: string | undefined,
   log: Logger,
+  options: Pick<UserAuthOptions, 'unmetered'> = {},
 ): Promise<AuthenticatedKey> {
   await limits.assertMayAuthenticate(address);
   const auth =
@@ -45,7 +53,7 @@ export async function authenticateApiKey(
     await limits.authenticationFailed(address);
     throw new UnauthorizedError(SpecErrors.unauthorized);
   }
-  await limits.request(auth.keyId);
+  if (!options.unmetered) await limits.request(auth.keyId);
   if (!auth.lastUsedAt || Date.now() - auth.lastUsedAt.getTime() >= KEY_USE_RECORD_INTERVAL_MS) {
     touchApiKey(db, auth.keyId).catch((error: unknown) =>
       log.warn({ err: error }, 'could not record key use'),
@@ -66,7 +74,7 @@ export function requireUser(
   return async (ctx, next) => {
     const presented =
       ctx.get('X-API-Key') || (options.bearer ? bearerToken(ctx.get('Authorization')) : undefined);
-    ctx.state.auth = await authenticateApiKey(db, limits, ctx.ip, presented, ctx.state.log);
+    ctx.state.auth = await authenticateApiKey(db, limits, ctx.ip, presented, ctx.state.log, options);
     return next();
   };
 }
@@ -74,16 +82,27 @@ export function requireUser(
 /**
  * The operator's admin key, as `X-Admin-API-Key` (Vexa's header, for API clients) or as the password
  * of HTTP Basic auth (so a browser can open Bull Board). Without a configured key the admin API is off.
+ * A browser that was given Basic credentials sends them with every request to this host, whichever
+ * site made it, so a state-changing request authenticated by Basic auth is taken only from this
+ * service's own pages (unsafeCrossSiteRefusal); the X-Admin-API-Key header, which a page on another
+ * site can't add, is unaffected.
  */
 export function requireAdmin(
   adminKey: string | undefined,
   limits: RateLimits,
-  options: { browserPrompt?: boolean } = {},
+  options: { browserPrompt?: boolean; publicBaseUrl?: string | undefined } = {},
 ): Middleware<AppState> {
+  const publicOrigin = publicOriginOf(options.publicBaseUrl);
   return async (ctx, next) => {
     if (!adminKey) throw new AppError(403, 'Admin API is disabled: set ADMIN_API_KEY to enable it');
+    const headerKey = ctx.get('X-Admin-API-Key');
+    const basicKey = headerKey ? undefined : basicAuthPassword(ctx.get('Authorization'));
+    if (basicKey !== undefined) {
+      const refusal = unsafeCrossSiteRefusal(ctx, publicOrigin);
+      if (refusal) throw new ForbiddenError(refusal);
+    }
     await limits.assertMayAuthenticate(ctx.ip);
-    const presented = ctx.get('X-Admin-API-Key') || basicAuthPassword(ctx.get('Authorization'));
+    const presented = headerKey || basicKey;
     if (presented && constantTimeEquals(presented, adminKey)) return next();
     await limits.authenticationFailed(ctx.ip);
     const challenge: Record<string, string> = options.browserPrompt

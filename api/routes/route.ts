@@ -18,6 +18,8 @@ export interface RouteKit {
   requireUser: Middleware<AppState>;
   /** requireUser that also takes the key as `Authorization: Bearer <key>` (the MCP endpoint). */
   requireUserOrBearer: Middleware<AppState>;
+  /** requireUser that neither counts nor refuses by the key's request rate (stopping a bot). */
+  requireUserUnmetered: Middleware<AppState>;
   requireAdmin: Middleware<AppState>;
   jsonBody: Middleware<AppState>;
   /** jsonBody that reads an empty body as `{}`. */
@@ -48,6 +50,13 @@ export interface RouteAuth {
 }
 
 export const userAuth: RouteAuth = { middleware: (kit) => kit.requireUser };
+/**
+ * A user's key, outside the key's request rate: for stopping a bot, which must get through even when
+ * the key spent its budget (a flood of its own requests, or of a script gone wrong, must not keep a
+ * bot in a meeting). A stop costs about what the key lookup every request pays already: it ends the
+ * live meeting, and a repeat finds none (404).
+ */
+export const stopAuth: RouteAuth = { middleware: (kit) => kit.requireUserUnmetered };
 /** A user's key as X-API-Key or as `Authorization: Bearer <key>`. */
 export const userOrBearerAuth: RouteAuth = {
   security: [{ ApiKey: [] }, { BearerApiKey: [] }],

@@ -3,6 +3,7 @@ import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import type { Platform } from '../contract/platforms.js';
 import { NotFoundError, ServiceUnavailableError, SpecErrors } from '../infra/errors.js';
 import { findLiveMeeting, type MeetingRecord } from '../meetings/store.js';
+import { CommandStreamFullError } from './command-channel.js';
 import type { BotServiceDeps } from './service.js';
 
 export interface QueuedChatMessage {
@@ -29,6 +30,7 @@ export async function sendChatMessage(
   try {
     await deps.commands.send(live.id, { type: 'chat.send', id, text, issuedAt: new Date().toISOString() });
   } catch (error) {
+    if (error instanceof CommandStreamFullError) throw error;
     deps.log.error({ err: error, meetingId: live.id }, 'could not send the chat message to the bot');
     throw new ServiceUnavailableError('Redis unavailable; the chat message was not sent. Try again shortly.');
   }

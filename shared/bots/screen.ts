@@ -6,15 +6,16 @@ import type { Knex } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
 import { findLiveMeeting, type MeetingRecord } from '../meetings/store.js';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
-import type { BotCommands } from './command-channel.js';
-import { fetchRemoteMedia } from './remote-media.js';
+import { type BotCommands, CommandStreamFullError } from './command-channel.js';
+import { fetchRemoteMedia, type MediaFetchTimes } from './remote-media.js';
 
 export interface ScreenDeps {
   db: Knex;
   commands: BotCommands;
   webhookPolicy: WebhookAddressPolicy;
   log: Logger;
-  fetchTimeoutMs: number;
+  /** WEBHOOK_TIMEOUT_MS (idle) and MEDIA_URL_FETCH_DEADLINE_MS (whole fetch) */
+  mediaFetch: MediaFetchTimes;
 }
 
 /** The image to show: given inline, or a URL the API fetches. */
@@ -35,6 +36,7 @@ async function send(deps: ScreenDeps, meeting: MeetingRecord, command: Parameter
   try {
     await deps.commands.send(meeting.id, command);
   } catch (error) {
+    if (error instanceof CommandStreamFullError) throw error;
     deps.log.error({ err: error, meetingId: meeting.id }, 'could not send the screen command to the bot');
     throw new ServiceUnavailableError('Redis unavailable; nothing was sent to the bot. Try again shortly.');
   }
@@ -55,7 +57,7 @@ export async function showImage(
       : Buffer.from(
           await fetchRemoteMedia('image_url', image.url, deps.webhookPolicy, {
             maxBytes: SCREEN_IMAGE_MAX_BYTES,
-            timeoutMs: deps.fetchTimeoutMs,
+            times: deps.mediaFetch,
             accept: 'image/*',
           }),
         ).toString('base64');

@@ -32,8 +32,13 @@ redis.call('PEXPIREAT', KEYS[1], math.floor(finish) + 60000)
 return pending + 1
 `;
 
+/** The key of a meeting's speech estimate (it expires a minute after the last request should end). */
+export function speechQueueKey(prefix: string, meetingId: number): string {
+  return `${prefix}:speech-queue:${meetingId}`;
+}
+
 export function redisSpeechQueue(redis: Redis, prefix: string): SpeechQueue {
-  const key = (meetingId: number) => `${prefix}:speech-queue:${meetingId}`;
+  const key = (meetingId: number) => speechQueueKey(prefix, meetingId);
   return {
     async reserve(meetingId, requestId, estimatedSeconds, limit) {
       const pending = (await redis.eval(

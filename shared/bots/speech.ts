@@ -13,9 +13,9 @@ import type { Knex } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
 import { findLiveMeeting, type MeetingRecord } from '../meetings/store.js';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
-import type { BotCommands } from './command-channel.js';
+import { type BotCommands, CommandStreamFullError } from './command-channel.js';
 import { type PcmLayout, WAV_HEADER_BYTES, wavOfPcm } from './pcm-wav.js';
-import { fetchRemoteMedia } from './remote-media.js';
+import { fetchRemoteMedia, type MediaFetchTimes } from './remote-media.js';
 import { estimatedSpeechSeconds, type SpeechQueue } from './speech-queue.js';
 
 export interface SpeechDeps {
@@ -28,7 +28,8 @@ export interface SpeechDeps {
   speakQueueMax: number;
   /** SPEAK_AUDIO_URL_MAX_BYTES */
   audioUrlMaxBytes: number;
-  audioUrlTimeoutMs: number;
+  /** WEBHOOK_TIMEOUT_MS (idle) and MEDIA_URL_FETCH_DEADLINE_MS (whole fetch) */
+  mediaFetch: MediaFetchTimes;
 }
 
 /** A clip's format: one the bot's page decodes, or raw PCM the API wraps in a WAV header first. */
@@ -106,7 +107,7 @@ export async function speak(
   } else {
     const bytes = await fetchRemoteMedia('audio_url', content.audioUrl.url, deps.webhookPolicy, {
       maxBytes: deps.audioUrlMaxBytes,
-      timeoutMs: deps.audioUrlTimeoutMs,
+      times: deps.mediaFetch,
       accept: 'audio/*',
     });
     audio = commandAudio(content.audioUrl.format, { raw: bytes }, 'audio_url');
@@ -138,6 +139,7 @@ export async function speak(
       issuedAt: new Date().toISOString(),
     });
   } catch (error) {
+    if (error instanceof CommandStreamFullError) throw error;
     throw redisUnavailable(deps, error, meeting.id);
   }
   return { meeting, requestId, queued };

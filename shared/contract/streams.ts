@@ -93,6 +93,14 @@ export function botCommandsStream(prefix: string, meetingId: number): string {
 }
 
 /**
+ * The meetings that have a command stream (a sorted set: meeting id by its latest command's time),
+ * so the worker finds the streams of ended meetings to delete without scanning the keyspace.
+ */
+export function botCommandStreamsKey(prefix: string): string {
+  return `${prefix}:bot-command-streams`;
+}
+
+/**
  * Set by a running bot and refreshed while it runs (it expires on its own when the bot or its host
  * is gone): a lost worker's meeting is relaunched only when its bot is not alive any more.
  */

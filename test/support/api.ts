@@ -12,6 +12,7 @@ import { answerMalformedRequests, withKeepAlive } from '../../api/http-server.js
 import { OpenFeeds } from '../../api/live/open-feeds.js';
 import { audioSocketSlots, liveSocketSlots, liveStreamSlots } from '../../api/live/slots.js';
 import { noRateLimits, redisRateLimits } from '../../api/middleware/rate-limits.js';
+import { searchSlots } from '../../api/routes/search/gate.js';
 import type { StreamOptions } from '../../api/routes/transcripts/stream.js';
 import type { AudioSocketSettings } from '../../api/ws/audio-session.js';
 import {
@@ -140,13 +141,19 @@ export async function startTestApi(
     config,
     db: database.db,
     jobs: options.jobs ? options.jobs(queues) : bullBotJobs(queues),
-    commands: options.commands ?? redisBotCommands(redis, prefix),
+    commands:
+      options.commands ?? redisBotCommands(redis, prefix, { maxBytes: config.COMMAND_STREAM_MAX_BYTES }),
     speechQueue: redisSpeechQueue(redis, prefix),
     rateLimits,
     metrics: createMetricsRegistry('api', { deployment: prefix }),
     streamSlots: liveStreamSlots(redis, prefix, {
       perUser: config.LIVE_STREAMS_PER_USER,
       staleMs: 45_000,
+      log: logger,
+    }),
+    searchSlots: searchSlots(redis, prefix, {
+      perUser: config.SEARCH_CONCURRENCY_PER_USER,
+      timeoutMs: config.SEARCH_TIMEOUT_MS,
       log: logger,
     }),
     openFeeds,

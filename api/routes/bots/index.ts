@@ -24,7 +24,7 @@ import type { RateLimits } from '../../middleware/rate-limits.js';
 import { commonErrors, error, json } from '../../openapi/responses.js';
 import { invalidMeetingRef, meetingRefParameters, meetingRefParams } from '../path-params.js';
 import { limitParameter, offsetParameter } from '../query-params.js';
-import { routesOf, userAuth } from '../route.js';
+import { routesOf, stopAuth, userAuth } from '../route.js';
 import {
   botRequestOf,
   chatPageQuery,
@@ -62,7 +62,7 @@ export const botRoutes = [
       ...commonErrors,
       409: error('A bot is already running or starting for this meeting'),
       429: error(
-        '`Too many concurrent bots` (not for a scheduled bot: its limit is checked at `join_at`); or over the per-key request rate or failed-authentication limit (with `Retry-After`)',
+        '`Too many concurrent bots` (not for a scheduled bot: its limit is checked at `join_at`); for a scheduled bot, `Too many scheduled bots: at most N may wait for their join_at at once; …` (`MAX_SCHEDULED_BOTS_PER_USER`); or over the per-key request rate or failed-authentication limit (with `Retry-After`)',
       ),
       503: error(
         'The job queue is unreachable, nothing was started; or Postgres is unreachable for now (`Database unavailable; try again shortly`, with `Retry-After`); or `authenticated: true` on a deployment without BOT_ACCOUNT_KEY',
@@ -90,7 +90,8 @@ export const botRoutes = [
   route({
     method: 'delete',
     path: '/bots/:platform/:native_meeting_id',
-    auth: userAuth,
+    // Outside the key's request rate and bot action budget: a stop must always get through.
+    auth: stopAuth,
     params: meetingRefParams,
     summary: 'Stop Bot',
     parameters: meetingRefParameters,
