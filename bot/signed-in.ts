@@ -30,7 +30,9 @@ export async function takeStorageState(path: string): Promise<StorageState> {
 
 /**
  * A signed-in bot that meets a sign-in screen was not refused as a guest: its account's session no
- * longer works. That is `sign_in_expired`, which takes the account out of the pool.
+ * longer works, or the meeting wants another account (another organisation's); the pages are the
+ * same, so the bot says both. That is `sign_in_expired`; the worker takes the account out of the
+ * pool only when meetings of several users show it (worker/bot-account-expiry.ts).
  */
 export function signedInOutcome(outcome: Outcome): Outcome {
   if (outcome.status !== 'failed' || outcome.reason !== 'sign_in_required') return outcome;
@@ -38,7 +40,7 @@ export function signedInOutcome(outcome: Outcome): Outcome {
     status: 'failed',
     reason: 'sign_in_expired',
     detail:
-      `the bot account's session no longer signs in${outcome.detail ? `: ${outcome.detail}` : ''}`.slice(
+      `signed in as the bot account, the meeting still asked for sign-in (the session no longer works, or the meeting wants another account)${outcome.detail ? `: ${outcome.detail}` : ''}`.slice(
         0,
         2000,
       ),

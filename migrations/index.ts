@@ -16,6 +16,7 @@ import * as botAccounts from './20261128000014_bot_accounts.js';
 import * as joinRetries from './20261128000015_join_retries.js';
 import * as participantEvents from './20261129000016_participant_events.js';
 import * as zoomPlatform from './20261129000018_zoom_platform.js';
+import * as meetingsByBotAccount from './20261130000019_meetings_by_bot_account.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the file system) so the same
@@ -39,4 +40,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Knex.M
   ['20261128000015_join_retries', joinRetries],
   ['20261129000016_participant_events', participantEvents],
   ['20261129000018_zoom_platform', zoomPlatform],
+  ['20261130000019_meetings_by_bot_account', meetingsByBotAccount],
 ];

@@ -137,20 +137,33 @@ export type TakeOutcome =
   | { taken: TakenBotAccount }
   /** No active account of the platform, or every one has `maxBots` bots already. */
   | { none: { active: number } }
+  /** The meeting's user already holds its share of the pool: `held` live signed-in bots of `allowed`. */
+  | { overShare: { held: number; allowed: number; pool: number } }
   /** The meeting ended (or already has an account) meanwhile. */
   | { meetingGone: true };
 
 /**
+ * How many live signed-in bots one user may hold on a pool of `pool` places (active accounts ×
+ * maxBots): the share, rounded down, and always one, so a user is never locked out of a pool of one.
+ */
+export function userShareOfPool(pool: number, share: number): number {
+  // The epsilon keeps 0.29 × 100 (28.999…96 in floating point) at 29.
+  return Math.max(1, Math.floor(share * pool + 1e-9));
+}
+
+/**
  * Gives the meeting an active account of its platform with room (fewer than `maxBots` live meetings
- * on it), the least used first. Race-free as the concurrent-bot limit is: the pool's rows are locked
- * (FOR UPDATE, in id order, so two takes never deadlock) before their use is counted, and the
- * meeting is marked in the same transaction, so a concurrent take waits and then counts this one.
- * SKIP LOCKED would not wait, but it would also answer "none free" while another launch merely holds
- * the lock on an account that still has room.
+ * on it), the least used first, unless the meeting's user already holds its share of the pool
+ * (`userShare`, userShareOfPool): one user can't take every place. Race-free as the concurrent-bot
+ * limit is: the pool's rows are locked (FOR UPDATE, in id order, so two takes never deadlock) before
+ * their use and the user's are counted, and the meeting is marked in the same transaction, so a
+ * concurrent take of the same platform waits and then counts this one. SKIP LOCKED would not wait,
+ * but it would also answer "none free" while another launch merely holds the lock on an account that
+ * still has room.
  */
 export async function takeBotAccount(
   db: Knex,
-  request: { meetingId: number; platform: Platform; maxBots: number },
+  request: { meetingId: number; userId: number; platform: Platform; maxBots: number; userShare: number },
 ): Promise<TakeOutcome> {
   return db.transaction(async (trx) => {
     const pool = (await trx('bot_accounts')
@@ -159,6 +172,18 @@ export async function takeBotAccount(
       .forUpdate()
       .select('*')) as Array<BotAccountRow & { sealed_storage_state: Buffer }>;
     if (pool.length === 0) return { none: { active: 0 } };
+    const places = pool.length * request.maxBots;
+    const allowed = userShareOfPool(places, request.userShare);
+    // Every live signed-in bot of the user on this platform holds a place, whatever its account's
+    // status now (an account expired under a running bot still carries it to the end).
+    const [held] = (await trx('meetings')
+      .where({ user_id: request.userId, platform: request.platform })
+      .whereNot('id', request.meetingId)
+      .whereNotNull('bot_account_id')
+      .whereNotIn('status', TERMINAL_STATUSES)
+      .count({ count: '*' })) as Array<{ count: number | string }>;
+    const heldCount = Number(held?.count ?? 0);
+    if (heldCount >= allowed) return { overShare: { held: heldCount, allowed, pool: places } };
     const counts = (await trx('meetings')
       .whereIn(
         'bot_account_id',
@@ -247,4 +272,47 @@ export async function countBotAccountsByStatus(
     count: number | string;
   }>;
   return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}
+
+/** The sign-in screens an account's signed-in bots met lately (SIGN_IN_EVIDENCE_HOURS). */
+export interface SignInEvidence {
+  /** Different users whose meetings with the account ended at a sign-in screen (`sign_in_expired`). */
+  users: number;
+  /** Different meetings (platform and native id) among those. */
+  meetings: number;
+}
+
+/** How far back a sign-in screen counts as evidence against an account's session. */
+export const SIGN_IN_EVIDENCE_HOURS = 24;
+
+/**
+ * The sign-in screens the account's bots met (meetings that ended `sign_in_expired`) in the last
+ * SIGN_IN_EVIDENCE_HOURS and since the admin API last changed the account (registered, session
+ * replaced, enabled: `updated_at`). A bot that got in is no evidence the other way: a signed-out
+ * browser joins an open meeting as a guest. Call with the account's row locked (lockBotAccount), so
+ * two such endings at once count each other.
+ */
+export async function signInEvidenceOfAccount(db: Db, accountId: number): Promise<SignInEvidence> {
+  const result = await db.raw(
+    `SELECT count(DISTINCT m.user_id)::int AS users,
+            count(DISTINCT (m.platform, m.native_meeting_id))::int AS meetings
+       FROM meetings m
+       JOIN meeting_status_transitions t ON t.meeting_id = m.id
+      WHERE m.bot_account_id = ?
+        AND t.to_status = 'failed' AND t.reason = 'sign_in_expired'
+        AND t.created_at > greatest(
+              (SELECT updated_at FROM bot_accounts WHERE id = ?),
+              now() - make_interval(hours => ?))`,
+    [accountId, accountId, SIGN_IN_EVIDENCE_HOURS],
+  );
+  const row = (result.rows as Array<{ users: number; meetings: number }>)[0];
+  return { users: row?.users ?? 0, meetings: row?.meetings ?? 0 };
+}
+
+/** The account a meeting took, if any. */
+export async function botAccountIdOfMeeting(db: Db, meetingId: number): Promise<number | undefined> {
+  const row = (await db('meetings').where({ id: meetingId }).first('bot_account_id')) as
+    | { bot_account_id: number | null }
+    | undefined;
+  return row?.bot_account_id ?? undefined;
 }

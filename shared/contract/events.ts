@@ -24,7 +24,8 @@ export const FAILED_REASONS = [
   'sign_in_required',
   /**
    * A signed-in bot (POST /bots `authenticated`) met a sign-in screen: its bot account's session no
-   * longer works. The worker marks the account `expired`, out of the pool.
+   * longer works, or the meeting wants another account. The worker marks the account `expired`, out
+   * of the pool, once enough users' meetings showed it (worker/bot-account-expiry.ts).
    */
   'sign_in_expired',
   'invalid_config',
@@ -35,13 +36,16 @@ export const FAILED_REASONS = [
 ] as const;
 /**
  * Why the worker failed a meeting before its bot could run: `no_bot_account_available` when a
- * signed-in bot (POST /bots `authenticated`) found no active bot account of its platform with room.
- * And an event that keeps the status (`from` = `to` = `failed`), `bot_account_expired`, after a
- * `sign_in_expired`: the bot account it names was marked expired and left the pool.
+ * signed-in bot (POST /bots `authenticated`) found no active bot account of its platform with room,
+ * or its user already holds its share of the pool (BOT_ACCOUNT_USER_SHARE). And an event that keeps
+ * the status (`from` = `to` = `failed`) after a `sign_in_expired`: `bot_account_expired` when the bot
+ * account it names was marked expired and left the pool (enough users' meetings met a sign-in screen
+ * with it, BOT_ACCOUNT_EXPIRY_USERS), `bot_account_kept` when it stays in the pool for want of that.
  */
 export const BotAccountReasons = {
   noneAvailable: 'no_bot_account_available',
   expired: 'bot_account_expired',
+  kept: 'bot_account_kept',
 } as const;
 export type CompletedReason = (typeof COMPLETED_REASONS)[number];
 export type FailedReason = (typeof FAILED_REASONS)[number];

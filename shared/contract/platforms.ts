@@ -37,6 +37,31 @@ export function isPlatformHost(platform: Platform, hostname: string): boolean {
 /** The query parameter that carries a meeting's passcode in its link: Teams' `p`, Zoom's `pwd`. */
 const PASSCODE_PARAMS: Partial<Record<Platform, string>> = { teams: 'p', zoom: 'pwd' };
 
+/**
+ * The query parameters a meeting link keeps: only what joins the meeting, its passcode. Anything
+ * else a caller writes there steers the page, not the meeting: Meet's `authuser` picks which signed-in
+ * account joins (a number the bot account's session does not have sends it to sign-in), Zoom's
+ * `uname` a name, `hl` a language (the Meet driver sets `hl=en` itself). The fragment goes too.
+ */
+const KEPT_PARAMS: Record<Platform, readonly string[]> = {
+  google_meet: [],
+  teams: ['p'],
+  zoom: ['pwd'],
+};
+
+/** The URL with only the query parameters the platform needs to join (its passcode) and no fragment. */
+export function normalizeMeetingUrl(platform: Platform, rawUrl: string | URL): string {
+  const url = new URL(rawUrl);
+  const kept = new URLSearchParams();
+  for (const name of KEPT_PARAMS[platform]) {
+    const value = url.searchParams.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  url.search = kept.toString();
+  url.hash = '';
+  return url.toString();
+}
+
 /** The URL we use when the caller sends none (documented in docs/api.md). */
 export function defaultMeetingUrl(platform: Platform, nativeMeetingId: string, passcode?: string): string {
   if (platform === 'google_meet') return `https://meet.google.com/${nativeMeetingId}`;
@@ -65,8 +90,9 @@ function meetingPaths(platform: Platform, nativeMeetingId: string): readonly str
  * operator allowed (the simulator's), with the path `/{id}` (Meet), `/meet/{id}` (Teams) or `/j/{id}`
  * or `/wc/{id}/join` (Zoom, whose hosts include one-label subdomains of zoom.us) to the letter: no
  * other case, spelling, encoding or further segments. A Teams (`p`) or Zoom (`pwd`) passcode in the
- * URL must be the one given; when the URL has none, the given one is added. Query parameters
- * otherwise stay.
+ * URL must be the one given; when the URL has none, the given one is added. Every other query
+ * parameter and the fragment are dropped (normalizeMeetingUrl): the URL kept is the meeting's, not
+ * the caller's choice of account, name or page.
  */
 export function checkMeetingUrl(
   platform: Platform,
@@ -108,7 +134,7 @@ export function checkMeetingUrl(
       };
     }
   }
-  return { ok: true, url: url.toString() };
+  return { ok: true, url: normalizeMeetingUrl(platform, url) };
 }
 
 /** A meeting named by its link: what POST /bots takes (`passcode` only when a Teams or Zoom link carries one). */

@@ -1,5 +1,6 @@
 import {
   BOT_CONFIG_ENV,
+  BOT_SECRETS_FILE,
   BOT_STORAGE_STATE_DIR,
   BOT_STORAGE_STATE_FILE,
   BOT_USER_ID,
@@ -7,7 +8,9 @@ import {
   type SpeechConfig,
   CHROMIUM_BUILDS,
   type TranscriptionConfig,
+  splitBotSecrets,
 } from '../../shared/contract/bot-config.js';
+import { normalizeMeetingUrl } from '../../shared/contract/platforms.js';
 import type { StorageState } from '../../shared/contract/storage-state.js';
 import type { Config } from '../../shared/infra/config.js';
 import type { MeetingRecord } from '../../shared/meetings/store.js';
@@ -85,7 +88,8 @@ export function botConfigFor(
     meetingId: meeting.id,
     sessionId,
     platform: meeting.platform,
-    meetingUrl: meeting.meetingUrl,
+    // Stored normalised since issue 48; a row stored before may still carry a caller's `authuser`.
+    meetingUrl: normalizeMeetingUrl(meeting.platform, meeting.meetingUrl),
     // A signed-in bot joins as its account: the page shows the account's name, not one it types.
     botName: account?.displayName ?? meeting.botName,
     language: meeting.language,
@@ -155,12 +159,13 @@ export function deploymentLabels(config: Config): Record<string, string> {
 }
 
 /**
- * The container of one launch. Its environment holds the bot's config and nothing else: the only
- * secrets in it are the bot's own Redis credential and, when the operator chose an external
- * transcription engine, that engine's key. A signed-in bot's session is no environment variable or
- * label (`docker inspect` shows those to anyone with the engine's socket, and they outlive the
- * bot's reading them): it is a file written into the container before it starts, 0600 and the bot
- * user's, which the bot deletes once read.
+ * The container of one launch. Its environment holds the bot's config and nothing else, and no
+ * secret: `docker inspect` shows the environment to anyone with the engine's socket, and every
+ * process the bot starts (Chromium, the recognizer) inherits it. The config's secrets (the password
+ * of the bot's own Redis credential, an external transcription or speech engine's API key) are a file
+ * written into the container before it starts, 0600 and the bot user's, which the bot reads at start
+ * (shared/contract/bot-config.ts, `secretsPath`). A signed-in bot's session is such a file too, which
+ * the bot deletes once read.
  */
 export function botContainerSpec(
   config: Config,
@@ -170,26 +175,26 @@ export function botContainerSpec(
   redisUrl: string = sharedBotRedisUrl(config),
   account: LaunchAccount | null = null,
 ): BotContainerSpec {
+  const { config: botConfig, secrets } = splitBotSecrets(
+    botConfigFor(config, meeting, sessionId, transcriptOrigin, redisUrl, account),
+    `${BOT_STORAGE_STATE_DIR}/${BOT_SECRETS_FILE}`,
+  );
+  const botFile = (name: string, content: unknown) => ({
+    directory: BOT_STORAGE_STATE_DIR,
+    name,
+    content: Buffer.from(JSON.stringify(content), 'utf8'),
+    mode: 0o600,
+    uid: BOT_USER_ID,
+    gid: BOT_USER_ID,
+  });
   return {
     name: containerNameFor(config, meeting),
     image: config.BOT_IMAGE,
-    env: {
-      [BOT_CONFIG_ENV]: JSON.stringify(
-        botConfigFor(config, meeting, sessionId, transcriptOrigin, redisUrl, account),
-      ),
-    },
-    files: account
-      ? [
-          {
-            directory: BOT_STORAGE_STATE_DIR,
-            name: BOT_STORAGE_STATE_FILE,
-            content: Buffer.from(JSON.stringify(account.storageState), 'utf8'),
-            mode: 0o600,
-            uid: BOT_USER_ID,
-            gid: BOT_USER_ID,
-          },
-        ]
-      : [],
+    env: { [BOT_CONFIG_ENV]: JSON.stringify(botConfig) },
+    files: [
+      ...(botConfig.secretsPath ? [botFile(BOT_SECRETS_FILE, secrets)] : []),
+      ...(account ? [botFile(BOT_STORAGE_STATE_FILE, account.storageState)] : []),
+    ],
     labels: {
       ...deploymentLabels(config),
       [Labels.meetingId]: String(meeting.id),

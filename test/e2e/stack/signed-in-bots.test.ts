@@ -21,7 +21,16 @@ let worker: WorkerProcess;
 beforeAll(async () => {
   stack = await startStack({
     apiEnv: { BOT_ACCOUNT_KEY: KEY },
-    workerEnv: { BOT_ACCOUNT_KEY: KEY, BOT_ACCOUNT_MAX_BOTS: '2', BOT_ACCOUNT_FALLBACK: 'true' },
+    // One user here, as on a single-user deployment: it may take the whole pool, and its own
+    // meeting's sign-in screen is evidence enough (the per-user share and the corroboration by
+    // several users are tested in test/integration/worker/bot-account-launches.test.ts).
+    workerEnv: {
+      BOT_ACCOUNT_KEY: KEY,
+      BOT_ACCOUNT_MAX_BOTS: '2',
+      BOT_ACCOUNT_FALLBACK: 'true',
+      BOT_ACCOUNT_USER_SHARE: '1',
+      BOT_ACCOUNT_EXPIRY_USERS: '1',
+    },
   });
   worker = stack.startWorker('accounts-w1');
 });

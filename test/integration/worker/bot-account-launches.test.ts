@@ -12,6 +12,7 @@ import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { BotFleet } from '../../../worker/bot-fleet.js';
 import { applyBotEnd, joinRetryOf } from '../../../worker/bot-outcome.js';
+import { setBotAccountExpiryUsers } from '../../../worker/bot-account-expiry.js';
 import { closeBotSession } from '../../../worker/bot-sessions.js';
 import { domainEvents } from '../../../worker/domain-events.js';
 import { launchBot } from '../../../worker/jobs/launch-bot.js';
@@ -55,7 +56,7 @@ function recordingRuntime(): BotRuntime {
   };
 }
 
-async function registerAccount(platform: 'google_meet' | 'teams', name: string, secret = SECRET) {
+async function registerAccount(platform: 'google_meet' | 'teams' | 'zoom', name: string, secret = SECRET) {
   const response = await api.request('POST', '/admin/bot-accounts', {
     ...admin,
     json: {
@@ -69,14 +70,20 @@ async function registerAccount(platform: 'google_meet' | 'teams', name: string, 
 }
 
 let counter = 0;
-async function signedInMeeting(platform: 'google_meet' | 'teams' = 'teams') {
+function nextNativeId(platform: 'google_meet' | 'teams' | 'zoom'): string {
   counter += 1;
-  const nativeMeetingId =
-    platform === 'teams'
-      ? String(700_000_000_000 + counter)
-      : `acc-defg-${'abcdefghijklmnopqrstuvwxyz'[counter % 26]}${'abcdefghijklmnopqrstuvwxyz'[Math.floor(counter / 26) % 26]}a`;
+  if (platform === 'teams') return String(700_000_000_000 + counter);
+  if (platform === 'zoom') return String(80_000_000_000 + counter);
+  return `acc-defg-${'abcdefghijklmnopqrstuvwxyz'[counter % 26]}${'abcdefghijklmnopqrstuvwxyz'[Math.floor(counter / 26) % 26]}a`;
+}
+
+async function signedInMeeting(
+  platform: 'google_meet' | 'teams' | 'zoom' = 'teams',
+  who: TestUser = user,
+  nativeMeetingId = nextNativeId(platform),
+) {
   const response = await api.request('POST', '/bots', {
-    key: user.key,
+    key: who.key,
     json: {
       platform,
       native_meeting_id: nativeMeetingId,
@@ -85,7 +92,7 @@ async function signedInMeeting(platform: 'google_meet' | 'teams' = 'teams') {
     },
   });
   expect(response.status, response.text).toBe(201);
-  return { meetingId: response.body.id as number, userId: user.id, platform, nativeMeetingId };
+  return { meetingId: response.body.id as number, userId: who.id, platform, nativeMeetingId };
 }
 
 async function accountStatus(id: number) {
@@ -155,7 +162,13 @@ describe('a signed-in launch', () => {
       await registerAccount('teams', 'Teams One'),
       await registerAccount('teams', 'Teams Two'),
     ];
-    const meetings = await Promise.all(Array.from({ length: 10 }, () => signedInMeeting('teams')));
+    // Five users with two bots each: none goes over its share (2 of the pool's 4 places), the pool fills.
+    const users = await Promise.all(
+      Array.from({ length: 5 }, () => api.createUser({ maxConcurrentBots: 100 })),
+    );
+    const meetings = await Promise.all(
+      Array.from({ length: 10 }, (_unused, index) => signedInMeeting('teams', users[index % users.length])),
+    );
     const outcomes = await Promise.all(meetings.map((meeting) => launchBot(deps, meeting)));
 
     const launched = outcomes.filter((outcome) => outcome.launched);
@@ -177,7 +190,8 @@ describe('a signed-in launch', () => {
     const refused = meetings.filter((_meeting, index) => !outcomes[index]!.launched);
     expect(refused).toHaveLength(10 - accounts.length * MAX_BOTS);
     for (const meeting of refused) {
-      const events = await api.request('GET', `/meetings/${meeting.meetingId}/events`, { key: user.key });
+      const owner = users.find((candidate) => candidate.id === meeting.userId)!;
+      const events = await api.request('GET', `/meetings/${meeting.meetingId}/events`, { key: owner.key });
       expect(events.body.events.at(-1)).toMatchObject({
         to: 'failed',
         source: 'worker',
@@ -348,47 +362,197 @@ describe('a signed-in launch', () => {
     expect(last?.detail).toMatch(/no active bot account for google_meet/);
   });
 
-  it('sign_in_expired marks the account expired, out of the pool, with an event and the gauge', async () => {
-    const id = await registerAccount('google_meet', 'Meet Bot');
-    const meeting = await signedInMeeting('google_meet');
-    expect(await launchBot(deps, meeting)).toMatchObject({ launched: true });
-    expect(await metrics.getSingleMetricAsString('meetbot_bot_accounts')).toContain(
-      'meetbot_bot_accounts{platform="google_meet",status="active"} 1',
-    );
+  it('one user can hold only its share of the pool, however many it launches at once', async () => {
+    // A pool of 2 accounts × BOT_ACCOUNT_MAX_BOTS 2 = 4 places: a user may hold floor(0.5 × 4) = 2.
+    const accounts = [await registerAccount('zoom', 'Zoom One'), await registerAccount('zoom', 'Zoom Two')];
+    const [mallory, bob] = [
+      await api.createUser({ maxConcurrentBots: 100 }),
+      await api.createUser({ maxConcurrentBots: 100 }),
+    ];
+    const flood = await Promise.all(Array.from({ length: 6 }, () => signedInMeeting('zoom', mallory!)));
+    const floodOutcomes = await Promise.all(flood.map((meeting) => launchBot(deps, meeting)));
+    expect(floodOutcomes.filter((outcome) => outcome.launched)).toHaveLength(2);
+    for (const [index, meeting] of flood.entries()) {
+      if (floodOutcomes[index]!.launched) continue;
+      expect(floodOutcomes[index]).toEqual({ launched: false, reason: 'no_bot_account_available' });
+      const [last] = (await listTransitions(api.database.db, meeting.meetingId)).slice(-1);
+      expect(last).toMatchObject({ to: 'failed', reason: 'no_bot_account_available' });
+      expect(last?.detail).toMatch(
+        /this user already has 2 signed-in bot\(s\) on zoom, its share of the pool: 2 of 4 place\(s\) \(BOT_ACCOUNT_USER_SHARE 0\.5\)/,
+      );
+    }
 
-    // What the ingester does with the bot's final event.
-    await transitionMeeting(api.database.db, domainEvents, meeting.meetingId, {
-      to: 'failed',
+    // Another user still finds places: its own share, then the pool is full.
+    const bobs = await Promise.all(Array.from({ length: 3 }, () => signedInMeeting('zoom', bob!)));
+    const bobOutcomes = await Promise.all(bobs.map((meeting) => launchBot(deps, meeting)));
+    expect(bobOutcomes.filter((outcome) => outcome.launched)).toHaveLength(2);
+    for (const id of accounts) expect((await accountStatus(id)).bots_in_use).toBe(2);
+
+    // One of the flood's bots ends: its user may take a place again, and only one.
+    const ended = flood.find((_meeting, index) => floodOutcomes[index]!.launched)!;
+    await transitionMeeting(api.database.db, domainEvents, ended.meetingId, {
+      to: 'completed',
       source: 'bot',
-      reason: 'sign_in_expired',
-      detail: 'the bot account\'s session no longer signs in: "Sign in" screen',
+      reason: 'meeting_ended',
     });
-    expect(await accountStatus(id)).toMatchObject({
-      status: 'expired',
-      status_reason: 'sign_in_expired',
-      bots_in_use: 0,
-    });
-    const events = (await api.request('GET', `/meetings/${meeting.meetingId}/events`, { key: user.key })).body
-      .events;
-    expect(events.slice(-2)).toMatchObject([
-      { to: 'failed', reason: 'sign_in_expired', source: 'bot' },
-      { from: 'failed', to: 'failed', reason: 'bot_account_expired', source: 'worker' },
-    ]);
-    expect(events.at(-1).detail).toMatch(new RegExp(`bot account ${id} .*Meet Bot`));
-    const gauge = await metrics.getSingleMetricAsString('meetbot_bot_accounts');
-    expect(gauge).toContain('meetbot_bot_accounts{platform="google_meet",status="active"} 0');
-    expect(gauge).toContain('meetbot_bot_accounts{platform="google_meet",status="expired"} 1');
+    const again = await Promise.all([signedInMeeting('zoom', mallory!), signedInMeeting('zoom', mallory!)]);
+    const againOutcomes = await Promise.all(again.map((meeting) => launchBot(deps, meeting)));
+    expect(againOutcomes.filter((outcome) => outcome.launched)).toHaveLength(1);
 
-    // Out of the pool: the next signed-in bot for Meet finds none.
-    const next = await signedInMeeting('google_meet');
-    expect(await launchBot(deps, next)).toEqual({ launched: false, reason: 'no_bot_account_available' });
-    // A new session puts it back.
-    await api.request('PATCH', `/admin/bot-accounts/${id}`, {
-      ...admin,
-      json: { storage_state: { cookies: [{ name: 'SID', value: SECRET, domain: '127.0.0.1' }] } },
+    // BOT_ACCOUNT_USER_SHARE=1 lets one user take the whole pool (here: the place that is left).
+    await api.database.db('meetings').where('platform', 'zoom').update({ status: 'completed' });
+    const whole = { ...deps, config: { ...deps.config, BOT_ACCOUNT_USER_SHARE: 1 } };
+    const all = await Promise.all(Array.from({ length: 5 }, () => signedInMeeting('zoom', mallory!)));
+    const allOutcomes = await Promise.all(all.map((meeting) => launchBot(whole, meeting)));
+    expect(allOutcomes.filter((outcome) => outcome.launched)).toHaveLength(4);
+    await api.database.db('meetings').where('platform', 'zoom').update({ status: 'completed' });
+  });
+
+  describe('a bot account is marked expired only on evidence about its session', () => {
+    /** A signed-in bot launched for `who` in `nativeMeetingId`. */
+    async function launched(who: TestUser, nativeMeetingId = nextNativeId('google_meet')) {
+      const meeting = await signedInMeeting('google_meet', who, nativeMeetingId);
+      expect(await launchBot(deps, meeting)).toMatchObject({ launched: true });
+      return meeting;
+    }
+
+    /** The bot meets a sign-in screen (what the ingester applies); the meeting's events after it. */
+    async function metSignIn(who: TestUser, meeting: { meetingId: number }) {
+      await transitionMeeting(api.database.db, domainEvents, meeting.meetingId, {
+        to: 'failed',
+        source: 'bot',
+        reason: 'sign_in_expired',
+        detail: 'signed in as the bot account, the meeting still asked for sign-in: "Sign in" screen',
+      });
+      return (await api.request('GET', `/meetings/${meeting.meetingId}/events`, { key: who.key })).body
+        .events as Array<{ from: string; to: string; reason: string; source: string; detail: string }>;
+    }
+
+    async function signInScreen(who: TestUser, nativeMeetingId?: string) {
+      return metSignIn(who, await launched(who, nativeMeetingId));
+    }
+
+    it("one user's meetings never expire it; a second user's meeting does, with an event and the gauge", async () => {
+      const id = await registerAccount('google_meet', 'Meet Bot');
+      const mallory = await api.createUser({ maxConcurrentBots: 100 });
+      const bob = await api.createUser({ maxConcurrentBots: 100 });
+      expect(await metrics.getSingleMetricAsString('meetbot_bot_accounts')).toContain(
+        'meetbot_bot_accounts{platform="google_meet",status="active"} 1',
+      );
+
+      // Meetings that ask the signed-in bot to sign in (another organisation's, a crafted link),
+      // three of them from one user: the account stays in the pool, and each meeting says why.
+      for (let round = 1; round <= 3; round += 1) {
+        const events = await signInScreen(mallory);
+        expect(events.slice(-2)).toMatchObject([
+          { to: 'failed', reason: 'sign_in_expired', source: 'bot' },
+          { from: 'failed', to: 'failed', reason: 'bot_account_kept', source: 'worker' },
+        ]);
+        expect(events.at(-1)!.detail).toContain(
+          `signed-in bots of 1 user(s) met a sign-in screen with it in ${round} meeting(s) within 24 h`,
+        );
+        expect(await accountStatus(id)).toMatchObject({ status: 'active', status_reason: null });
+      }
+
+      // Another user's meeting shows it too: the session is what fails. Out of the pool.
+      const events = await signInScreen(bob);
+      expect(await accountStatus(id)).toMatchObject({
+        status: 'expired',
+        status_reason: 'sign_in_expired',
+        bots_in_use: 0,
+      });
+      expect(events.slice(-2)).toMatchObject([
+        { to: 'failed', reason: 'sign_in_expired', source: 'bot' },
+        { from: 'failed', to: 'failed', reason: 'bot_account_expired', source: 'worker' },
+      ]);
+      expect(events.at(-1)!.detail).toMatch(
+        new RegExp(
+          `bot account ${id} .*Meet Bot.*marked expired: signed-in bots of 2 user\\(s\\) .* in 4 meeting\\(s\\)`,
+        ),
+      );
+      const gauge = await metrics.getSingleMetricAsString('meetbot_bot_accounts');
+      expect(gauge).toContain('meetbot_bot_accounts{platform="google_meet",status="active"} 0');
+      expect(gauge).toContain('meetbot_bot_accounts{platform="google_meet",status="expired"} 1');
+
+      // Out of the pool: the next signed-in bot for Meet finds none.
+      const next = await signedInMeeting('google_meet');
+      expect(await launchBot(deps, next)).toEqual({ launched: false, reason: 'no_bot_account_available' });
+      // A new session puts it back.
+      await api.request('PATCH', `/admin/bot-accounts/${id}`, {
+        ...admin,
+        json: { storage_state: { cookies: [{ name: 'SID', value: SECRET, domain: '127.0.0.1' }] } },
+      });
+      expect(await accountStatus(id)).toMatchObject({ status: 'active', status_reason: null });
+      expect(await launchBot(deps, await signedInMeeting('google_meet'))).toMatchObject({ launched: true });
+      await api.database.db('meetings').where('platform', 'google_meet').update({ status: 'completed' });
+      expect((await api.request('DELETE', `/admin/bot-accounts/${id}`, admin)).status).toBe(204);
     });
-    expect(await accountStatus(id)).toMatchObject({ status: 'active', status_reason: null });
-    expect(await launchBot(deps, await signedInMeeting('google_meet'))).toMatchObject({ launched: true });
+
+    it('two users in one meeting are one meeting; a replaced session starts the count again', async () => {
+      const id = await registerAccount('google_meet', 'Meet Bot Two');
+      const [ann, ben] = [
+        await api.createUser({ maxConcurrentBots: 100 }),
+        await api.createUser({ maxConcurrentBots: 100 }),
+      ];
+      const shared = nextNativeId('google_meet');
+      await signInScreen(ann, shared);
+      const sameMeeting = await signInScreen(ben, shared);
+      expect(sameMeeting.at(-1)).toMatchObject({ reason: 'bot_account_kept' });
+      expect(sameMeeting.at(-1)!.detail).toContain(
+        'of 2 user(s) met a sign-in screen with it in 1 meeting(s)',
+      );
+      expect((await accountStatus(id)).status).toBe('active');
+
+      // The admin sets a new session: what the old one met counts no more. Then two users' endings
+      // at once count each other (the account's row is locked while counting): Ann's is recorded but
+      // not yet committed when Ben's comes; Ben's waits for it, and counts it.
+      await api.request('PATCH', `/admin/bot-accounts/${id}`, {
+        ...admin,
+        json: { storage_state: { cookies: [{ name: 'SID', value: SECRET, domain: '127.0.0.1' }] } },
+      });
+      const [annsMeeting, bensMeeting] = [await launched(ann), await launched(ben)];
+      const annsEnding = await api.database.db.transaction();
+      await transitionMeeting(annsEnding, domainEvents, annsMeeting.meetingId, {
+        to: 'failed',
+        source: 'bot',
+        reason: 'sign_in_expired',
+      });
+      const bensEnding = metSignIn(ben, bensMeeting);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await annsEnding.commit();
+      const annsEvents = (
+        await api.request('GET', `/meetings/${annsMeeting.meetingId}/events`, { key: ann.key })
+      ).body.events as Array<{ reason: string; detail: string }>;
+      expect(annsEvents.at(-1)).toMatchObject({ reason: 'bot_account_kept' });
+      expect(annsEvents.at(-1)!.detail).toContain(
+        'of 1 user(s) met a sign-in screen with it in 1 meeting(s)',
+      );
+      const bensEvents = await bensEnding;
+      expect(bensEvents.at(-1)).toMatchObject({ reason: 'bot_account_expired' });
+      expect(bensEvents.at(-1)!.detail).toContain(
+        'of 2 user(s) met a sign-in screen with it in 2 meeting(s)',
+      );
+      expect(await accountStatus(id)).toMatchObject({ status: 'expired', status_reason: 'sign_in_expired' });
+      const expiredEvents = await api.database
+        .db('meeting_status_transitions')
+        .where({ reason: 'bot_account_expired' })
+        .where('detail', 'like', `bot account ${id} %`);
+      expect(expiredEvents).toHaveLength(1);
+      await api.database.db('meetings').where('platform', 'google_meet').update({ status: 'completed' });
+      expect((await api.request('DELETE', `/admin/bot-accounts/${id}`, admin)).status).toBe(204);
+    });
+
+    it('with BOT_ACCOUNT_EXPIRY_USERS=1 the first sign-in screen expires it', async () => {
+      const id = await registerAccount('google_meet', 'Meet Bot Solo');
+      setBotAccountExpiryUsers(1);
+      try {
+        const events = await signInScreen(user);
+        expect(events.at(-1)).toMatchObject({ reason: 'bot_account_expired' });
+        expect(await accountStatus(id)).toMatchObject({ status: 'expired' });
+      } finally {
+        setBotAccountExpiryUsers(2);
+      }
+    });
   });
 
   it('an anonymous bot takes no account', async () => {

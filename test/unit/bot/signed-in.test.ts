@@ -11,7 +11,8 @@ describe('signedInOutcome', () => {
     ).toEqual({
       status: 'failed',
       reason: 'sign_in_expired',
-      detail: 'the bot account\'s session no longer signs in: "Sign in" screen',
+      detail:
+        'signed in as the bot account, the meeting still asked for sign-in (the session no longer works, or the meeting wants another account): "Sign in" screen',
     });
   });
 

@@ -60,6 +60,15 @@ describe('botConfigFor', () => {
     expect(botConfig.recording).toEqual({ enabled });
   });
 
+  it('sends the bot to the meeting URL without parameters stored before URLs were normalised', () => {
+    const config = parseConfig({});
+    const stored = { ...meeting, meetingUrl: 'https://meet.google.com/abc-defg-hij?authuser=4#x' };
+    const botConfig = botConfigSchema.parse(
+      JSON.parse(botContainerSpec(config, stored, 'session-1').env[BOT_CONFIG_ENV]!),
+    );
+    expect(botConfig.meetingUrl).toBe('https://meet.google.com/abc-defg-hij');
+  });
+
   it('holds the credential it is given, the bot’s own streams, and no other secret', () => {
     const config = parseConfig({
       REDIS_URL: 'redis://:workers-secret@127.0.0.1:6379',
@@ -165,7 +174,13 @@ describe('botConfigFor', () => {
 });
 
 describe('one Docker engine, two deployments on one Redis', () => {
-  const meeting = { id: 42, userId: 7, relaunchCount: 0 } as MeetingRecord;
+  const meeting = {
+    id: 42,
+    userId: 7,
+    relaunchCount: 0,
+    platform: 'google_meet',
+    meetingUrl: 'https://meet.google.com/abc-defg-hij',
+  } as MeetingRecord;
   const specOn = (redisUrl: string) =>
     botContainerSpec(parseConfig({ REDIS_URL: redisUrl, QUEUE_PREFIX: 'meetbot' }), meeting, 'session-1');
 
@@ -191,7 +206,18 @@ describe('container names', () => {
   it('give every launch of a meeting its own name: relaunches after a lost host and join retries', () => {
     const config = parseConfig({ QUEUE_PREFIX: 'meetbot' });
     const nameOf = (relaunchCount: number, joinRetries: number) =>
-      botContainerSpec(config, { id: 42, userId: 7, relaunchCount, joinRetries } as MeetingRecord, 's').name;
+      botContainerSpec(
+        config,
+        {
+          id: 42,
+          userId: 7,
+          relaunchCount,
+          joinRetries,
+          platform: 'google_meet',
+          meetingUrl: 'https://meet.google.com/abc-defg-hij',
+        } as MeetingRecord,
+        's',
+      ).name;
     expect([nameOf(0, 0), nameOf(1, 0), nameOf(0, 1), nameOf(0, 2), nameOf(1, 1)]).toEqual([
       'meetbot-meetbot-meeting-42',
       'meetbot-meetbot-meeting-42-relaunch-1',

@@ -3,6 +3,7 @@ import {
   checkMeetingUrl,
   defaultMeetingUrl,
   isValidNativeMeetingId,
+  normalizeMeetingUrl,
   parseMeetingLink,
 } from '../../../../shared/contract/platforms.js';
 
@@ -44,7 +45,7 @@ describe('meeting URLs', () => {
       checkMeetingUrl('google_meet', 'abc-defg-hij', 'https://meet.google.com/abc-defg-hij?authuser=0', []),
     ).toEqual({
       ok: true,
-      url: 'https://meet.google.com/abc-defg-hij?authuser=0',
+      url: 'https://meet.google.com/abc-defg-hij',
     });
     expect(checkMeetingUrl('teams', '123', 'https://teams.live.com/meet/123?p=x', []).ok).toBe(true);
     expect(
@@ -120,7 +121,6 @@ describe('meeting URLs', () => {
     'https://zoom.us/j/854123698?pwd=x',
     'https://zoom.us/wc/854123698/join?pwd=x',
     'https://acme.zoom.us/j/854123698?pwd=x',
-    'https://us02web.zoom.us/wc/854123698/join?pwd=x&uname=Notes',
     'http://127.0.0.1:4100/j/854123698?pwd=x',
   ])('accepts the Zoom link %s', (url) => {
     expect(checkMeetingUrl('zoom', '854123698', url, ['http://127.0.0.1:4100'], 'x')).toEqual({
@@ -154,6 +154,86 @@ describe('meeting URLs', () => {
   });
 });
 
+describe('meeting URLs keep only the query parameters that join the meeting', () => {
+  const SIMULATOR = ['http://127.0.0.1:4100'];
+
+  it.each([
+    // Meet needs none: authuser would pick an account the bot's session does not have, hl the UI's
+    // language (the driver sets hl=en itself), the rest steers the page.
+    [
+      'google_meet',
+      'abc-defg-hij',
+      'https://meet.google.com/abc-defg-hij?authuser=3&hl=de&pli=1#settings',
+      'https://meet.google.com/abc-defg-hij',
+    ],
+    [
+      'google_meet',
+      'abc-defg-hij',
+      'http://127.0.0.1:4100/abc-defg-hij?authuser=user%40example.com',
+      'http://127.0.0.1:4100/abc-defg-hij',
+    ],
+    // Teams: the passcode p, nothing else (anon, lightExperience, tenant hints).
+    [
+      'teams',
+      '93847561029384',
+      'https://teams.microsoft.com/meet/93847561029384?anon=true&p=Xy12Ab&tenantId=x&login_hint=a%40b.c',
+      'https://teams.microsoft.com/meet/93847561029384?p=Xy12Ab',
+    ],
+    [
+      'teams',
+      '5551234',
+      'http://127.0.0.1:4100/meet/5551234?lightExperience=true&p=pw#/pre-join',
+      'http://127.0.0.1:4100/meet/5551234?p=pw',
+    ],
+    // Zoom: the passcode pwd, nothing else (uname, tk, the web client's switches).
+    [
+      'zoom',
+      '854123698',
+      'https://us02web.zoom.us/wc/854123698/join?uname=Notes&pwd=x&from=join&_x_zm_rtaid=1',
+      'https://us02web.zoom.us/wc/854123698/join?pwd=x',
+    ],
+    ['zoom', '854123698', 'https://zoom.us/j/854123698?uname=Notes', 'https://zoom.us/j/854123698'],
+  ] as const)('%s: %s is kept as %s', (platform, id, url, kept) => {
+    expect(checkMeetingUrl(platform, id, url, SIMULATOR)).toEqual({ ok: true, url: kept });
+    expect(normalizeMeetingUrl(platform, url)).toBe(kept);
+  });
+
+  it('keeps the passcode the caller gave beside a link without one, and drops the rest', () => {
+    expect(
+      checkMeetingUrl('teams', '1234', 'https://teams.microsoft.com/meet/1234?authuser=1', [], 'Pw1'),
+    ).toEqual({ ok: true, url: 'https://teams.microsoft.com/meet/1234?p=Pw1' });
+    expect(checkMeetingUrl('zoom', '854123698', 'https://zoom.us/j/854123698?tk=abc', [], 'Pw1')).toEqual({
+      ok: true,
+      url: 'https://zoom.us/j/854123698?pwd=Pw1',
+    });
+  });
+
+  it('does not take a passcode parameter of another platform', () => {
+    // Meet has no passcode: a p or pwd on its link is dropped like any other parameter.
+    expect(normalizeMeetingUrl('google_meet', 'https://meet.google.com/abc-defg-hij?p=1&pwd=2')).toBe(
+      'https://meet.google.com/abc-defg-hij',
+    );
+    expect(normalizeMeetingUrl('teams', 'https://teams.live.com/meet/1234?pwd=2')).toBe(
+      'https://teams.live.com/meet/1234',
+    );
+    expect(normalizeMeetingUrl('zoom', 'https://zoom.us/j/854123698?p=1')).toBe(
+      'https://zoom.us/j/854123698',
+    );
+  });
+
+  it('gives a link read from a calendar or the MCP tool the same kept form', () => {
+    expect(
+      parseMeetingLink('https://meet.google.com/abc-defg-hij?authuser=2&hl=fr', SIMULATOR),
+    ).toMatchObject({ ok: true, link: { meetingUrl: 'https://meet.google.com/abc-defg-hij' } });
+    expect(
+      parseMeetingLink('https://acme.zoom.us/j/85412369870?pwd=Xy12Ab&uname=Mallory', SIMULATOR),
+    ).toMatchObject({
+      ok: true,
+      link: { passcode: 'Xy12Ab', meetingUrl: 'https://acme.zoom.us/j/85412369870?pwd=Xy12Ab' },
+    });
+  });
+});
+
 describe('meeting links (parse_meeting_link)', () => {
   const SIMULATOR = ['http://127.0.0.1:4100'];
 
@@ -171,7 +251,7 @@ describe('meeting links (parse_meeting_link)', () => {
       {
         platform: 'google_meet',
         nativeMeetingId: 'abc-defg-hij',
-        meetingUrl: 'https://meet.google.com/abc-defg-hij?authuser=1',
+        meetingUrl: 'https://meet.google.com/abc-defg-hij',
       },
     ],
     [
