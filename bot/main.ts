@@ -1,7 +1,12 @@
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { botAudioStream } from '../shared/contract/audio-stream.js';
-import { BOT_CONFIG_ENV, type BotConfig, parseBotConfig } from '../shared/contract/bot-config.js';
+import {
+  BOT_CONFIG_ENV,
+  type BotConfig,
+  parseBotConfig,
+  redisUrlWithPassword,
+} from '../shared/contract/bot-config.js';
 import type { StorageState } from '../shared/contract/storage-state.js';
 import { BOT_STREAM_LAYOUTS, botCommandsStream } from '../shared/contract/streams.js';
 import { waitAtMost } from '../shared/infra/async.js';
@@ -13,6 +18,7 @@ import { createEngine } from './engines/index.js';
 import { Liveness } from './liveness.js';
 import { oomKillCount } from './memory-limit.js';
 import { Outbox } from './outbox.js';
+import { readBotSecrets, withSecretsFromFile } from './secrets.js';
 import { BotSession } from './session.js';
 import { signedInOutcome, takeStorageState } from './signed-in.js';
 
@@ -28,6 +34,7 @@ const reportableConfig = z.object({
   redisUrl: z.url({ protocol: /^rediss?$/ }),
   streamPrefix: z.string().min(1),
   streams: z.enum(BOT_STREAM_LAYOUTS).default('shared'),
+  secretsPath: z.string().optional(),
 });
 
 function connect(url: string, log: Logger): Redis {
@@ -46,7 +53,11 @@ async function reportInvalidConfig(raw: string | undefined, problem: string, log
   }
   const identity = reportableConfig.safeParse(json);
   if (!identity.success) return;
-  const redis = connect(identity.data.redisUrl, log);
+  // The Redis password is in the secrets file (when that is readable at all).
+  const { secretsPath } = identity.data;
+  const secrets = secretsPath ? await readBotSecrets(secretsPath).catch(() => undefined) : undefined;
+  const redisUrl = redisUrlWithPassword(identity.data.redisUrl, secrets?.redisPassword);
+  const redis = connect(redisUrl, log);
   const outbox = new Outbox(redis, identity.data, log);
   await waitAtMost(
     outbox.event({ status: 'failed', reason: 'invalid_config', detail: problem.slice(0, 2000) }),
@@ -162,7 +173,7 @@ async function main(): Promise<void> {
   const raw = process.env[BOT_CONFIG_ENV];
   let config: BotConfig;
   try {
-    config = parseBotConfig(raw);
+    config = await withSecretsFromFile(parseBotConfig(raw));
   } catch (error) {
     const log = createLogger('bot', 'info');
     log.fatal({ err: error }, 'invalid bot config');

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { ForbiddenError } from '../../shared/infra/errors.js';
 import type { AppState } from '../context.js';
 
@@ -35,22 +35,35 @@ export function crossSiteRefusal(site: RequestSite): string | undefined {
 }
 
 /**
+ * Why this request is a state-changing one a browser sent on behalf of another site (403 text), or
+ * undefined: safe methods and requests from this service's own pages pass.
+ */
+export function unsafeCrossSiteRefusal(ctx: Context, publicOrigin: string | undefined): string | undefined {
+  if (SAFE_METHODS.has(ctx.method)) return undefined;
+  return crossSiteRefusal({
+    secFetchSite: ctx.get('Sec-Fetch-Site'),
+    origin: ctx.get('Origin'),
+    // Koa 3's ctx.origin is the Origin header itself; this service's own origin is built from the
+    // protocol and host, which follow X-Forwarded-Proto/Host only under TRUST_PROXY.
+    ownOrigin: `${ctx.protocol}://${ctx.host}`,
+    publicOrigin,
+  });
+}
+
+/** PUBLIC_BASE_URL's origin, when set. */
+export function publicOriginOf(publicBaseUrl: string | undefined): string | undefined {
+  return publicBaseUrl ? new URL(publicBaseUrl).origin : undefined;
+}
+
+/**
  * Refuses state-changing requests a browser sends on behalf of another site. A browser keeps the
  * operator's Basic credentials for Bull Board and attaches them to a cross-site form POST, so the
  * credentials alone don't prove the operator meant it (crossSiteRefusal).
  */
 export function sameOriginOnly(publicBaseUrl: string | undefined): Middleware<AppState> {
-  const publicOrigin = publicBaseUrl ? new URL(publicBaseUrl).origin : undefined;
+  const publicOrigin = publicOriginOf(publicBaseUrl);
   return async (ctx, next) => {
-    if (SAFE_METHODS.has(ctx.method)) return next();
-    const refusal = crossSiteRefusal({
-      secFetchSite: ctx.get('Sec-Fetch-Site'),
-      origin: ctx.get('Origin'),
-      // Koa 3's ctx.origin is the Origin header itself; this service's own origin is built from the
-      // protocol and host, which follow X-Forwarded-Proto/Host only under TRUST_PROXY.
-      ownOrigin: `${ctx.protocol}://${ctx.host}`,
-      publicOrigin,
-    });
+    const refusal = unsafeCrossSiteRefusal(ctx, publicOrigin);
     if (refusal) throw new ForbiddenError(refusal);
     return next();
   };

@@ -19,6 +19,8 @@ export const BOT_STORAGE_STATE_DIR = '/home/bot';
 export const BOT_STORAGE_STATE_FILE = 'bot-account-session.json';
 /** The bot user's uid and gid in the image (docker/bot.Dockerfile), who owns the session file. */
 export const BOT_USER_ID = 10001;
+/** Where the bot finds its secrets (botSecretsSchema), beside the session file. */
+export const BOT_SECRETS_FILE = 'bot-secrets.json';
 
 /**
  * The embedded recognizer's named trade-offs between accuracy and CPU (their flags and figures:
@@ -186,9 +188,104 @@ export const botConfigSchema = z.object({
    * `sign_in_expired`, not `sign_in_required`. Absent: an anonymous guest.
    */
   signedIn: z.object({ storageStatePath: z.string().startsWith('/') }).optional(),
+  /**
+   * The config's secrets wait in this file (botSecretsSchema; 0600, the bot's own, put into the
+   * container before it starts), not in the environment, where `docker inspect` shows them and every
+   * process the bot starts inherits them: the bot reads it at start (withBotSecrets). Absent: a worker
+   * from before, whose config carries its secrets itself.
+   */
+  secretsPath: z.string().startsWith('/').optional(),
 });
 export type BotConfig = z.infer<typeof botConfigSchema>;
 export type BotConfigInput = z.input<typeof botConfigSchema>;
+
+/**
+ * The secrets of a bot's config, kept out of its environment (`secretsPath`): the password of its
+ * Redis URL, the transcription engine's and the speech engine's API keys.
+ */
+export const botSecretsSchema = z.object({
+  redisPassword: z.string().min(1).optional(),
+  transcriptionApiKey: z.string().min(1).optional(),
+  speechApiKey: z.string().min(1).optional(),
+});
+export type BotSecrets = z.infer<typeof botSecretsSchema>;
+
+/**
+ * The worker's side: the config with its secrets taken out (and `secretsPath` naming where they will
+ * be, when there are any), and the secrets.
+ */
+export function splitBotSecrets(
+  config: BotConfigInput,
+  secretsPath: string,
+): { config: BotConfigInput; secrets: BotSecrets } {
+  const secrets: BotSecrets = {};
+  const redisUrl = new URL(config.redisUrl);
+  if (redisUrl.password) {
+    secrets.redisPassword = redisUrl.password;
+    redisUrl.password = '';
+  }
+  let transcription = config.transcription;
+  if (transcription?.engine === 'openai' && transcription.apiKey) {
+    const { apiKey, ...rest } = transcription;
+    secrets.transcriptionApiKey = apiKey;
+    transcription = rest;
+  }
+  let speech = config.speech;
+  if (speech?.engine === 'openai' && speech.apiKey) {
+    const { apiKey, ...rest } = speech;
+    secrets.speechApiKey = apiKey;
+    speech = rest;
+  }
+  const some = Object.keys(secrets).length > 0;
+  return {
+    config: {
+      ...config,
+      redisUrl: secrets.redisPassword ? redisUrl.toString() : config.redisUrl,
+      ...(transcription && { transcription }),
+      ...(speech && { speech }),
+      ...(some && { secretsPath }),
+    },
+    secrets,
+  };
+}
+
+/** The bot's side: the config as the worker meant it, its secrets put back. */
+export function withBotSecrets(config: BotConfig, secrets: BotSecrets): BotConfig {
+  const { secretsPath: _read, ...rest } = config;
+  return {
+    ...rest,
+    redisUrl: redisUrlWithPassword(config.redisUrl, secrets.redisPassword),
+    transcription:
+      config.transcription.engine === 'openai' && secrets.transcriptionApiKey
+        ? { ...config.transcription, apiKey: secrets.transcriptionApiKey }
+        : config.transcription,
+    speech:
+      config.speech.engine === 'openai' && secrets.speechApiKey
+        ? { ...config.speech, apiKey: secrets.speechApiKey }
+        : config.speech,
+  };
+}
+
+/** A Redis URL with the password from the secrets file put back (as it was, percent-encoded). */
+export function redisUrlWithPassword(url: string, password: string | undefined): string {
+  if (!password) return url;
+  const withPassword = new URL(url);
+  withPassword.password = password;
+  return withPassword.toString();
+}
+
+/** The secrets file's text parsed; throws an Error naming what is wrong (never the secrets). */
+export function parseBotSecrets(raw: string, path: string): BotSecrets {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new Error(`the bot's secrets file ${path} is not JSON`);
+  }
+  const parsed = botSecretsSchema.safeParse(json);
+  if (!parsed.success) throw new Error(`the bot's secrets file ${path} is not the secrets of a bot config`);
+  return parsed.data;
+}
 
 /** Parses the config from the environment; throws an Error listing every problem. */
 export function parseBotConfig(raw: string | undefined): BotConfig {

@@ -116,9 +116,13 @@ export class WebhookAddressError extends Error {
   }
 }
 
-function refusedAddressMessage(host: string, address: string): string {
-  const shown = host === address ? address : `${host} (${address})`;
-  return `${shown} is a private, loopback or link-local address; such webhook endpoints are refused`;
+/**
+ * The refusal a user sees: the host they wrote and the rule it breaks. A name's resolved addresses
+ * are never shown, so a refusal can't be used to read the operator's internal DNS.
+ */
+export function refusedAddressMessage(host: string): string {
+  const rule = 'a private, loopback or link-local address; such addresses are refused';
+  return isIP(host.replace(/^\[|\]$/g, '')) ? `${host} is ${rule}` : `${host} resolves to ${rule}`;
 }
 
 function resolveAll(hostname: string): Promise<LookupAddress[]> {
@@ -153,9 +157,7 @@ export async function checkWebhookUrl(
   if (policy.allowPrivateAddresses) return { ok: true, url };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
-    return isNonPublicAddress(host)
-      ? { ok: false, reason: refusedAddressMessage(host, host) }
-      : { ok: true, url };
+    return isNonPublicAddress(host) ? { ok: false, reason: refusedAddressMessage(host) } : { ok: true, url };
   }
   let addresses: LookupAddress[];
   try {
@@ -164,7 +166,7 @@ export async function checkWebhookUrl(
     return { ok: false, reason: `host ${host} could not be resolved` };
   }
   const refused = addresses.find((entry) => isNonPublicAddress(entry.address));
-  if (refused) return { ok: false, reason: refusedAddressMessage(host, refused.address) };
+  if (refused) return { ok: false, reason: refusedAddressMessage(host) };
   if (addresses.length === 0) return { ok: false, reason: `host ${host} could not be resolved` };
   return { ok: true, url };
 }
@@ -186,9 +188,7 @@ export function guardedLookup(policy: WebhookAddressPolicy): LookupFunction {
         : list.find((entry) => isNonPublicAddress(entry.address));
       if (refused || list.length === 0) {
         const failure = new WebhookAddressError(
-          refused
-            ? refusedAddressMessage(hostname, refused.address)
-            : `host ${hostname} could not be resolved`,
+          refused ? refusedAddressMessage(hostname) : `host ${hostname} could not be resolved`,
         );
         callback(failure as NodeJS.ErrnoException, '', 0);
         return;

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import {
   guardedLookup,
   isNonPublicAddress,
+  refusedAddressMessage,
   schemeOrPortProblem,
   WebhookAddressError,
   type WebhookAddressPolicy,
@@ -44,7 +45,7 @@ export function sendWebhook(
     return Promise.resolve({
       ok: false,
       statusCode: null,
-      error: `${host} is a private, loopback or link-local address; such webhook endpoints are refused`,
+      error: refusedAddressMessage(host),
       permanent: true,
     });
   }

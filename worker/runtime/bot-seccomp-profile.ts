@@ -19,8 +19,12 @@
  * capability. docs/how-a-bot-runs.md ("Chromium's sandbox") has the threat model.
  *
  * Left out beside Docker's default: io_uring (a large kernel surface nothing in the bot uses;
- * libuv falls back to threads) and ptrace with process_vm_readv/writev (nothing in the bot debugs
- * another process).
+ * libuv falls back to threads); ptrace with process_vm_readv/writev (nothing in the bot debugs
+ * another process); and socketcall: 32-bit x86's one call for every socket operation, whose
+ * arguments are in memory where seccomp can't read them. Any x86-64 process can make 32-bit calls
+ * (int 0x80), which the filter judges under the x86 sub-architecture, so with socketcall allowed a
+ * broken-into bot could open any socket past the socket rules below; 32-bit programs have their own
+ * socket call since Linux 4.3, and nothing in the bot is 32-bit.
  *
  * The same profile, as a file operators can read or pass to `docker run --security-opt seccomp=…`,
  * is docker/bot-seccomp.json (`npx tsx scripts/write-bot-seccomp.ts` writes it; a unit test checks
@@ -61,8 +65,41 @@ const CLONE_NEWIPC = 0x0800_0000;
 /** The namespaces a bot may not create: Chromium's sandbox needs only user, PID and network ones. */
 const FORBIDDEN_NAMESPACES = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC;
 
-/** AF_VSOCK: sockets to the hypervisor or its guests, never a bot's business. */
-const AF_VSOCK = 40;
+/** Socket families (linux/socket.h) and the one netlink protocol a bot may open. */
+const AF_UNIX = 1;
+const AF_INET = 2;
+const AF_INET6 = 10;
+const AF_NETLINK = 16;
+const NETLINK_ROUTE = 0;
+
+/**
+ * The sockets a bot may open, and nothing else: local sockets (Chromium's IPC, Node's), IPv4 and
+ * IPv6, and netlink with NETLINK_ROUTE only, which Chromium reads to follow network changes (and
+ * glibc's getaddrinfo, Node's os.networkInterfaces for the interfaces). Refused, with EPERM:
+ * AF_PACKET (raw frames: a process in a new user and network namespace holds CAP_NET_RAW there, so
+ * only this profile keeps it out), netlink's other protocols (netfilter, xfrm, audit, uevents...),
+ * AF_VSOCK, AF_ALG, AF_KEY and the other families, the usual routes into kernel bugs. An allow list,
+ * one rule per family: runc splits a rule that tests one argument more than once into separate
+ * rules that any one of them satisfies, so "not this and not that" can't be written as one rule.
+ */
+const SOCKET_RULES: SeccompRule[] = [
+  ...[AF_UNIX, AF_INET, AF_INET6].map(
+    (family): SeccompRule => ({
+      names: ['socket'],
+      action: 'SCMP_ACT_ALLOW',
+      args: [{ index: 0, value: family, op: 'SCMP_CMP_EQ' }],
+    }),
+  ),
+  {
+    names: ['socket'],
+    action: 'SCMP_ACT_ALLOW',
+    args: [
+      { index: 0, value: AF_NETLINK, op: 'SCMP_CMP_EQ' },
+      { index: 2, value: NETLINK_ROUTE, op: 'SCMP_CMP_EQ' },
+    ],
+    comment: 'netlink with NETLINK_ROUTE only: Chromium follows network changes with it',
+  },
+];
 
 /** personality() values glibc and Chromium use (PER_LINUX, PER_LINUX32, UNAME26 variants, and the query). */
 const PERSONALITIES = [0x0000_0000, 0x0000_0008, 0x0002_0000, 0x0002_0008, 0xffff_ffff];
@@ -405,7 +442,6 @@ const ORDINARY_SYSCALLS: Record<string, string[]> = {
     'sendto',
     'setsockopt',
     'shutdown',
-    'socketcall',
     'socketpair',
   ],
   systemVIpcAndQueues: [
@@ -500,11 +536,7 @@ export function botSeccompProfile(): SeccompProfile {
     ],
     syscalls: [
       { names: Object.values(ORDINARY_SYSCALLS).flat().sort(), action: 'SCMP_ACT_ALLOW' },
-      {
-        names: ['socket'],
-        action: 'SCMP_ACT_ALLOW',
-        args: [{ index: 0, value: AF_VSOCK, op: 'SCMP_CMP_NE' }],
-      },
+      ...SOCKET_RULES,
       ...PERSONALITIES.map(
         (value): SeccompRule => ({
           names: ['personality'],

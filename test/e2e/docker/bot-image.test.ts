@@ -3,6 +3,13 @@ import { resolve } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botSeccompProfile } from '../../../worker/runtime/bot-seccomp-profile.js';
+import {
+  BOT_IMAGE,
+  type RunOptions,
+  type RunResult,
+  removeLeftBehind,
+  runInBotImage,
+} from '../../support/bot-container.js';
 import { ensureBotImage } from '../../support/stack.js';
 
 /**
@@ -12,82 +19,16 @@ import { ensureBotImage } from '../../support/stack.js';
  */
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const IMAGE = process.env.BOT_IMAGE ?? 'meetbot/bot:latest';
+const IMAGE = BOT_IMAGE;
 const BUILD_TIMEOUT_MS = 20 * 60_000;
-const RUN_TIMEOUT_MS = 60_000;
-const TEST_LABEL = 'org.meetbot.test';
+const LABEL = 'bot-image';
 const HOW_TO_START =
   'Start the Docker engine with `bash scripts/build-bot-image.sh` (it installs Debian docker.io when ' +
   'absent and runs `dockerd --iptables=false --bridge=none`; needs root), or point DOCKER_HOST at one.';
 
 const docker = new Docker();
-const started = new Set<string>();
-
-interface RunResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/** Splits Docker's multiplexed log stream (8-byte frame headers: stream id, then length). */
-function demux(buffer: Buffer): { stdout: string; stderr: string } {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  let offset = 0;
-  while (offset + 8 <= buffer.length) {
-    const stream = buffer[offset];
-    const length = buffer.readUInt32BE(offset + 4);
-    const frame = buffer.subarray(offset + 8, offset + 8 + length);
-    (stream === 2 ? err : out).push(frame);
-    offset += 8 + length;
-  }
-  return { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}
-
-/** Runs one container to completion and removes it. `shell` replaces the entrypoint with sh -c. */
-async function run(
-  options: { shell?: string; env?: string[]; seccompProfile?: string } = {},
-): Promise<RunResult> {
-  const container = await docker.createContainer({
-    Image: IMAGE,
-    ...(options.shell === undefined ? {} : { Entrypoint: ['sh', '-c'], Cmd: [options.shell] }),
-    Env: options.env ?? [],
-    User: 'bot',
-    Labels: { [TEST_LABEL]: 'bot-image' },
-    HostConfig: {
-      NetworkMode: 'host',
-      CapDrop: ['ALL'],
-      SecurityOpt: [
-        'no-new-privileges',
-        ...(options.seccompProfile === undefined ? [] : [`seccomp=${options.seccompProfile}`]),
-      ],
-      Memory: 768 * 1024 * 1024,
-      ShmSize: 256 * 1024 * 1024,
-    },
-  });
-  started.add(container.id);
-  const begin = Date.now();
-  try {
-    await container.start();
-    let timer: NodeJS.Timeout | undefined;
-    const waited = await Promise.race([
-      container.wait() as Promise<{ StatusCode: number }>,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`container did not exit within ${RUN_TIMEOUT_MS} ms`)),
-          RUN_TIMEOUT_MS,
-        );
-      }),
-    ]).finally(() => clearTimeout(timer));
-    const ms = Date.now() - begin;
-    const logs = (await container.logs({ stdout: true, stderr: true, follow: false })) as unknown as Buffer;
-    return { exitCode: waited.StatusCode, ms, ...demux(logs) };
-  } finally {
-    await container.remove({ force: true });
-    started.delete(container.id);
-  }
-}
+const run = (options: Omit<RunOptions, 'label'> = {}): Promise<RunResult> =>
+  runInBotImage(docker, { ...options, label: LABEL });
 
 beforeAll(async () => {
   try {
@@ -104,15 +45,8 @@ beforeAll(async () => {
 }, BUILD_TIMEOUT_MS + 60_000);
 
 afterAll(async () => {
-  // Only containers this file started (a failed run may have left one behind).
-  await Promise.all(
-    [...started].map((id) =>
-      docker
-        .getContainer(id)
-        .remove({ force: true })
-        .catch(() => {}),
-    ),
-  );
+  // What a failed run may have left behind.
+  await removeLeftBehind(docker, LABEL);
 });
 
 describe('bot image', () => {
@@ -205,6 +139,62 @@ describe('bot image', () => {
     for (const separate of ['gpu-process', 'utility:NetworkService']) {
       expect(probe.types).not.toContain(separate);
     }
+  });
+
+  it('refuses AF_PACKET and netlink other than NETLINK_ROUTE under the bot profile, even in a new user and network namespace', async () => {
+    // perl is Debian's essential perl-base (socket() and syscall() are built in, no modules): each
+    // socket(domain, type, protocol) prints its name and 0 or the errno. With `unshare` it first
+    // moves into new user and network namespaces, as Chromium's sandbox may: there the process holds
+    // CAP_NET_RAW, so only the seccomp profile stands between it and a packet socket.
+    const probe = `
+      my ($unshare) = @ARGV;
+      if ($unshare) {
+        syscall($unshare, 0x10000000 | 0x40000000) == 0 or do { print "unshare ", $! + 0, "\n"; exit 0 };
+      }
+      for my $case (["unix", 1, 1, 0], ["inet", 2, 1, 0], ["inet6", 10, 2, 0], ["netlink_route", 16, 3, 0],
+                    ["netlink_netfilter", 16, 3, 12], ["netlink_uevent", 16, 3, 15], ["packet", 17, 3, 768]) {
+        my ($name, $domain, $type, $protocol) = @$case;
+        if (socket(my $socket, $domain, $type, $protocol)) { print "$name 0\n"; close $socket }
+        else { print "$name ", $! + 0, "\n" }
+      }`;
+    // unshare(2)'s number: x86-64 272, arm64 97.
+    const shell =
+      'n=$(case "$(uname -m)" in aarch64) echo 97;; *) echo 272;; esac); perl -e "$PROBE"; echo --; perl -e "$PROBE" "$n"';
+    const answers = async (seccompProfile: string) => {
+      const result = await run({ shell, env: [`PROBE=${probe}`], seccompProfile });
+      expect(result.exitCode, result.stderr).toBe(0);
+      const [plain, unshared] = result.stdout.split('--\n').map((part) =>
+        Object.fromEntries(
+          part
+            .trim()
+            .split('\n')
+            .map((line) => line.split(' ') as [string, string]),
+        ),
+      );
+      return { plain, unshared };
+    };
+    const EPERM = '1';
+    const bot = await answers(JSON.stringify(botSeccompProfile()));
+    for (const seen of [bot.plain, bot.unshared]) {
+      expect(seen).toEqual({
+        unix: '0',
+        inet: '0',
+        inet6: '0',
+        netlink_route: '0',
+        netlink_netfilter: EPERM,
+        netlink_uevent: EPERM,
+        packet: EPERM,
+      });
+    }
+    // The control: the same profile with every socket allowed. In its own namespaces the probe then
+    // opens a packet socket and a netfilter one, so the refusals above are the profile's doing.
+    const everySocket = botSeccompProfile();
+    everySocket.syscalls = [
+      ...everySocket.syscalls.filter((rule) => !rule.names.includes('socket')),
+      { names: ['socket'], action: 'SCMP_ACT_ALLOW' },
+    ];
+    const control = await answers(JSON.stringify(everySocket));
+    expect(control.unshared).toMatchObject({ netlink_netfilter: '0', packet: '0' });
   });
 
   it('has pocketsphinx_continuous and the en-us model, which loads and decodes audio', async () => {

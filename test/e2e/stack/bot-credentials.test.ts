@@ -2,7 +2,12 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_CONFIG_ENV, parseBotConfig } from '../../../shared/contract/bot-config.js';
+import {
+  BOT_CONFIG_ENV,
+  parseBotConfig,
+  parseBotSecrets,
+  withBotSecrets,
+} from '../../../shared/contract/bot-config.js';
 import { LAUNCH_QUEUE } from '../../../shared/contract/jobs.js';
 import {
   botCommandsStream,
@@ -46,11 +51,17 @@ afterAll(async () => {
 
 /**
  * Runs in the bot's container as `node -` (the image has node and ioredis): connects with the Redis
- * URL of the container's own BOT_CONFIG, tries each attack and prints what Redis answered.
+ * URL of the container's own BOT_CONFIG and the password from its secrets file (what the bot's code
+ * holds), tries each attack and prints what Redis answered.
  */
 const ATTACKER = `
 const { Redis } = require('ioredis');
 const config = JSON.parse(process.env.BOT_CONFIG);
+if (config.secretsPath) {
+  const url = new URL(config.redisUrl);
+  url.password = JSON.parse(require('node:fs').readFileSync(config.secretsPath, 'utf8')).redisPassword;
+  config.redisUrl = url.toString();
+}
 const target = JSON.parse(process.argv[2]);
 const options = { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true };
 const results = {};
@@ -187,12 +198,25 @@ describe('a bot with its own credential', () => {
     const victim = await runningBot(other.meetingId);
     const ownUser = `${prefix}:bot:${bot.sessionId}`;
 
-    // The environment holds the bot's config and nothing the image did not already set.
+    // The environment holds the bot's config and nothing the image did not already set, and no
+    // secret: the bot's password is in a 0600 file of the bot (its config's secretsPath).
     const image = await stack.docker.getImage(process.env.BOT_IMAGE ?? 'meetbot/bot:latest').inspect();
     const added = bot.env.filter((entry) => !(image.Config.Env ?? []).includes(entry));
     expect(added.map((entry) => entry.split('=')[0])).toEqual([BOT_CONFIG_ENV]);
     expect(bot.env.join('\n')).not.toContain(defaultPassword);
-    const config = parseBotConfig(added[0]!.slice(BOT_CONFIG_ENV.length + 1));
+    const sent = parseBotConfig(added[0]!.slice(BOT_CONFIG_ENV.length + 1));
+    expect(new URL(sent.redisUrl).password).toBe('');
+    expect(sent.secretsPath).toBe('/home/bot/bot-secrets.json');
+    const secretsFile = await dockerExec(
+      bot.id,
+      ['sh', '-c', `stat -c '%a %U' ${sent.secretsPath}; cat ${sent.secretsPath}`],
+      '',
+    );
+    const [mode, ...content] = secretsFile.split('\n');
+    expect(mode).toBe('600 bot');
+    const secrets = parseBotSecrets(content.join('\n'), sent.secretsPath!);
+    expect(bot.env.join('\n')).not.toContain(secrets.redisPassword!);
+    const config = withBotSecrets(sent, secrets);
     const credential = new URL(config.redisUrl);
     expect(decodeURIComponent(credential.username)).toBe(ownUser);
     expect(decodeURIComponent(credential.password).length).toBeGreaterThanOrEqual(40);

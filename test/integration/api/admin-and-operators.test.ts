@@ -115,6 +115,48 @@ describe('admin API (Vexa-shaped)', () => {
   });
 });
 
+describe('admin API with Basic auth (the credentials a browser keeps after opening Bull Board)', () => {
+  const basic = { Authorization: `Basic ${Buffer.from(`admin:${ADMIN_KEY}`).toString('base64')}` };
+
+  it("refuses a cross-site POST and takes the same request from a script or this service's own pages", async () => {
+    const json = { email: 'cross-site-basic@example.com' };
+    for (const crossSite of <Record<string, string>[]>[
+      { Origin: 'https://attacker.example' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site', Origin: 'https://other.example' },
+    ]) {
+      const refused = await api.request('POST', '/admin/users', {
+        headers: { ...basic, ...crossSite },
+        json,
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ error: expect.stringMatching(/^Cross-site request refused/) });
+    }
+    // Nothing was created by the refused requests: the first accepted one creates the user.
+    const fromScript = await api.request('POST', '/admin/users', { headers: basic, json });
+    expect(fromScript.status).toBe(201);
+    const fromOwnPage = await api.request('POST', '/admin/users', {
+      headers: { ...basic, Origin: api.baseUrl, 'Sec-Fetch-Site': 'same-origin' },
+      json,
+    });
+    expect(fromOwnPage.status).toBe(200);
+    expect(fromOwnPage.body.id).toBe(fromScript.body.id);
+  });
+
+  it('leaves reads and the X-Admin-API-Key header alone (a page on another site cannot add that header)', async () => {
+    const read = await api.request('GET', '/admin/users', {
+      headers: { ...basic, Origin: 'https://attacker.example' },
+    });
+    expect(read.status).toBe(200);
+    const byHeader = await api.request('POST', '/admin/users', {
+      ...admin,
+      headers: { Origin: 'https://elsewhere.example' },
+      json: { email: 'header-key-cross-origin@example.com' },
+    });
+    expect(byHeader.status).toBe(201);
+  });
+});
+
 describe('operator endpoints', () => {
   it('/healthz and /readyz answer without a key', async () => {
     expect((await api.request('GET', '/healthz')).body).toEqual({ status: 'ok' });

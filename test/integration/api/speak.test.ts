@@ -12,6 +12,8 @@ let user: TestUser;
 let clipServer: Server;
 let clipUrl: string;
 const CLIP = Buffer.from('RIFF....WAVEfmt a clip of audio bytes');
+const IDLE_TIMEOUT_MS = 1000;
+const FETCH_DEADLINE_MS = 1500;
 
 beforeAll(async () => {
   api = await startTestApi({
@@ -21,6 +23,8 @@ beforeAll(async () => {
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOWED_PORTS: 'any',
       SPEAK_AUDIO_URL_MAX_BYTES: '4096',
+      WEBHOOK_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
+      MEDIA_URL_FETCH_DEADLINE_MS: String(FETCH_DEADLINE_MS),
     },
   });
   user = await api.createUser({ maxConcurrentBots: 50 });
@@ -29,6 +33,12 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-type': 'audio/wav' }).end(CLIP);
     } else if (request.url === '/big.wav') {
       response.writeHead(200, { 'content-type': 'audio/wav' }).end(Buffer.alloc(10_000));
+    } else if (request.url === '/trickle.wav') {
+      // One byte every 200 ms, never done: never idle long enough for the idle timeout.
+      response.writeHead(200, { 'content-type': 'audio/wav' });
+      response.write('R');
+      const timer = setInterval(() => response.write('I'), 200);
+      response.on('close', () => clearInterval(timer));
     } else if (request.url === '/moved.wav') {
       response.writeHead(302, { location: '/clip.wav' }).end();
     } else response.writeHead(404).end();
@@ -150,6 +160,23 @@ describe('POST /bots/{platform}/{native_meeting_id}/speak', () => {
       expect(refused.status).toBe(400);
       expect(refused.body.error).toMatch(message);
     }
+  });
+
+  it('gives up an audio_url that trickles bytes past the whole-fetch deadline, with a clear 400', async () => {
+    await activeMeet('cli-pspe-tri');
+    const started = Date.now();
+    const refused = await api.request('POST', '/bots/google_meet/cli-pspe-tri/speak', {
+      key: user.key,
+      json: { audio_url: `${clipUrl}/trickle.wav` },
+    });
+    const took = Date.now() - started;
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      error:
+        'audio_url could not be fetched: the whole download must finish within 1.5 s; serve the file faster or send it inline',
+    });
+    expect(took).toBeGreaterThanOrEqual(FETCH_DEADLINE_MS - 50);
+    expect(took).toBeLessThan(FETCH_DEADLINE_MS + 2000);
   });
 
   it.each([

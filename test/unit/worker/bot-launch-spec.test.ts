@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { BOT_CONFIG_ENV, botConfigSchema, transcriptionConfig } from '../../../shared/contract/bot-config.js';
+import {
+  BOT_CONFIG_ENV,
+  type BotConfig,
+  botConfigSchema,
+  parseBotConfig,
+  parseBotSecrets,
+  transcriptionConfig,
+  withBotSecrets,
+} from '../../../shared/contract/bot-config.js';
 import { parseConfig } from '../../../shared/infra/config.js';
 import type { MeetingRecord } from '../../../shared/meetings/store.js';
-import { Labels } from '../../../worker/runtime/bot-runtime.js';
+import { type BotContainerSpec, Labels } from '../../../worker/runtime/bot-runtime.js';
 import { botContainerSpec, transcriptionConfigFrom } from '../../../worker/runtime/bot-launch-spec.js';
 import { botSeccompProfile } from '../../../worker/runtime/bot-seccomp-profile.js';
 
@@ -78,8 +86,53 @@ describe('botConfigFor', () => {
     const spec = botContainerSpec(config, meeting, 'session-1', null, own);
     expect(Object.keys(spec.env)).toEqual([BOT_CONFIG_ENV]);
     expect(spec.env[BOT_CONFIG_ENV]).not.toContain('workers-secret');
-    const botConfig = botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!));
-    expect(botConfig).toMatchObject({ redisUrl: own, streams: 'own' });
+    expect(spec.env[BOT_CONFIG_ENV]).not.toContain('bot-secret@');
+    expect(configAsTheBotReadsIt(spec)).toMatchObject({ redisUrl: own, streams: 'own' });
+  });
+
+  it('puts no secret in the environment: the Redis password and the engines’ API keys are in a 0600 file of the bot', () => {
+    const config = parseConfig({
+      TRANSCRIPTION_ENGINE: 'openai',
+      OPENAI_BASE_URL: 'https://stt.example.com/v1',
+      OPENAI_API_KEY: 'sk-transcription-key-123',
+      SPEECH_ENGINE: 'openai',
+      SPEECH_OPENAI_BASE_URL: 'https://tts.example.com/v1',
+      SPEECH_OPENAI_API_KEY: 'sk-speech-key-456',
+    });
+    const own = 'redis://meetbot%3Abot%3Asession-1:bot-p%40ss%2Fword@127.0.0.1:6379';
+    const spec = botContainerSpec(config, meeting, 'session-1', null, own);
+    const everythingInspectShows = JSON.stringify({ env: spec.env, labels: spec.labels, name: spec.name });
+    for (const secret of ['sk-transcription-key-123', 'sk-speech-key-456', 'bot-p%40ss', 'bot-p@ss']) {
+      expect(everythingInspectShows).not.toContain(secret);
+    }
+    const sent = botConfigSchema.parse(JSON.parse(spec.env[BOT_CONFIG_ENV]!));
+    expect(new URL(sent.redisUrl).password).toBe('');
+    expect(decodeURIComponent(new URL(sent.redisUrl).username)).toBe('meetbot:bot:session-1');
+    expect(sent.secretsPath).toBe('/home/bot/bot-secrets.json');
+    expect(spec.files).toEqual([
+      expect.objectContaining({
+        directory: '/home/bot',
+        name: 'bot-secrets.json',
+        mode: 0o600,
+        uid: 10001,
+        gid: 10001,
+      }),
+    ]);
+    // The bot puts them back as they were.
+    const read = configAsTheBotReadsIt(spec);
+    expect(read.redisUrl).toBe(own);
+    expect(read.transcription).toMatchObject({ engine: 'openai', apiKey: 'sk-transcription-key-123' });
+    expect(read.speech).toMatchObject({ engine: 'openai', apiKey: 'sk-speech-key-456' });
+    expect(read.secretsPath).toBeUndefined();
+  });
+
+  it('sends no secrets file when there is no secret, and takes a config that carries its secrets itself (an older worker)', () => {
+    const spec = botContainerSpec(parseConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }), meeting, 'session-1');
+    expect(spec.files).toEqual([]);
+    expect(parseBotConfig(spec.env[BOT_CONFIG_ENV]).secretsPath).toBeUndefined();
+    const older = JSON.parse(spec.env[BOT_CONFIG_ENV]!);
+    older.redisUrl = 'redis://u:inline-password@127.0.0.1:6379';
+    expect(parseBotConfig(JSON.stringify(older)).redisUrl).toBe('redis://u:inline-password@127.0.0.1:6379');
   });
 
   it('a config from a worker older than per-bot streams (no `streams`) means the shared ones', () => {
@@ -227,3 +280,14 @@ describe('container names', () => {
     ]);
   });
 });
+
+/** The config the bot ends up with: its environment's, with the secrets file the worker put in. */
+function configAsTheBotReadsIt(spec: BotContainerSpec): BotConfig {
+  const config = parseBotConfig(spec.env[BOT_CONFIG_ENV]);
+  const file = spec.files?.find(
+    (candidate) => `${candidate.directory}/${candidate.name}` === config.secretsPath,
+  );
+  if (!config.secretsPath) return config;
+  expect(file, 'the secrets file the config names').toBeDefined();
+  return withBotSecrets(config, parseBotSecrets(file!.content.toString('utf8'), config.secretsPath));
+}

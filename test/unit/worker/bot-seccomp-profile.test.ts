@@ -32,6 +32,25 @@ function flagsAllowed(name: string, flags: number): boolean {
   );
 }
 
+/**
+ * What the engine's filter answers for socket(domain, type, protocol): allowed when some allow rule
+ * holds, each of its conditions on its own argument (the profile never tests one argument twice).
+ */
+function socketAllowed(domain: number, type: number, protocol: number): boolean {
+  const argument = [domain, type, protocol];
+  return rulesFor('socket').some(
+    (rule) =>
+      rule.action === 'SCMP_ACT_ALLOW' &&
+      !rule.includes &&
+      (rule.args ?? []).every((arg) => {
+        const value = argument[arg.index]!;
+        if (arg.op === 'SCMP_CMP_EQ') return value === arg.value;
+        if (arg.op === 'SCMP_CMP_NE') return value !== arg.value;
+        return (value & arg.value) === (arg.valueTwo ?? 0);
+      }),
+  );
+}
+
 describe('the bot seccomp profile', () => {
   it('denies by default with EPERM, as Docker does', () => {
     expect(profile.defaultAction).toBe('SCMP_ACT_ERRNO');
@@ -99,6 +118,46 @@ describe('the bot seccomp profile', () => {
     ]) {
       expect(allowedOutright(name), name).toBe(true);
     }
+  });
+
+  it('never tests one argument twice in a rule (runc would split such a rule into rules any one of them passes)', () => {
+    for (const rule of profile.syscalls) {
+      const indexes = (rule.args ?? []).map((arg) => arg.index);
+      expect(new Set(indexes).size, rule.names.join(',')).toBe(indexes.length);
+    }
+  });
+
+  it('opens local, IPv4, IPv6 and NETLINK_ROUTE sockets only: no AF_PACKET, no other netlink protocol', () => {
+    const [AF_UNIX, AF_INET, AF_INET6, AF_NETLINK, AF_PACKET, AF_KEY, AF_ALG, AF_VSOCK] = [
+      1, 2, 10, 16, 17, 15, 38, 40,
+    ];
+    const [NETLINK_ROUTE, NETLINK_XFRM, NETLINK_AUDIT, NETLINK_NETFILTER, NETLINK_KOBJECT_UEVENT] = [
+      0, 6, 9, 12, 15,
+    ];
+    const SOCK_STREAM = 1;
+    const SOCK_DGRAM = 2;
+    const SOCK_RAW = 3;
+    const SOCK_CLOEXEC = 0o2000000;
+    const ETH_P_ALL = 0x0300; // htons(3), as a packet socket is asked for
+    expect(socketAllowed(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)).toBe(true);
+    expect(socketAllowed(AF_INET, SOCK_STREAM, 6)).toBe(true);
+    expect(socketAllowed(AF_INET6, SOCK_DGRAM, 17)).toBe(true);
+    expect(socketAllowed(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)).toBe(true);
+    for (const protocol of [NETLINK_XFRM, NETLINK_AUDIT, NETLINK_NETFILTER, NETLINK_KOBJECT_UEVENT]) {
+      expect(socketAllowed(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, protocol), `netlink ${protocol}`).toBe(false);
+    }
+    for (const type of [SOCK_RAW, SOCK_DGRAM]) {
+      expect(socketAllowed(AF_PACKET, type, ETH_P_ALL)).toBe(false);
+      expect(socketAllowed(AF_PACKET, type, 0)).toBe(false);
+    }
+    for (const family of [AF_KEY, AF_ALG, AF_VSOCK]) {
+      expect(socketAllowed(family, SOCK_STREAM, 0), `family ${family}`).toBe(false);
+    }
+  });
+
+  it('has no socketcall, whose socket arguments seccomp cannot read (reachable from x86-64 through int 0x80)', () => {
+    expect(rulesFor('socketcall')).toEqual([]);
+    expect(profile.archMap[0]?.subArchitectures).toContain('SCMP_ARCH_X86');
   });
 
   it('is docker/bot-seccomp.json (rewrite it with `npx tsx scripts/write-bot-seccomp.ts`)', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isNonPublicAddress } from '../../../../shared/webhooks/address-policy.js';
+import { fetchRemoteMedia } from '../../../../shared/bots/remote-media.js';
+import {
+  checkWebhookUrl,
+  guardedLookup,
+  isNonPublicAddress,
+} from '../../../../shared/webhooks/address-policy.js';
 
 const strict = { allowPrivateAddresses: false, allowHttp: false, allowedPorts: [80, 443, 8080, 8443] };
 
@@ -78,7 +83,7 @@ describe('checkWebhookUrl', () => {
     const local = await checkWebhookUrl('https://localhost/hook', strict);
     expect(local.ok).toBe(false);
     expect(!local.ok && local.reason).toMatch(
-      /^localhost \((127\.0\.0\.1|::1)\) is a private, loopback or link-local/,
+      /^localhost resolves to a private, loopback or link-local address; such addresses are refused$/,
     );
   });
 
@@ -100,7 +105,7 @@ describe('checkWebhookUrl', () => {
     expect(await checkWebhookUrl('https://mixed.example.com/x', strict, dns)).toEqual({
       ok: false,
       reason:
-        'mixed.example.com (10.0.0.7) is a private, loopback or link-local address; such webhook endpoints are refused',
+        'mixed.example.com resolves to a private, loopback or link-local address; such addresses are refused',
     });
     expect((await checkWebhookUrl('https://metadata.example.com/x', strict, dns)).ok).toBe(false);
     expect(await checkWebhookUrl('https://no-such-host.example.com/x', strict, dns)).toEqual({
@@ -128,5 +133,40 @@ describe('checkWebhookUrl', () => {
   it('refuses credentials and fragments', async () => {
     expect((await checkWebhookUrl('https://a:b@93.184.215.14/', strict)).ok).toBe(false);
     expect((await checkWebhookUrl('https://93.184.215.14/#x', strict)).ok).toBe(false);
+  });
+
+  // A refusal names the host the user gave and the rule, never what the name resolved to: the
+  // resolved address would tell a user the operator's internal DNS (issue 48).
+  it('never shows the private address a name resolved to, at check time nor at connection time', async () => {
+    const hidden = ['10.0.0.7', '169.254.169.254', 'fd00::5'];
+    const dns = async () => hidden.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    const checked = await checkWebhookUrl('https://intranet.example.com/x', strict, dns);
+    expect(checked.ok).toBe(false);
+    const reason = checked.ok ? '' : checked.reason;
+    expect(reason).toContain('intranet.example.com resolves to a private');
+    for (const address of hidden) expect(reason).not.toContain(address);
+
+    // localhost comes from /etc/hosts (no query leaves the machine): 127.0.0.1 and/or ::1.
+    const lookupError = await new Promise<Error | null>((resolve) =>
+      guardedLookup(strict)('localhost', { all: true }, (error) => resolve(error)),
+    );
+    expect(lookupError?.message).toBe(
+      'localhost resolves to a private, loopback or link-local address; such addresses are refused',
+    );
+    expect(lookupError?.message).not.toMatch(/127\.0\.0\.1|::1/);
+
+    // What a speak/screen caller gets back in the 400.
+    const media = fetchRemoteMedia(
+      'audio_url',
+      'http://localhost:9/a.wav',
+      { ...strict, allowHttp: true, allowedPorts: 'any' },
+      {
+        maxBytes: 1000,
+        times: { idleTimeoutMs: 1000, deadlineMs: 1000 },
+        accept: 'audio/*',
+      },
+    );
+    await expect(media).rejects.toThrow(/^audio_url localhost resolves to a private/);
+    await expect(media).rejects.not.toThrow(/127\.0\.0\.1|::1/);
   });
 });
