@@ -31,8 +31,8 @@ const MAX_PER_TICK = 50;
  * Postgres first (claimDueFeeds), so with several replicas one of them polls a feed at a time, and
  * a worker that dies mid-poll leaves a lease that expires. Up to `concurrency` feeds are polled at
  * once, and a free place goes to the user with the fewest feeds in hand, so one user's many or slow
- * feeds don't hold the others' back. A feed's expansion runs in a thread of its own
- * (shared/calendars/expand-off-thread.ts), so no feed holds this process's event loop. What a poll
+ * feeds don't hold the others' back. A feed's expansion runs in a process of its own
+ * (shared/calendars/expand-in-child.ts), so no feed holds this process's event loop. What a poll
  * does: shared/calendars/poll.ts.
  */
 export class CalendarPoller {

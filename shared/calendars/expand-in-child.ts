@@ -1,46 +1,46 @@
-import { Worker } from 'node:worker_threads';
-import type { ExpansionThreadInput, ExpansionThreadOutput } from './expansion-thread.js';
+import { type ChildProcess, fork } from 'node:child_process';
+import type { ExpansionChildInput, ExpansionChildOutput } from './expansion-child.js';
 import { type Expansion, type ExpansionWindow, FeedOverBudgetError, IcsParseError } from './ics.js';
 
 /** What one feed's expansion may use besides its window's step budget. */
 export interface ExpansionLimits {
-  /** CALENDAR_FEED_EXPANSION_TIMEOUT_MS: the thread is stopped after this long. */
+  /** CALENDAR_FEED_EXPANSION_TIMEOUT_MS: the process is killed after this long. */
   timeoutMs: number;
-  /** CALENDAR_FEED_EXPANSION_MEMORY_MB: the thread's heap. */
+  /** CALENDAR_FEED_EXPANSION_MEMORY_MB: the process's heap. */
   memoryMb: number;
 }
 
 /**
- * The thread's module: the compiled .js beside this file, or, where this file runs as TypeScript
- * (tests, tsx), the .ts through tsx's loader, which a worker does not inherit from its parent.
+ * The child's module: the compiled .js beside this file, or, where this file runs as TypeScript
+ * (tests, tsx), the .ts through tsx's loader.
  */
-function startThread(input: ExpansionThreadInput, memoryMb: number): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./expansion-thread.js', import.meta.url), {
-      workerData: input,
-      resourceLimits,
-    });
-  }
-  const entry = JSON.stringify(new URL('./expansion-thread.ts', import.meta.url).href);
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${entry}); })`;
-  return new Worker(boot, { eval: true, workerData: input, resourceLimits });
+function startChild(memoryMb: number): ChildProcess {
+  const typescript = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./expansion-child.${typescript ? 'ts' : 'js'}`, import.meta.url);
+  return fork(entry, [], {
+    execArgv: [`--max-old-space-size=${memoryMb}`, ...(typescript ? ['--import', 'tsx'] : [])],
+    serialization: 'advanced',
+    // Its stderr would carry V8's out-of-memory report: the outcome says it in one line instead.
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+  });
 }
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 /**
- * expandFeed in a thread of its own, so that a feed built to be slow (a rule that never matches,
- * such as 30 February, loops inside ical.js) or large never holds the worker's event loop: the
- * thread is stopped at the time limit, its heap is capped, and the feed's steps are counted as they
- * are taken. Over a budget: FeedOverBudgetError, with what the feed's owner can do about it.
+ * expandFeed in a process of its own, so that a feed built to be slow (a rule that never matches,
+ * such as 30 February, loops inside ical.js and grows its heap) or large never holds the worker's
+ * event loop nor takes the worker down: the process is killed at the time limit, its heap is capped
+ * (V8 ends a process that passes it, which a worker thread's resource limits did not contain), and
+ * the feed's steps are counted as they are taken. Over a budget: FeedOverBudgetError, with what the
+ * feed's owner can do about it.
  */
-export function expandFeedOffThread(
+export function expandFeedInChild(
   text: string,
   window: ExpansionWindow & { maxSteps: number },
   limits: ExpansionLimits,
 ): Promise<Expansion> {
-  const input: ExpansionThreadInput = {
+  const input: ExpansionChildInput = {
     text,
     window: {
       from: window.from.getTime(),
@@ -50,13 +50,13 @@ export function expandFeedOffThread(
     },
   };
   return new Promise<Expansion>((resolve, reject) => {
-    const thread = startThread(input, limits.memoryMb);
+    const child = startChild(limits.memoryMb);
     let settled = false;
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void thread.terminate();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       outcome();
     };
     const timer = setTimeout(
@@ -71,7 +71,7 @@ export function expandFeedOffThread(
         ),
       limits.timeoutMs,
     );
-    thread.on('message', (output: ExpansionThreadOutput) =>
+    child.on('message', (output: ExpansionChildOutput) =>
       settle(() => {
         if (output.ok) {
           resolve({
@@ -87,17 +87,19 @@ export function expandFeedOffThread(
         else reject(new Error(`expanding the feed failed: ${output.message}`));
       }),
     );
-    thread.on('error', (error: Error & { code?: string }) =>
+    child.on('error', (error) => settle(() => reject(error)));
+    child.on('exit', (code, signal) =>
       settle(() =>
         reject(
-          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          // V8 aborts a process whose heap is full (SIGABRT, or exit code 134 through a shell).
+          signal === 'SIGABRT' || code === 134
             ? new FeedOverBudgetError(`the feed needs more than ${limits.memoryMb} MB of memory to read`)
-            : error,
+            : new Error(`the feed's expansion process ended (${signal ?? `code ${code}`}) without an answer`),
         ),
       ),
     );
-    thread.on('exit', (code) =>
-      settle(() => reject(new Error(`the feed's expansion thread ended (code ${code}) without an answer`))),
-    );
+    child.send(input, (error) => {
+      if (error) settle(() => reject(error));
+    });
   });
 }

@@ -1,18 +1,17 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import { type ExpansionWindow, expandFeed, FeedOverBudgetError, IcsParseError } from './ics.js';
 
 /**
- * The entry of the thread one feed is expanded in (shared/calendars/expand-off-thread.ts): reads the
- * feed's text and window from workerData, posts the expansion (instants as epoch ms) or the error's
- * kind and message once, and ends.
+ * The entry of the process one feed is expanded in (shared/calendars/expand-in-child.ts): takes the
+ * feed's text and window as its one IPC message, sends back the expansion (instants as epoch ms) or
+ * the error's kind and message, and exits.
  */
 
-export interface ExpansionThreadInput {
+export interface ExpansionChildInput {
   text: string;
   window: { from: number; to: number; maxOccurrences: number; maxSteps: number };
 }
 
-export type ExpansionThreadOutput =
+export type ExpansionChildOutput =
   | { ok: true; expansion: ReturnType<typeof toWire> }
   | { ok: false; kind: 'invalid' | 'over_budget' | 'failed'; message: string };
 
@@ -27,7 +26,7 @@ function toWire(expansion: ReturnType<typeof expandFeed>) {
   };
 }
 
-function run(input: ExpansionThreadInput): ExpansionThreadOutput {
+function run(input: ExpansionChildInput): ExpansionChildOutput {
   const window: ExpansionWindow = {
     ...input.window,
     from: new Date(input.window.from),
@@ -43,4 +42,6 @@ function run(input: ExpansionThreadInput): ExpansionThreadOutput {
   }
 }
 
-parentPort?.postMessage(run(workerData as ExpansionThreadInput));
+process.once('message', (input: ExpansionChildInput) => {
+  process.send?.(run(input), () => process.exit(0));
+});

@@ -3,7 +3,7 @@ import { findUserById } from '../accounts/users-store.js';
 import type { BotServiceDeps } from '../bots/service.js';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
 import { FeedFetchError, type FeedFetchLimits, fetchFeed } from './fetch-feed.js';
-import { type ExpansionLimits, expandFeedOffThread } from './expand-off-thread.js';
+import { type ExpansionLimits, expandFeedInChild } from './expand-in-child.js';
 import { FeedOverBudgetError, IcsParseError } from './ics.js';
 import { planFeed } from './plan.js';
 import { type ClaimedFeed, type FeedPollOutcome, finishPoll, holdsLease } from './store.js';
@@ -60,7 +60,7 @@ export async function pollFeed(
     };
     const text = await fetchFeed(feed.url, settings.policy, settings.fetch);
     const now = Date.now();
-    const expansion = await expandFeedOffThread(
+    const expansion = await expandFeedInChild(
       text,
       {
         from: new Date(now - LOOK_BACK_MS),

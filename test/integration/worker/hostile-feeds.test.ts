@@ -26,7 +26,7 @@ import { TEST_WEBHOOK_ENV } from '../../support/webhook-service.js';
 // 5 MiB of events, components nested 100,000 deep) are polled by the worker's own poller, in this
 // process, while the same process launches bots, ingests a meeting's segments and answers metrics
 // scrapes. All of them share one event loop: a feed expanded on it would stop the others, as it did
-// before the expansion moved to a thread of its own.
+// before the expansion moved to a process of its own.
 
 const log = createLogger('hostile-feeds-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const EXPANSION_TIMEOUT_MS = 15_000;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expandFeedOffThread } from '../../../../shared/calendars/expand-off-thread.js';
+import { expandFeedInChild } from '../../../../shared/calendars/expand-in-child.js';
 import { FeedOverBudgetError, IcsParseError } from '../../../../shared/calendars/ics.js';
 import { deeplyNestedFeed, largeFeed, neverMatchingFeed } from '../../../support/hostile-feeds.js';
 import { icsCalendar, icsEvent } from '../../../support/ics-server.js';
 
-// The thread a feed is expanded in: its answer comes back as the expansion (dates as Dates), and a
+// The process a feed is expanded in: its answer comes back as the expansion (dates as Dates), and a
 // feed over its time or memory budget ends in a FeedOverBudgetError naming the budget.
 
 const NOW = new Date('2026-11-01T00:00:00Z');
@@ -15,12 +15,12 @@ const WINDOW = {
   maxSteps: 1_000_000,
 };
 
-describe('expandFeedOffThread', () => {
+describe('expandFeedInChild', () => {
   it('answers with the expansion', async () => {
     const text = icsCalendar([
       icsEvent(['UID:weekly', 'DTSTART:20261102T090000Z', 'DURATION:PT30M', 'RRULE:FREQ=WEEKLY;COUNT=2']),
     ]);
-    const expansion = await expandFeedOffThread(text, WINDOW, { timeoutMs: 30_000, memoryMb: 64 });
+    const expansion = await expandFeedInChild(text, WINDOW, { timeoutMs: 30_000, memoryMb: 64 });
     expect(expansion.occurrences.map((o) => [o.recurrenceId, o.start.toISOString()])).toEqual([
       ['20261102T090000Z', '2026-11-02T09:00:00.000Z'],
       ['20261109T090000Z', '2026-11-09T09:00:00.000Z'],
@@ -29,13 +29,13 @@ describe('expandFeedOffThread', () => {
   });
 
   it('stops a rule that never matches at the time limit', async () => {
-    const expanding = expandFeedOffThread(neverMatchingFeed(NOW), WINDOW, { timeoutMs: 1500, memoryMb: 64 });
+    const expanding = expandFeedInChild(neverMatchingFeed(NOW), WINDOW, { timeoutMs: 1500, memoryMb: 64 });
     await expect(expanding).rejects.toThrow(FeedOverBudgetError);
     await expect(expanding).rejects.toThrow(/^the feed took more than 1.5 s to read/);
   });
 
-  it('stops a feed that needs more memory than its thread has', async () => {
-    const expanding = expandFeedOffThread(largeFeed(5 * 1024 * 1024, NOW), WINDOW, {
+  it('stops a feed that needs more memory than its process has, and the process asking lives on', async () => {
+    const expanding = expandFeedInChild(largeFeed(5 * 1024 * 1024, NOW), WINDOW, {
       timeoutMs: 60_000,
       memoryMb: 16,
     });
@@ -44,9 +44,17 @@ describe('expandFeedOffThread', () => {
     );
   });
 
+  it('stops a rule that never matches at the memory limit when that comes first: its heap grows as it loops', async () => {
+    // In a worker thread, this heap limit took the whole process down (V8's fatal out-of-memory).
+    const expanding = expandFeedInChild(neverMatchingFeed(NOW), WINDOW, { timeoutMs: 120_000, memoryMb: 32 });
+    await expect(expanding).rejects.toThrow(
+      new FeedOverBudgetError('the feed needs more than 32 MB of memory to read'),
+    );
+  });
+
   it('passes on what is not a calendar as such', async () => {
     await expect(
-      expandFeedOffThread(deeplyNestedFeed(), WINDOW, { timeoutMs: 30_000, memoryMb: 64 }),
+      expandFeedInChild(deeplyNestedFeed(), WINDOW, { timeoutMs: 30_000, memoryMb: 64 }),
     ).rejects.toThrow(IcsParseError);
   });
 });
