@@ -26,6 +26,8 @@ export interface LiveSlotOptions {
   staleMs: number;
   /** The refusal's text for this limit. */
   refusal: (limit: number) => string;
+  /** The refusal's Retry-After (default: `staleMs`, for slots held as long as a connection stays open). */
+  retryAfterSeconds?: number | undefined;
   log: Logger;
 }
 
@@ -67,7 +69,7 @@ export function redisLiveSlots(redis: Redis, prefix: string, options: LiveSlotOp
         // Closing a connection frees its place at once; failing that, one of a replica that died
         // stops counting once stale, so that is the longest a retry should need to wait.
         throw new TooManyRequestsError(options.refusal(options.limit), {
-          'Retry-After': String(Math.ceil(options.staleMs / 1000)),
+          'Retry-After': String(options.retryAfterSeconds ?? Math.ceil(options.staleMs / 1000)),
         });
       }
       return {

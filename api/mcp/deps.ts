@@ -6,6 +6,7 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { ResponseCache } from '../../shared/infra/response-cache.js';
 import type { RateLimits } from '../middleware/rate-limits.js';
 import type { PageSizes } from '../routes/query-params.js';
+import type { SearchGate } from '../routes/search/gate.js';
 
 /**
  * What the MCP tools and resources reach: the same services, with the same settings, as the REST
@@ -24,6 +25,8 @@ export interface McpDeps {
   pageSizes: PageSizes;
   /** SEARCH_TIMEOUT_MS */
   searchTimeoutMs: number;
+  /** The same searches' limits as GET /search (one gate for both: a tool is no way around them). */
+  searchGate: SearchGate;
   /** MEETING_DATA_MAX_BYTES */
   meetingDataMaxBytes: number;
   /** RECORDING_MEDIA_LINK_TTL_SECONDS: how long recordings' media URLs work. */

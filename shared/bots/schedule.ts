@@ -1,9 +1,27 @@
-import { BadRequestError } from '../infra/errors.js';
+import { BadRequestError, TooManyRequestsError } from '../infra/errors.js';
 
-/** BOT_SCHEDULE_HORIZON_DAYS and BOT_SCHEDULE_CLOCK_SKEW_SECONDS. */
+/** BOT_SCHEDULE_HORIZON_DAYS, BOT_SCHEDULE_CLOCK_SKEW_SECONDS and MAX_SCHEDULED_BOTS_PER_USER. */
 export interface ScheduleSettings {
   horizonDays: number;
   clockSkewSeconds: number;
+  /** Scheduled bots one user may have waiting at once (default DEFAULT_MAX_SCHEDULED_BOTS_PER_USER). */
+  maxWaitingPerUser?: number | undefined;
+}
+
+/** The default of MAX_SCHEDULED_BOTS_PER_USER. */
+export const DEFAULT_MAX_SCHEDULED_BOTS_PER_USER = 500;
+
+/**
+ * A scheduled bot refused because the user already has the most allowed waiting (429, as the
+ * concurrent-bot limit). Its own class so a scheduler (a calendar feed) can tell it from a refusal
+ * of one occurrence and stop asking for the rest of its poll.
+ */
+export class ScheduledBotsFullError extends TooManyRequestsError {
+  constructor(readonly limit: number) {
+    super(
+      `Too many scheduled bots: at most ${limit} may wait for their join_at at once; cancel one or wait until one has launched`,
+    );
+  }
 }
 
 /**

@@ -27,6 +27,7 @@ import type { AnnounceChanges } from '../meetings/changes.js';
 import type { MeetingEvents } from '../meetings/events.js';
 import {
   countLiveMeetings,
+  countWaitingScheduled,
   findLiveMeeting,
   findMeetingByScheduleKey,
   insertMeeting,
@@ -43,7 +44,12 @@ import { assertWebhookUrlAllowed } from '../webhooks/service.js';
 import { userWebhookSettings } from '../webhooks/settings-store.js';
 import type { BotCommands } from './command-channel.js';
 import type { BotJobs } from './jobs.js';
-import { checkJoinAt, type ScheduleSettings } from './schedule.js';
+import {
+  checkJoinAt,
+  DEFAULT_MAX_SCHEDULED_BOTS_PER_USER,
+  type ScheduleSettings,
+  ScheduledBotsFullError,
+} from './schedule.js';
 
 export interface BotServiceDeps {
   db: Knex;
@@ -143,8 +149,9 @@ export function resolveCreateBot(
 }
 
 /**
- * Creates the meeting and queues its launch. The duplicate check, the concurrent-bot limit and the
- * insert run in one transaction under a lock on the user's row, so parallel creates never overshoot.
+ * Creates the meeting and queues its launch. The duplicate check, the concurrent-bot limit (or, for
+ * a scheduled bot, the limit on waiting ones) and the insert run in one transaction under a lock on
+ * the user's row, so parallel creates never overshoot.
  */
 export async function createBot(
   deps: BotServiceDeps,
@@ -182,6 +189,11 @@ async function createOrFindBot(
       // A scheduled bot takes no slot while it waits: the limit is checked when its time comes.
       if (!joinAt && (await countLiveMeetings(trx, user.id)) >= user.maxConcurrentBots) {
         throw new TooManyRequestsError(SpecErrors.tooManyBots);
+      }
+      // Waiting bots cost a delayed job in Redis and a row each: one user may keep only so many.
+      const maxWaiting = deps.schedule.maxWaitingPerUser ?? DEFAULT_MAX_SCHEDULED_BOTS_PER_USER;
+      if (joinAt && (await countWaitingScheduled(trx, user.id)) >= maxWaiting) {
+        throw new ScheduledBotsFullError(maxWaiting);
       }
       const created = await insertMeeting(trx, {
         userId: user.id,

@@ -1,4 +1,5 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
+import { ScheduledBotsFullError } from '../bots/schedule.js';
 import { type BotServiceDeps, cancelWaitingBot, moveWaitingBot, scheduleBot } from '../bots/service.js';
 import { AppError, ConflictError } from '../infra/errors.js';
 import { findMeetingsByScheduleKeys, listWaitingScheduled, type MeetingRecord } from '../meetings/store.js';
@@ -46,6 +47,9 @@ function isWaiting(meeting: MeetingRecord): boolean {
  *   one whose occurrence was cancelled, removed, or is no longer the link's next is cancelled.
  * - A bot that launched (or ended) is never touched; an occurrence that already started gets no
  *   new bot.
+ * - Once the user has MAX_SCHEDULED_BOTS_PER_USER bots waiting, the rest of the poll schedules no new
+ *   bot (moves and cancellations still happen) and one note says how many occurrences went without;
+ *   they get their bots at a later poll, when there is room.
  */
 export async function syncFeedBots(
   deps: BotServiceDeps,
@@ -63,6 +67,8 @@ export async function syncFeedBots(
   );
   const waiting = await listWaitingScheduled(deps.db, userId, feedKeyPrefix(feed.id));
   const keep = new Set<number>();
+  /** Occurrences left without a bot because the user's scheduled bots are at their limit. */
+  let full: { limit: number; left: number } | undefined;
   const note = (detail: string) => ({
     source: CALENDAR_SOURCE,
     detail: `calendar feed ${feed.id}: ${detail}`,
@@ -100,6 +106,10 @@ export async function syncFeedBots(
       }
       if (meeting) await cancel(meeting, 'the event’s meeting link changed');
       if (next.occurrence.start.getTime() <= settings.now) continue;
+      if (full) {
+        full.left += 1;
+        continue;
+      }
       // The link's waiting bot of a later occurrence gives way to this earlier one.
       for (const other of waiting) {
         if (
@@ -123,6 +133,10 @@ export async function syncFeedBots(
       keep.add(scheduled.meeting.id);
       if (scheduled.created) report.scheduled += 1;
     } catch (error) {
+      if (error instanceof ScheduledBotsFullError) {
+        full = { limit: error.limit, left: 1 };
+        continue;
+      }
       // A bot of the user's already in that meeting (sent by hand, or the previous occurrence's
       // still there): this occurrence gets its bot at a later poll, once that one ended.
       if (error instanceof ConflictError) continue;
@@ -134,6 +148,12 @@ export async function syncFeedBots(
   for (const meeting of waiting) {
     if (keep.has(meeting.id)) continue;
     await cancel(meeting, 'the event was cancelled or removed');
+  }
+  if (full) {
+    report.notes.push({
+      uid: '',
+      reason: `${full.left} event(s) got no bot: you have the most scheduled bots allowed waiting at once (${full.limit}, MAX_SCHEDULED_BOTS_PER_USER); they get theirs at a later poll once some have launched or been cancelled`,
+    });
   }
   return report;
 }

@@ -290,6 +290,17 @@ export async function countLiveMeetings(db: Db, userId: number, exceptId?: numbe
   return Number(row?.count ?? 0);
 }
 
+/** The user's scheduled bots still waiting for their time (MAX_SCHEDULED_BOTS_PER_USER counts them). */
+export async function countWaitingScheduled(db: Db, userId: number): Promise<number> {
+  const row = await db('meetings')
+    .where({ user_id: userId, status: 'requested' })
+    .whereNotNull('join_at')
+    .whereNull('launch_session_id')
+    .count<{ count: number }>({ count: '*' })
+    .first();
+  return Number(row?.count ?? 0);
+}
+
 /** The user's bots in flight, scheduled bots still waiting for their time left out. */
 export async function listLiveMeetings(db: Db, userId: number): Promise<MeetingRecord[]> {
   const rows = await db<MeetingRow>('meetings')

@@ -44,9 +44,9 @@ export const searchTool = defineTool({
   shape: (deps) => searchShape(deps.pageSizes),
   parse: (args, deps) => parseArguments(searchQuerySchema(deps.pageSizes), args),
   async call(query, { deps, auth }) {
-    const result = await searchTranscripts(deps.db, auth.user.id, query, {
-      timeoutMs: deps.searchTimeoutMs,
-    });
+    const result = await deps.searchGate.run(auth.user.id, () =>
+      searchTranscripts(deps.db, auth.user.id, query, { timeoutMs: deps.searchTimeoutMs }),
+    );
     return { json: searchResultsJson(result) };
   },
 });

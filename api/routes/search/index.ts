@@ -8,11 +8,14 @@ import { requireAuth } from '../../context.js';
 import { commonErrors, error, json } from '../../openapi/responses.js';
 import { limitParameter, offsetParameter } from '../query-params.js';
 import { routesOf, userAuth } from '../route.js';
+import type { SearchGate } from './gate.js';
 
 export interface SearchRouteDeps {
   db: Knex;
   /** SEARCH_TIMEOUT_MS */
   timeoutMs: number;
+  /** SEARCH_CONCURRENCY_PER_USER and SEARCH_CONCURRENCY */
+  gate: SearchGate;
 }
 
 const route = routesOf<SearchRouteDeps>();
@@ -77,14 +80,18 @@ export const searchRoutes = [
       ),
       ...commonErrors,
       404: error('`Meeting not found`: `meeting_id` or `native_meeting_id` names none of your meetings'),
+      429: error(
+        '`Too many searches at once for this user (at most N); wait for one to finish` (`SEARCH_CONCURRENCY_PER_USER`); or over the per-key request rate (`Rate limit exceeded: …`) or, from this address, over the failed-authentication limit (`Too many failed authentication attempts …`); `Retry-After` says when to try again',
+      ),
       503: error(
-        'The search took longer than `SEARCH_TIMEOUT_MS` (narrow it), or Postgres is unreachable for now (`Database unavailable; try again shortly`, with `Retry-After`)',
+        'The search took longer than `SEARCH_TIMEOUT_MS` (narrow it); or no place among the `SEARCH_CONCURRENCY` searches this server runs at once came free within `SEARCH_TIMEOUT_MS` (with `Retry-After`); or Postgres is unreachable for now (`Database unavailable; try again shortly`, with `Retry-After`)',
       ),
     },
     async handler(ctx, { query }, deps) {
-      const result = await searchTranscripts(deps.db, requireAuth(ctx).user.id, query, {
-        timeoutMs: deps.timeoutMs,
-      });
+      const userId = requireAuth(ctx).user.id;
+      const result = await deps.gate.run(userId, () =>
+        searchTranscripts(deps.db, userId, query, { timeoutMs: deps.timeoutMs }),
+      );
       ctx.body = searchResultsJson(result);
     },
   }),

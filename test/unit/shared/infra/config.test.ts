@@ -75,6 +75,17 @@ describe('parseConfig', () => {
     expect(config.WEBHOOK_ALLOW_HTTP).toBe(false);
     expect(config.WEBHOOK_RETRY_WINDOW_SECONDS).toBe(86_400);
   });
+
+  it('keeps searches to a share of the pool: SEARCH_CONCURRENCY no larger than DATABASE_POOL_MAX', () => {
+    const defaults = parseConfig({});
+    expect(defaults.SEARCH_CONCURRENCY).toBeUndefined();
+    expect(defaults.SEARCH_CONCURRENCY_PER_USER).toBe(2);
+    expect(defaults.MAX_SCHEDULED_BOTS_PER_USER).toBe(500);
+    expect(parseConfig({ DATABASE_POOL_MAX: '20', SEARCH_CONCURRENCY: '20' }).SEARCH_CONCURRENCY).toBe(20);
+    expect(() => parseConfig({ SEARCH_CONCURRENCY: '11' })).toThrow(
+      /SEARCH_CONCURRENCY: must be at most DATABASE_POOL_MAX/,
+    );
+  });
 });
 
 describe('EMBEDDED_PROFILE', () => {
