@@ -9,8 +9,10 @@ cd "$ROOT_DIR"
 ensure_node_modules
 load_env
 . "$ROOT_DIR/scripts/lib/docker.sh" # after .env: it reads BOT_IMAGE and BOT_BASE_IMAGE
-ensure_postgres
-ensure_redis
+. "$ROOT_DIR/scripts/lib/service-stores.sh"
+# Postgres and Redis that need a credential: the machine's when they do, else the service's own.
+ensure_service_postgres
+ensure_service_redis
 ensure_admin_key
 ensure_docker
 

@@ -27,7 +27,8 @@ import { createControlWorker, createLaunchWorker } from './queue-workers.js';
 import { reconcile } from './reconciler.js';
 import { RecordingSweeper } from './recording-sweeper.js';
 import { RedisMemoryWatch } from './redis-memory-watch.js';
-import { checkAclAllowed, createBotCredentials, defaultUserOpen } from './runtime/bot-credentials.js';
+import { checkAclAllowed, createBotCredentials } from './runtime/bot-credentials.js';
+import { redisAnswersWithoutCredential } from './runtime/redis-exposure.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
 import { Labels } from './runtime/bot-runtime.js';
 import { DockerRuntime } from './runtime/docker-runtime.js';
@@ -52,6 +53,29 @@ const segmentsRedis = createWorkerRedis(config.REDIS_URL, log);
 const healthRedis = createWorkerRedis(config.REDIS_URL, log);
 const recordingRedis = createWorkerRedis(config.REDIS_URL, log);
 const webhookSubscriber = createWorkerRedis(config.REDIS_URL, log);
+// Before anything starts: bots are given credentials of their own only where that means something.
+const credentials = createBotCredentials(redis, config);
+try {
+  if (credentials.perBot) await checkAclAllowed(redis, config);
+  if (await redisAnswersWithoutCredential(config.REDIS_URL)) {
+    const open =
+      "Redis answers a client that gives no credential (its default user needs no password): a bot shares the host's network and could connect without its own credential and reach every key; give the default user a password (requirepass) and put it in REDIS_URL (docs/how-a-bot-runs.md#what-a-bot-may-reach)";
+    if (config.REDIS_OPEN_DEFAULT_USER === 'allow')
+      log.warn(`${open}; REDIS_OPEN_DEFAULT_USER=allow: starting anyway`);
+    else {
+      log.fatal(`${open}, or set REDIS_OPEN_DEFAULT_USER=allow to start bots anyway`);
+      process.exit(1);
+    }
+  }
+} catch (error) {
+  log.fatal({ err: error }, 'cannot give bots credentials of their own');
+  process.exit(1);
+}
+if (!credentials.perBot) {
+  log.warn(
+    'BOT_REDIS_ACL=off: every bot gets the deployment Redis URL with full rights (any bot can reach every key, queue and channel); see docs/settings.md',
+  );
+}
 const docker = new Docker();
 const runtime = new DockerRuntime(docker, log);
 const engine = await engineInfo(docker);
@@ -73,24 +97,6 @@ const metrics = new WorkerMetrics(
     lagWatch,
   },
 );
-const credentials = createBotCredentials(redis, config);
-if (credentials.perBot) {
-  try {
-    await checkAclAllowed(redis, config);
-    if (await defaultUserOpen(redis)) {
-      log.warn(
-        "Redis's default user needs no password: a bot can connect without its own credential and reach everything; give the default user a password (requirepass) and put it in REDIS_URL (docs/how-a-bot-runs.md#what-a-bot-may-reach)",
-      );
-    }
-  } catch (error) {
-    log.fatal({ err: error }, 'cannot give bots credentials of their own');
-    process.exit(1);
-  }
-} else {
-  log.warn(
-    'BOT_REDIS_ACL=off: every bot gets the deployment Redis URL with full rights (any bot can reach every key, queue and channel); see docs/settings.md',
-  );
-}
 const deps: WorkerDeps = {
   config,
   db,

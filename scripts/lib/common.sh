@@ -4,6 +4,8 @@
 ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 RUN_DIR="$ROOT_DIR/.run"
 mkdir -p "$RUN_DIR"
+# The settings file the scripts read and write (a test points it elsewhere).
+ENV_FILE="${MEETBOT_ENV_FILE:-$ROOT_DIR/.env}"
 
 log() { printf '\033[1;34m==>\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
@@ -52,7 +54,7 @@ ensure_node_modules() {
 # Loads .env (if any) so DATABASE_URL / REDIS_URL overrides are honoured by these scripts too. As the
 # processes do (loadConfigOrExit), a variable already set in the environment wins over its .env line.
 load_env() {
-  [ -f "$ROOT_DIR/.env" ] || return 0
+  [ -f "$ENV_FILE" ] || return 0
   local line key value
   while IFS= read -r line || [ -n "$line" ]; do
     line="${line%$'\r'}"
@@ -62,11 +64,11 @@ load_env() {
     [ -z "${!key+set}" ] || continue
     if [[ "$value" =~ ^\"(.*)\"$ ]] || [[ "$value" =~ ^\'(.*)\'$ ]]; then value="${BASH_REMATCH[1]}"; fi
     export "$key=$value"
-  done <"$ROOT_DIR/.env"
+  done <"$ENV_FILE"
 }
 
 set_env_value() { # KEY VALUE: add or replace a line in .env
-  local key="$1" value="$2" file="$ROOT_DIR/.env"
+  local key="$1" value="$2" file="$ENV_FILE"
   touch "$file"
   if grep -q "^${key}=" "$file"; then
     sed -i "s|^${key}=.*|${key}=${value}|" "$file"

@@ -180,6 +180,12 @@ export const configSchema = z
      * that forbids ACL changes (the worker warns at start-up).
      */
     BOT_REDIS_ACL: z.enum(['on', 'off']).default('on'),
+    /**
+     * `refuse`: a worker whose Redis answers a client without a credential does not start (a bot could
+     * connect as Redis's default user and reach everything). `allow`: it starts and says so, for a
+     * deployment that knows what it runs on (the tests' shared Redis).
+     */
+    REDIS_OPEN_DEFAULT_USER: z.enum(['refuse', 'allow']).default('refuse'),
     /** Which Chromium the bot runs (see CHROMIUM_BUILDS): the headless-only build, or the full browser. */
     BOT_CHROMIUM: z.enum(['headless_shell', 'full']).default('headless_shell'),
     /**
@@ -271,9 +277,9 @@ export const configSchema = z
     CALENDAR_FEED_MAX_OCCURRENCES: z.coerce.number().int().min(1).max(100_000).default(1000),
     /** Recurrence steps of one feed's expansion, all events together, before the poll is given up. */
     CALENDAR_FEED_MAX_EXPANSION_STEPS: z.coerce.number().int().min(1000).max(100_000_000).default(1_000_000),
-    /** How long one feed's expansion may run in its thread (ms). */
+    /** How long one feed's expansion may run in its own process before it is killed (ms). */
     CALENDAR_FEED_EXPANSION_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
-    /** The heap of the thread one feed is expanded in (MB). */
+    /** The heap of the process one feed is expanded in (MB). */
     CALENDAR_FEED_EXPANSION_MEMORY_MB: z.coerce.number().int().min(16).max(4096).default(256),
     /** Feeds one worker polls at once (each user's due feeds take their turns, one per user at a time). */
     CALENDAR_FEED_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),

@@ -180,6 +180,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         RECONCILE_INTERVAL_SECONDS: '2',
         BOT_STOP_GRACE_SECONDS: '20',
         BOT_SLOTS: '4',
+        // The machine's test Redis (and a test's own without a password) lets any client in; a stack
+        // on a Redis with a password is checked as a deployment's is.
+        REDIS_OPEN_DEFAULT_USER: new URL(redisUrl).password ? 'refuse' : 'allow',
         LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'info',
         // The bots' own log level (their container logs), for a run that needs their debug lines.
         ...(process.env.BOT_LOG_LEVEL && { BOT_LOG_LEVEL: process.env.BOT_LOG_LEVEL }),

@@ -144,14 +144,3 @@ export async function checkAclAllowed(redis: Redis, config: CredentialConfig): P
     );
   }
 }
-
-/**
- * A bot's credential only confines it when nobody can connect without one: Redis's `default` user
- * must need a password (requirepass, or an ACL file). Says so when it does not.
- */
-export async function defaultUserOpen(redis: Redis): Promise<boolean> {
-  const described = (await redis.call('ACL', 'GETUSER', 'default')) as unknown[] | null;
-  if (!described) return false;
-  const flags = described[described.indexOf('flags') + 1] as string[] | undefined;
-  return Boolean(flags?.includes('on') && flags.includes('nopass'));
-}

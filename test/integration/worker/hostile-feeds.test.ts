@@ -44,6 +44,9 @@ beforeAll(async () => {
       ...TEST_WEBHOOK_ENV,
       CALENDAR_FEED_EXPANSION_TIMEOUT_MS: String(EXPANSION_TIMEOUT_MS),
       CALENDAR_FEED_MAX_EXPANSION_STEPS: String(MAX_STEPS),
+      // The never-matching rule's heap grows some 25 MB a second: with this much room the time limit
+      // is what stops it (at 256 MB either may come first).
+      CALENDAR_FEED_EXPANSION_MEMORY_MB: '1024',
       CALENDAR_FEED_POLL_CONCURRENCY: '4',
     },
   });

@@ -29,7 +29,7 @@ describe('expandFeedInChild', () => {
   });
 
   it('stops a rule that never matches at the time limit', async () => {
-    const expanding = expandFeedInChild(neverMatchingFeed(NOW), WINDOW, { timeoutMs: 1500, memoryMb: 64 });
+    const expanding = expandFeedInChild(neverMatchingFeed(NOW), WINDOW, { timeoutMs: 1500, memoryMb: 512 });
     await expect(expanding).rejects.toThrow(FeedOverBudgetError);
     await expect(expanding).rejects.toThrow(/^the feed took more than 1.5 s to read/);
   });
