@@ -52,7 +52,7 @@ beforeAll(async () => {
   });
   launchWorkers = new LaunchWorkers(api, log);
   // Room for every bot the test sends (they never end: the runtime starts no container).
-  launchWorkers.start('hostile-w1', {}, 100);
+  launchWorkers.start('hostile-w1', {}, 1000);
   fakeBots = new FakeBots(api);
   const metrics = new WorkerMetrics(new Registry(), {
     fleet: new BotFleet(4),
@@ -127,7 +127,8 @@ describe('hostile calendar feeds', () => {
       large: await registerFeed(attacker, '/large.ics'),
       nested: await registerFeed(attacker, '/nested.ics'),
     };
-    const user = await api.createUser({ maxConcurrentBots: 100 });
+    // Every bot sent stays (the runtime starts no container): room for all of them.
+    const user = await api.createUser({ maxConcurrentBots: 1000 });
 
     const port = (metricsServer.address() as AddressInfo).port;
     const scrapes: number[] = [];
@@ -164,7 +165,8 @@ describe('hostile calendar feeds', () => {
     let launched = 0;
     let ingested = 0;
     try {
-      // While the feeds are read: bots sent and launched, a meeting's segments committed, one a second.
+      // While the feeds are read: a bot sent and launched, and a segment of a meeting committed, in
+      // rounds a quarter of a second apart.
       const meeting = await fakeBots.startMeeting(user, 'ing-estw-hil');
       await fakeBots.event(meeting.meetingId, meeting.sessionId, 'active');
       let pollsDone = false;
@@ -189,6 +191,7 @@ describe('hostile calendar feeds', () => {
           return rows.length > round ? true : undefined;
         }, 30_000);
         ingested += 1;
+        await new Promise((resolve) => setTimeout(resolve, 250));
       }
       expect(await polled).toBe(4);
     } finally {
