@@ -1,20 +1,22 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Labels } from '../../../worker/runtime/bot-runtime.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
-import { TEST_REDIS_URL } from '../../support/env.js';
 import { freePort } from '../../support/stack.js';
 
 // The README's quick start, run as a newcomer runs it: its commands exactly as written, in order, in a
 // copy of the project as a clean clone has it (no node_modules, dist, .env or .run), then the demo the
-// README names next. Only the environment differs from a newcomer's: a database, queue prefix and ports
-// of its own, so a stack a developer runs on this machine (and the tests around it) is left alone.
+// README names next. Only the environment differs from a newcomer's: a queue prefix, ports and the
+// names of the Redis and Postgres `up` sets up of its own, so a stack a developer runs on this machine
+// (and the tests around it) is left alone. As a newcomer's, its environment names no DATABASE_URL or
+// REDIS_URL: the defaults are this machine's Postgres and Redis, which let anyone on loopback in, so
+// `up` starts a Redis and a Postgres cluster of the service's own that ask for passwords
+// (scripts/lib/service-stores.sh), which the test removes afterwards.
 // `npm test`, the quick start's second command, is the command this suite runs in; it is checked to be
 // written there, not run again from inside itself.
 
@@ -63,7 +65,7 @@ async function copyAsCleanClone(into: string): Promise<void> {
 }
 
 let clone: string;
-let database: TestDatabase;
+let stores: { cluster: string; redisPort: number; postgresPort: number; dataDir: string };
 let env: Record<string, string>;
 let apiPort: number;
 
@@ -95,19 +97,25 @@ async function run(command: string, timeoutMs: number): Promise<string> {
 beforeAll(async () => {
   clone = mkdtempSync(join(tmpdir(), 'meetbot-quick-start-'));
   await copyAsCleanClone(clone);
-  // An empty database of its own, migrated by `up` as a newcomer's would be.
-  database = await createTestDatabase(undefined, { migrate: false });
   apiPort = await freePort();
+  stores = {
+    cluster: `meetbot_quickstart_${randomBytes(4).toString('hex')}`,
+    redisPort: await freePort(),
+    postgresPort: await freePort(),
+    dataDir: join(clone, '.stores'),
+  };
   env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/root',
-    DATABASE_URL: database.url,
-    REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: `quickstart${randomBytes(4).toString('hex')}`,
     API_PORT: String(apiPort),
     SIMULATOR_PORT: String(await freePort()),
     WORKER_METRICS_PORT: String(await freePort()),
     WORKER_ID: `quickstart-${randomBytes(4).toString('hex')}`,
+    MEETBOT_POSTGRES_CLUSTER: stores.cluster,
+    MEETBOT_POSTGRES_PORT: String(stores.postgresPort),
+    MEETBOT_REDIS_PORT: String(stores.redisPort),
+    MEETBOT_DATA_DIR: stores.dataDir,
   };
 }, 120_000);
 
@@ -127,10 +135,31 @@ afterAll(async () => {
           .catch(() => {}),
       ),
     );
+    await removeStores().catch(() => {});
     rmSync(clone, { recursive: true, force: true });
   }
-  await database?.drop();
 }, 120_000);
+
+/** Stops the Redis and drops the Postgres cluster `up` set up, with the password it wrote to .env. */
+async function removeStores(): Promise<void> {
+  const settings = readFileSync(join(clone, '.env'), 'utf8');
+  const redisPassword = /^MEETBOT_REDIS_PASSWORD=(.*)$/m.exec(settings)?.[1];
+  if (redisPassword) {
+    await execFileAsync('redis-cli', [
+      '-p',
+      String(stores.redisPort),
+      '--no-auth-warning',
+      '-a',
+      redisPassword,
+      'shutdown',
+      'nosave',
+    ]).catch(() => {});
+  }
+  const version = readdirSync('/etc/postgresql').find((name) =>
+    existsSync(join('/etc/postgresql', name, stores.cluster)),
+  );
+  if (version) await execFileAsync('pg_dropcluster', ['--stop', version, stores.cluster]);
+}
 
 describe("the README's quick start on a clean clone", () => {
   it('is exactly two commands: the stack up, then the whole test suite', () => {
@@ -149,6 +178,17 @@ describe("the README's quick start on a clean clone", () => {
     expect(app.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await app.text()).toContain('<div id="app"></div>');
     expect(upOutput).toMatch(/API key: {3}\S{16,}/);
+    // The Redis and Postgres it runs on ask for passwords (this machine's own don't).
+    const settings = readFileSync(join(clone, '.env'), 'utf8');
+    expect(settings).toMatch(
+      new RegExp(`^REDIS_URL=redis://default:[0-9a-f]{48}@127\\.0\\.0\\.1:${stores.redisPort}$`, 'm'),
+    );
+    expect(settings).toMatch(
+      new RegExp(
+        `^DATABASE_URL=postgres://meetbot:[0-9a-f]{48}@127\\.0\\.0\\.1:${stores.postgresPort}/meetbot$`,
+        'm',
+      ),
+    );
 
     const demo = await run('npm run demo', 6 * 60_000);
     expect(demo).toMatch(/status: active/);
