@@ -17,7 +17,7 @@
  *
  *   npx tsx bench/capacity.ts [--n 1,2,4,6,8] [--seconds 180] [--platform google_meet|teams|zoom]
  *     [--load none|realistic] [--floor] [--all] [--no-pss] [--stagger 0] [--logs DIR]
- *   (the worker settings in PASSED_THROUGH, below, are passed on from the environment)
+ *   (the worker settings in PASSED_THROUGH, bench/support/worker-settings.ts, are passed on from the environment)
  *
  * `--logs DIR` keeps every bot's whole log (followed from its container's start, since the worker
  * removes a container when its bot exits); a bot that never reached the call has its last lines
@@ -31,23 +31,30 @@
  * Needs what the e2e tests need (Docker, the bot image, Postgres, Redis, flite); run it on an
  * otherwise idle machine.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sleep } from '../shared/infra/async.js';
 import { createLogger } from '../shared/infra/logger.js';
-import { listTransitions, type TransitionRecord } from '../shared/meetings/transitions-store.js';
+import { listTransitions } from '../shared/meetings/transitions-store.js';
 import type { CreateMeetingInput } from '../simulator/client.js';
 import { continuousSpeech } from '../test/support/speech-script.js';
-import { driftPerHourMs, median, utteranceTimings } from '../test/support/speech-timing.js';
-import { type Stack, startStack } from '../test/support/stack.js';
-import { wordErrorRate } from '../test/support/wer.js';
+import { median } from '../test/support/speech-timing.js';
+import { startStack } from '../test/support/stack.js';
 import { HEALTH_EVENT_REASONS } from '../worker/ingest/transcription-health.js';
 import { DockerRuntime } from '../worker/runtime/docker-runtime.js';
-import { type CaptureClockReading, type FollowedBotLog, followBotLog } from './support/bot-log.js';
-import { sampleContainer } from './support/container-processes.js';
-import { startFloor } from './support/floor-container.js';
+import {
+  type CaptureClockReading,
+  type FollowedBotLog,
+  followBotLogOnceStarted,
+  saveBotLogs,
+} from './support/bot-log.js';
+import { sampleContainers } from './support/container-sampler.js';
+import { type FloorResult, floorRound } from './support/floor-round.js';
+import { reportJoins, reportNotAdmitted } from './support/join-report.js';
+import { machineCoresSince, machineCpuTicks } from './support/machine-cpu.js';
+import { percentile } from './support/percentile.js';
 import { loadArg, platformArg } from './support/scenario-args.js';
+import { measureSegmentLag, type SegmentLag } from './support/segment-lag.js';
+import { passedThrough } from './support/worker-settings.js';
 
 const { values } = parseArgs({
   options: {
@@ -80,46 +87,13 @@ const { load: LOAD, silent: SILENT } = loadArg(values.load);
 /** Falling behind: a lag p95 above this, or growing this much from the first half to the second. */
 const MAX_LAG_P95_SECONDS = 3;
 const MAX_LAG_GROWTH_SECONDS = 1;
-const SAMPLE_EVERY_MS = 5000;
 /** Said when WER is this much above the first (fewest bots) round's. */
 const MAX_WER_RISE = 0.02;
 let firstWer: number | undefined;
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function machineCpuTicks(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-  const total = fields.reduce((sum, value) => sum + value, 0);
-  return { busy: total - idle, total };
-}
-
-interface RoundResult {
+interface RoundResult extends SegmentLag {
   n: number;
   admitted: number;
-  missed: number;
-  utterances: number;
-  wer: number;
-  lagFirst: number[];
-  lagSecond: number[];
-  /**
-   * Every utterance's lag with when its speech ended, seconds into the meeting, and how much of it
-   * is `heardLate`: the segment's own end time after the voice's (seconds), i.e. audio the bot's
-   * capture heard late (waiting in the page between WebRTC and the capture), against the rest
-   * (delivery to Node, the recognizer's backlog, committing).
-   */
-  lagTimeline: Array<{ at: number; lag: number; heardLate: number }>;
-  offsets: {
-    firstStart: number[];
-    firstEnd: number[];
-    lastStart: number[];
-    lastEnd: number[];
-    drift: number[];
-  };
   memoryMiB: number[];
   pssMiB: number[];
   cpuCores: number[];
@@ -132,86 +106,6 @@ interface RoundResult {
   floor?: FloorResult;
 }
 
-interface FloorResult {
-  inCall: number;
-  memoryMiB: number[];
-  cpuCores: number[];
-  machineCores: number;
-}
-
-const CORES = Number(readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1);
-/**
- * Samples containers every SAMPLE_EVERY_MS: memory as `docker stats` shows it, CPU between one
- * sample and the next, and (with `pss`) each one's processes' PSS. `stop()` ends it.
- */
-function sampleContainers(
-  stack: Stack,
-  runtime: DockerRuntime,
-  containerIds: () => Promise<string[]>,
-  pss: boolean,
-) {
-  const memoryMiB: number[] = [];
-  const pssMiB: number[] = [];
-  const cpuCores: number[] = [];
-  const previous = new Map<string, { cpu: number; system: number }>();
-  const timer = setInterval(async () => {
-    for (const id of await containerIds().catch(() => [])) {
-      const usage = await runtime.usage(id).catch(() => undefined);
-      if (!usage) continue;
-      memoryMiB.push(usage.memoryBytes / 1024 / 1024);
-      const processes = pss ? await sampleContainer(stack.docker, id).catch(() => []) : [];
-      if (processes.length > 0) pssMiB.push(processes.reduce((sum, p) => sum + p.pssKiB, 0) / 1024);
-      const last = previous.get(id);
-      previous.set(id, { cpu: usage.cpuNanos, system: usage.systemCpuNanos });
-      if (last && usage.systemCpuNanos > last.system) {
-        cpuCores.push(
-          ((usage.cpuNanos - last.cpu) / (usage.systemCpuNanos - last.system)) * usage.onlineCpus,
-        );
-      }
-    }
-  }, SAMPLE_EVERY_MS);
-  return { memoryMiB, pssMiB, cpuCores, stop: () => clearInterval(timer) };
-}
-
-function machineCoresSince(start: { busy: number; total: number }): number {
-  const end = machineCpuTicks();
-  return ((end.busy - start.busy) / (end.total - start.total)) * CORES;
-}
-
-/** N bare Chromiums, each in a meeting like the bots', sampled from all in the call to the end. */
-async function floorRound(stack: Stack, runtime: DockerRuntime, n: number): Promise<FloorResult> {
-  const createdAt = Date.now();
-  const meetings = await Promise.all(
-    Array.from({ length: n }, () => stack.simulator.createMeeting(scenario())),
-  );
-  const started = await Promise.allSettled(
-    meetings.map((meeting) =>
-      startFloor(stack.docker, {
-        image: process.env.BOT_IMAGE ?? 'meetbot/bot:latest',
-        meetingUrl: meeting.url,
-        platform: PLATFORM,
-        sandbox: process.env.BOT_CHROMIUM_SANDBOX !== 'off',
-        joinTimeoutMs: 300_000,
-      }),
-    ),
-  );
-  const containers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  try {
-    const machineStart = machineCpuTicks();
-    const sampler = sampleContainers(stack, runtime, async () => containers.map((c) => c.id), false);
-    await sleep(Math.max(10_000, createdAt + (SECONDS - 5) * 1000 - Date.now()));
-    sampler.stop();
-    return {
-      inCall: containers.length,
-      memoryMiB: sampler.memoryMiB,
-      cpuCores: sampler.cpuCores,
-      machineCores: machineCoresSince(machineStart),
-    };
-  } finally {
-    await Promise.all(containers.map((container) => container.remove({ force: true }).catch(() => {})));
-  }
-}
-
 /** One meeting of the bench's scenario: three speakers without pause (and the silent ones and load). */
 function scenario(): CreateMeetingInput {
   return {
@@ -221,89 +115,6 @@ function scenario(): CreateMeetingInput {
     endAt: SECONDS,
     ...(LOAD && { load: LOAD }),
   };
-}
-
-type MeetingTransitions = Array<{ meetingId: number; transitions: TransitionRecord[] }>;
-
-/** Follows the bot's log from when its container exists (null if none appears within a minute). */
-async function followOnceStarted(stack: Stack, meetingId: number): Promise<FollowedBotLog | null> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const [container] = await stack.containersOf(meetingId).catch(() => []);
-    if (container) return followBotLog(stack.docker, container.Id).catch(() => null);
-    await sleep(250);
-  }
-  return null;
-}
-
-function saveLogs(
-  directory: string,
-  n: number,
-  meetings: Array<{ meetingId: number }>,
-  logs: Array<FollowedBotLog | null>,
-): void {
-  mkdirSync(directory, { recursive: true });
-  meetings.forEach(({ meetingId }, index) => {
-    const file = join(directory, `n${n}-meeting-${meetingId}.log`);
-    writeFileSync(file, `${(logs[index]?.lines ?? []).join('\n')}\n`);
-  });
-  console.log(`  bots' logs: ${directory}`);
-}
-
-/** Lines of a bot's log shown when it did not reach the call. */
-const NOT_ADMITTED_LOG_LINES = 25;
-
-/** Why each bot that did not reach the call ended where it did: its meeting's transitions and log. */
-function reportNotAdmitted(meetings: MeetingTransitions, logs: Array<FollowedBotLog | null>): void {
-  meetings.forEach(({ meetingId, transitions }, index) => {
-    if (transitions.some((t) => t.to === 'active')) return;
-    const path = transitions
-      .map((t) => `${t.to}${t.reason ? ` (${t.reason}${t.detail ? `: ${t.detail}` : ''})` : ''}`)
-      .join(' → ');
-    console.log(`  not admitted: meeting ${meetingId}: ${path}`);
-    const tail = logs[index]?.lines.slice(-NOT_ADMITTED_LOG_LINES) ?? [];
-    for (const line of tail) console.log(`    ${line}`);
-  });
-}
-
-/** When each bot reached the lobby and the call, from the first bot's request (s). */
-function reportJoins(meetings: MeetingTransitions): void {
-  let first: number | null = null;
-  const joins: string[] = [];
-  for (const { transitions } of meetings) {
-    first ??= transitions[0]?.createdAt.getTime() ?? null;
-    const at = (status: string) => {
-      const found = transitions.find((t) => t.to === status);
-      return found && first !== null ? `${((found.createdAt.getTime() - first) / 1000).toFixed(1)}` : '–';
-    };
-    joins.push(`${at('awaiting_admission')} / ${at('active')}`);
-  }
-  console.log(`  joins (lobby / call, s after the first request): ${joins.join(', ')}`);
-}
-
-/**
- * The worker settings a run may set from its own environment, to compare:
- * - BOT_IMAGE, BOT_CHROMIUM (`full`): another bot image or Chromium build;
- * - EMBEDDED_PROFILE (`fast`): the recognizer's setting;
- * - BOT_SKIP_VIDEO (`on`/`off`): the bot's video measures;
- * - BOT_SETTLE_LIMIT_SECONDS (0: off): bots settling in one at a time;
- * - BOT_AUDIO_CAPTURE (`track-processor`): how the bots' pages hear the meeting;
- * - BOT_LOG_LEVEL (`debug`): what the bots' logs (`--logs`) keep.
- */
-const PASSED_THROUGH = [
-  'BOT_IMAGE',
-  'BOT_CHROMIUM',
-  'EMBEDDED_PROFILE',
-  'BOT_SKIP_VIDEO',
-  'BOT_SETTLE_LIMIT_SECONDS',
-  'BOT_AUDIO_CAPTURE',
-  'BOT_LOG_LEVEL',
-] as const;
-
-function passedThrough(): Record<string, string> {
-  return Object.fromEntries(
-    PASSED_THROUGH.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
-  );
 }
 
 async function round(n: number): Promise<RoundResult> {
@@ -325,7 +136,7 @@ async function round(n: number): Promise<RoundResult> {
       if (index > 0 && STAGGER_SECONDS > 0) await sleep(STAGGER_SECONDS * 1000);
       const meeting = await stack.createMeetingAndBot(scenario());
       meetings.push(meeting);
-      logs.push(followOnceStarted(stack, meeting.meetingId));
+      logs.push(followBotLogOnceStarted(stack, meeting.meetingId));
     }
     const admitted = (
       await Promise.all(
@@ -365,88 +176,15 @@ async function round(n: number): Promise<RoundResult> {
     for (const log of botLogs) log?.stop();
     // Each bot's capture-clock readings (where audio waits in its page), from its log.
     const captureClocks = botLogs.map((log) => log?.readings ?? []);
-    if (values.logs) saveLogs(values.logs, n, meetings, botLogs);
+    if (values.logs) saveBotLogs(values.logs, n, meetings, botLogs);
     const machineCores = machineCoresSince(machineStart);
     const { memoryMiB, pssMiB, cpuCores } = sampler;
 
-    let missed = 0;
-    let utterances = 0;
-    const references: string[] = [];
-    const hypotheses: string[] = [];
-    const lagFirst: number[] = [];
-    const lagSecond: number[] = [];
-    const lagTimeline: RoundResult['lagTimeline'] = [];
-    /** Segment start/end against the voice's, in the first and the last fifth; drift fitted over all. */
-    const offsets = {
-      firstStart: [] as number[],
-      firstEnd: [] as number[],
-      lastStart: [] as number[],
-      lastEnd: [] as number[],
-      drift: [] as number[],
-    };
-    for (const meeting of meetings) {
-      const snapshot = await stack.simulator.getMeeting(meeting.nativeId);
-      // What was heard in full, in the order it was said (utterances the meeting's end cut off are
-      // the script's, not the bot's, and 'missed' means the page never played it to the bot).
-      const played = snapshot.utterances
-        .filter((u) => u.status === 'played' && u.startedAt && u.endedAt)
-        .map((u) => ({ text: u.text, start: Date.parse(u.startedAt!), end: Date.parse(u.endedAt!) }))
-        .sort((x, y) => x.start - y.start);
-      utterances += played.length;
-      references.push(played.map((u) => u.text).join(' '));
-      const rows: Array<{
-        text: string;
-        absolute_start_time: Date;
-        absolute_end_time: Date;
-        created_at: Date;
-      }> = await stack.api.database
-        .db('transcript_segments')
-        .where({ meeting_id: meeting.meetingId, is_final: true })
-        .orderBy('absolute_start_time');
-      hypotheses.push(rows.map((row) => row.text).join(' '));
-      const timings = utteranceTimings(
-        snapshot.utterances,
-        rows.map((row) => ({
-          text: row.text,
-          absoluteStartTime: row.absolute_start_time.toISOString(),
-          absoluteEndTime: row.absolute_end_time.toISOString(),
-        })),
-      );
-      const spokenFrom = timings[0]?.spokenAt ?? 0;
-      for (const timing of timings) {
-        const at = (timing.spokenAt - spokenFrom) / 1000;
-        if (at < SECONDS / 5) {
-          offsets.firstStart.push(timing.startOffsetMs);
-          offsets.firstEnd.push(timing.endOffsetMs);
-        } else if (at >= (SECONDS * 4) / 5 - 5) {
-          offsets.lastStart.push(timing.startOffsetMs);
-          offsets.lastEnd.push(timing.endOffsetMs);
-        }
-      }
-      offsets.drift.push(driftPerHourMs(timings, (timing) => timing.startOffsetMs));
-      const middle = (played[0]?.start ?? 0) + (SECONDS * 1000) / 2;
-      // Each utterance's segment: the first one overlapping it (within half a second). The lag is
-      // from the end of the speech, on the simulator's clock, to the segment's commit.
-      for (const utterance of played) {
-        const segment = rows.find(
-          (row) =>
-            row.absolute_start_time.getTime() < utterance.end + 500 &&
-            row.absolute_end_time.getTime() > utterance.start - 500,
-        );
-        if (!segment) {
-          missed += 1;
-          continue;
-        }
-        const lag = (segment.created_at.getTime() - utterance.end) / 1000;
-        (utterance.end < middle ? lagFirst : lagSecond).push(lag);
-        lagTimeline.push({
-          at: (utterance.end - (played[0]?.start ?? 0)) / 1000,
-          lag,
-          heardLate: (segment.absolute_end_time.getTime() - utterance.end) / 1000,
-        });
-      }
-    }
-    const wer = wordErrorRate(references.join(' '), hypotheses.join(' ')).rate;
+    const { missed, utterances, wer, lagFirst, lagSecond, lagTimeline, offsets } = await measureSegmentLag(
+      stack,
+      meetings,
+      SECONDS,
+    );
     // What the bots said of themselves (issue 15's lag awareness): lagging and dropped-audio events.
     const behindReasons: Array<string | null> = [
       HEALTH_EVENT_REASONS.lagging,
@@ -485,7 +223,9 @@ async function round(n: number): Promise<RoundResult> {
       health,
       captureClocks,
       behind,
-      ...(values.floor && { floor: await floorRound(stack, runtime, n) }),
+      ...(values.floor && {
+        floor: await floorRound(stack, runtime, n, { platform: PLATFORM, seconds: SECONDS, scenario }),
+      }),
     };
   } finally {
     await stack.close();

@@ -30,8 +30,9 @@ import { type TranscriptSegmentMessage, transcriptSegmentMessage } from '../shar
 import { decodeStreamEntry } from '../shared/contract/stream-codec.js';
 import { botSessionStream } from '../shared/contract/streams.js';
 import { SimulatorClient } from '../simulator/client.js';
-import type { MEET_SPEAKING_SIGNALS, TEAMS_SPEAKING_SIGNALS, Voice } from '../simulator/schema.js';
+import type { Voice } from '../simulator/schema.js';
 import { createSimulator } from '../simulator/server.js';
+import type { MEET_SPEAKING_SIGNALS, TEAMS_SPEAKING_SIGNALS } from '../simulator/speaking-signals.js';
 import { HOST_CHROMIUM } from '../test/support/chromium.js';
 import { finalSegments } from '../test/support/segments.js';
 import { MEETING_SENTENCES } from '../test/support/speech-script.js';

@@ -36,7 +36,7 @@
  *                "interstitials" (Meet), "joinButtonLabel" (Meet: "Join here too", "Switch here", …),
  *                "resetTogglesOnAdmission" (Meet), "noAudioVideoModal" (Teams), "midJoinReload" (Teams),
  *                "leaveConfirmation",   // the Teams modal shows when mic and camera are both off
- *                // second pass (docs/platform-landmarks.md, second round); see schema.ts for each:
+ *                // second pass (docs/platform-landmarks.md, second round); see traps.ts for each:
  *                "notranslateNames", "consentDialog", "lobbyText", "deniedAsLeft", "signInScreen",
  *                "peoplePanelOpen" (Meet); "toggleInputs", "launcherAriaLabels", "lobbyCancel",
  *                "fullExperienceReload", "signIn": "verify_info" | "sign_in_to_continue" |

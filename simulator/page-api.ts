@@ -4,8 +4,9 @@ import { Router } from '@koa/router';
 import { z } from 'zod';
 import { notFound } from './errors.js';
 import { meetingIdParam, parseOr400, readJson } from './http.js';
-import type { Meeting, PageConnection } from './meeting.js';
+import type { Meeting } from './meeting.js';
 import { type NotFoundReason, type PageEvent, pageAction, sessionQuery } from './page-protocol.js';
+import type { PageConnection } from './page-session.js';
 import type { MeetingRegistry } from './registry.js';
 import { SIM_ACCOUNT_COOKIE } from './schema.js';
 

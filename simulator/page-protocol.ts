@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { BotState } from './bot-state.js';
 import { SIM_PLATFORMS, type SimPlatform } from './ids.js';
-import type { AdmissionPolicy, AudioMode, Load, RefusalScreen, Speaking, Traps } from './schema.js';
+import type { AdmissionPolicy, AudioMode, Load, RefusalScreen } from './schema.js';
+import type { Speaking } from './speaking-signals.js';
+import type { Traps } from './traps.js';
 
 /** What the meeting pages report to the simulator (POST /_sim/sessions/:sid/actions). */
 export const pageAction = z.discriminatedUnion('type', [

@@ -1,7 +1,9 @@
 import type { BotState, LeaveReason } from './bot-state.js';
 import type { HeardSnapshot } from './hearing.js';
 import type { SimPlatform } from './ids.js';
-import type { AdmissionPolicy, AudioMode, Load, RefusalScreen, Speaking, Traps, Voice } from './schema.js';
+import type { AdmissionPolicy, AudioMode, Load, RefusalScreen, Voice } from './schema.js';
+import type { Speaking } from './speaking-signals.js';
+import type { Traps } from './traps.js';
 
 /** How the page got its remote audio: a real loopback RTCPeerConnection, or WebAudio when ICE can't connect. */
 export type AudioTransport = 'rtc-loopback' | 'webaudio';
@@ -139,4 +141,9 @@ export interface MeetingSnapshot {
   utterances: UtteranceSnapshot[];
   /** The meeting chat in the order it was written. */
   chat: ChatMessageSnapshot[];
+}
+
+/** A time as the state API writes it: ISO, or null when it has not happened. */
+export function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
 }

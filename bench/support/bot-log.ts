@@ -7,8 +7,12 @@
  * clocks), `missingSeconds` the wall time the capture has no audio for, `receiveDelayMs` the jitter
  * buffer's delay.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type Docker from 'dockerode';
+import { sleep } from '../../shared/infra/async.js';
 import { followContainerLines } from '../../test/support/container-log-lines.js';
+import type { Stack } from '../../test/support/stack.js';
 
 export interface CaptureClockReading {
   playoutBacklogMs: number | null;
@@ -55,4 +59,33 @@ export async function followBotLog(docker: Docker, containerId: string): Promise
     if (reading) readings.push(reading);
   });
   return { lines, readings, stop };
+}
+
+/** Follows the bot's log from when its container exists (null if none appears within a minute). */
+export async function followBotLogOnceStarted(
+  stack: Stack,
+  meetingId: number,
+): Promise<FollowedBotLog | null> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const [container] = await stack.containersOf(meetingId).catch(() => []);
+    if (container) return followBotLog(stack.docker, container.Id).catch(() => null);
+    await sleep(250);
+  }
+  return null;
+}
+
+/** Writes each bot's whole log to `directory`, one file per meeting of round `n`. */
+export function saveBotLogs(
+  directory: string,
+  n: number,
+  meetings: Array<{ meetingId: number }>,
+  logs: Array<FollowedBotLog | null>,
+): void {
+  mkdirSync(directory, { recursive: true });
+  meetings.forEach(({ meetingId }, index) => {
+    const file = join(directory, `n${n}-meeting-${meetingId}.log`);
+    writeFileSync(file, `${(logs[index]?.lines ?? []).join('\n')}\n`);
+  });
+  console.log(`  bots' logs: ${directory}`);
 }

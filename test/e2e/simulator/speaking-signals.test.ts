@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateMeetingInput, SpeakingInput } from '../../../simulator/schema.js';
+import type { CreateMeetingInput } from '../../../simulator/schema.js';
 import type { MeetingSnapshot } from '../../../simulator/snapshot.js';
+import type { SpeakingInput } from '../../../simulator/speaking-signals.js';
 import { collectPeerConnections } from '../../support/simulator-page.js';
 import { type Harness, SHORT_LINES, startHarness } from './harness.js';
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Meeting, type PageConnection } from '../../../simulator/meeting.js';
+import { Meeting } from '../../../simulator/meeting.js';
 import type { PageEvent } from '../../../simulator/page-protocol.js';
+import type { PageConnection } from '../../../simulator/page-session.js';
 import { type CreateMeetingInput, createMeetingInput } from '../../../simulator/schema.js';
 import { planChat, planParticipants, planUtterances } from '../../../simulator/timeline.js';
 

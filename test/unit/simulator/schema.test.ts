@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createMeetingInput } from '../../../simulator/schema.js';
 import {
-  createMeetingInput,
   MEET_KNOWN_SPEAKING_CLASSES,
   MEET_SPEAKING_SIGNALS,
   TEAMS_SPEAKING_SIGNALS,
-} from '../../../simulator/schema.js';
+} from '../../../simulator/speaking-signals.js';
 
 describe('createMeetingInput', () => {
   it('fills defaults for a minimal meeting', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Meeting, type PageConnection } from '../../../simulator/meeting.js';
+import { Meeting } from '../../../simulator/meeting.js';
 import type { PageEvent } from '../../../simulator/page-protocol.js';
+import type { PageConnection } from '../../../simulator/page-session.js';
 import { type CreateMeetingInput, createMeetingInput } from '../../../simulator/schema.js';
 import { planChat, planParticipants, planUtterances } from '../../../simulator/timeline.js';
 
