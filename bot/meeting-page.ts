@@ -2,18 +2,16 @@ import { z } from 'zod';
 import type { BotConfig } from '../shared/contract/bot-config.js';
 import type { StorageState } from '../shared/contract/storage-state.js';
 import type { Logger } from '../shared/infra/logger.js';
-import { type PageMedia, pageMedia } from './actions/page-media.js';
 import { MEDIA_INIT_SCRIPT } from './actions/media-page-script.js';
+import { type PageMedia, pageMedia } from './actions/page-media.js';
 import { AudioCapture, type AudioSink } from './audio/capture.js';
 import type { CaptureTimeline } from './audio/capture-timeline.js';
 import { type BrowserSession, guardNavigation, launchBrowser } from './browser.js';
 import type { Outcome } from './end-signal.js';
 import { createNavigationPolicy } from './navigation-policy.js';
 import type { PlatformDriver } from './platforms/driver.js';
-import { GoogleMeetDriver } from './platforms/google-meet.js';
+import { createPlatformDriver } from './platforms/platform-drivers.js';
 import { SPEAKING_BINDING } from './platforms/speaking-scripts.js';
-import { TeamsDriver } from './platforms/teams.js';
-import { ZoomDriver } from './platforms/zoom.js';
 import type { SignalledSpeakingChange } from './speakers/attribution.js';
 import { speakingSignal } from './speakers/signals.js';
 import { VIDEO_GLOBAL } from './video/decoded-frames.js';
@@ -81,12 +79,7 @@ export async function openMeetingPageIn(
       (verdict, url) => hooks.onFatal({ status: 'failed', reason: verdict, detail: `navigation to ${url}` }),
       log,
     );
-    const driver: PlatformDriver =
-      config.platform === 'google_meet'
-        ? new GoogleMeetDriver(browser.page, log)
-        : config.platform === 'zoom'
-          ? new ZoomDriver(browser.page, log)
-          : new TeamsDriver(browser.page, log);
+    const driver = createPlatformDriver(config.platform, browser.page, log);
     // Before the capture script, which wraps this getUserMedia and so counts its tracks as the bot's own.
     await browser.context.addInitScript({ content: MEDIA_INIT_SCRIPT });
     const capture = new AudioCapture(log);

@@ -110,8 +110,9 @@ export interface PlatformDriver {
   setCamera(on: boolean): Promise<boolean>;
   /**
    * In the call: stops others' cameras reaching the page through the platform's own setting
-   * (bot/video/); true when it is now off. Once `abandoned` is aborted (the call is over) it stops
-   * between its steps, leaving the page to the bot's leave. Absent: a driver without such a setting.
+   * (google-meet-audio-only.ts, teams-incoming-video-off.ts; bot/video/ decides whether to); true
+   * when it is now off. Once `abandoned` is aborted (the call is over) it stops between its steps,
+   * leaving the page to the bot's leave (step-stopped.ts). Absent: a driver without such a setting.
    */
   turnOffIncomingVideo?(abandoned: AbortSignal): Promise<boolean>;
   /** Leaves the lobby or the call through the page's own controls. */

@@ -1,13 +1,7 @@
 import type { Page } from 'playwright-core';
-import {
-  accessibleName,
-  clickButton,
-  clickOrDispatch,
-  isPresent,
-  wakeToolbar,
-} from '../platforms/page-actions.js';
-import { tidiesUp } from '../in-call-step.js';
+import { accessibleName, clickButton, clickOrDispatch, isPresent, wakeToolbar } from './page-actions.js';
 import { MENU_BUTTON_PRESENT_MS, SETTINGS_STEP_TIMEOUT_MS } from './settings-steps.js';
+import { tidiesUp } from './step-stopped.js';
 
 /**
  * The `incoming_video_off` measure on Google Meet: More options → Settings → Video → Receive

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { Logger } from '../../shared/infra/logger.js';
-import { setMeetAudioOnly } from '../video/meet-audio-only.js';
+import { setMeetAudioOnly } from './google-meet-audio-only.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
 import { GoogleMeetChat } from './google-meet-chat.js';

@@ -1,5 +1,5 @@
 /**
- * The pace of the platforms' incoming-video settings (meet-audio-only.ts, teams-incoming-video-off.ts):
+ * The pace of the platforms' incoming-video settings (google-meet-audio-only.ts, teams-incoming-video-off.ts):
  * each step's wait is generous, as a loaded page takes seconds to draw a menu; a menu's button must
  * be in the page within a short look, or the try skips that menu rather than clicking at nothing.
  */

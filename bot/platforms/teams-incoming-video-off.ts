@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
-import { clickOrDispatch, isPresent } from '../platforms/page-actions.js';
-import { tidiesUp } from '../in-call-step.js';
+import { clickOrDispatch, isPresent } from './page-actions.js';
 import { MENU_BUTTON_PRESENT_MS, SETTINGS_STEP_TIMEOUT_MS } from './settings-steps.js';
+import { tidiesUp } from './step-stopped.js';
 
 /**
  * The `incoming_video_off` measure on Teams: the call bar's View menu → "Turn off incoming video"

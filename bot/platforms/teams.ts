@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { Logger } from '../../shared/infra/logger.js';
-import { turnOffTeamsIncomingVideo } from '../video/teams-incoming-video-off.js';
+import { turnOffTeamsIncomingVideo } from './teams-incoming-video-off.js';
 import type { Observation, PlatformDriver } from './driver.js';
 import { findControl } from './evidence.js';
 import {

@@ -1,4 +1,4 @@
-import type { Screen } from './platforms/driver.js';
+import type { Screen } from '../platforms/driver.js';
 
 /**
  * Turns a series of page observations into "admitted": the call must be seen on consecutive looks,

@@ -1,5 +1,5 @@
-import type { AutomaticLeaveConfig } from '../shared/contract/bot-config.js';
-import type { CompletedReason } from '../shared/contract/events.js';
+import type { AutomaticLeaveConfig } from '../../shared/contract/bot-config.js';
+import type { CompletedReason } from '../../shared/contract/events.js';
 
 export type AutomaticLeaveReason = Extract<
   CompletedReason,

@@ -1,5 +1,5 @@
-import type { Outcome } from './end-signal.js';
-import type { Screen } from './platforms/driver.js';
+import type { Outcome } from '../end-signal.js';
+import type { Screen } from '../platforms/driver.js';
 
 /** The session's outcome a screen means: a failed or ended page ends it; any other screen does not. */
 export function terminalOutcome(screen: Screen): Outcome | null {

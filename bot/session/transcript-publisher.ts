@@ -1,7 +1,7 @@
-import type { Logger } from '../shared/infra/logger.js';
-import type { EngineSegment } from './engines/engine.js';
-import type { EventSink } from './outbox.js';
-import type { SpeakerAttribution } from './speakers/attribution.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import type { EngineSegment } from '../engines/engine.js';
+import type { EventSink } from '../outbox.js';
+import type { SpeakerAttribution } from '../speakers/attribution.js';
 
 /** Maps positions in the captured audio (engine seconds) to wall time; null before any audio. */
 export interface CaptureClock {

@@ -1,6 +1,6 @@
 import type { Logger } from '../../shared/infra/logger.js';
-import { gaveWay } from '../in-call-step.js';
 import type { PlatformDriver } from '../platforms/driver.js';
+import { gaveWay } from '../platforms/step-stopped.js';
 import type { VideoMeasure } from './measures.js';
 
 /** How often the bot logs the video its page decoded (a check on the measures on real pages). */
@@ -38,10 +38,10 @@ export class VideoMeasures {
   /**
    * One try at turning others' cameras off through the platform's own setting; `abandoned` is
    * aborted when the call is over before the try is done, or when other work waits for the page
-   * (bot/in-call-step.ts): it then stops between its steps.
+   * (bot/session/in-call-step.ts): it then stops between its steps.
    */
   async turnOffIncomingVideo(driver: PlatformDriver, abandoned: AbortSignal): Promise<void> {
-    // One try at a time: one the session stopped waiting for (bot/in-call-step.ts) may still be busy.
+    // One try at a time: one the session stopped waiting for (bot/session/in-call-step.ts) may still be busy.
     if (!this.pending || !driver.turnOffIncomingVideo || this.trying) return;
     this.tries += 1;
     this.trying = true;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EndSignal } from '../../../bot/end-signal.js';
-import { gaveWay, runInCallStep, STEP_STOPPED, tidiesUp } from '../../../bot/in-call-step.js';
 import type { Observation, PlatformDriver, Screen } from '../../../bot/platforms/driver.js';
+import { gaveWay, STEP_STOPPED, tidiesUp } from '../../../bot/platforms/step-stopped.js';
+import { runInCallStep } from '../../../bot/session/in-call-step.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 
 const log = createLogger('in-call-step-test', 'silent');

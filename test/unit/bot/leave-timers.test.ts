@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LeaveTimers } from '../../../bot/leave-timers.js';
+import { LeaveTimers } from '../../../bot/session/leave-timers.js';
 import { automaticLeaveConfig } from '../../../shared/contract/bot-config.js';
 
 const config = automaticLeaveConfig.parse({

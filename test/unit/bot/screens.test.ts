@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AdmissionTracker } from '../../../bot/admission.js';
 import type { ControlEvidence, InputEvidence, PageEvidence } from '../../../bot/platforms/evidence.js';
 import { normalizeText } from '../../../bot/platforms/evidence.js';
 import {
@@ -8,6 +7,7 @@ import {
   withEnglishUi,
 } from '../../../bot/platforms/google-meet-screens.js';
 import { classifyTeamsScreen, observeTeams, teamsSwitchState } from '../../../bot/platforms/teams-screens.js';
+import { AdmissionTracker } from '../../../bot/session/admission.js';
 
 function control(label: string, extra: Partial<ControlEvidence> = {}): ControlEvidence {
   return {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CaptureTimeline } from '../../../bot/audio/capture-timeline.js';
 import type { EventSink } from '../../../bot/outbox.js';
+import { TranscriptPublisher } from '../../../bot/session/transcript-publisher.js';
 import { SpeakerTimeline } from '../../../bot/speakers/timeline.js';
-import { TranscriptPublisher } from '../../../bot/transcript-publisher.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 
 const log = createLogger('publisher-test', 'silent');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LagMonitor, lagParts } from '../../../bot/transcription-lag.js';
+import { LagMonitor, lagParts } from '../../../bot/session/transcription-lag.js';
 
 describe('lagParts', () => {
   const now = Date.parse('2026-11-23T10:00:00.000Z');

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { botConfigSchema } from '../../../../shared/contract/bot-config.js';
-import { createLogger } from '../../../../shared/infra/logger.js';
-import { STEP_STOPPED } from '../../../../bot/in-call-step.js';
 import type { PlatformDriver } from '../../../../bot/platforms/driver.js';
+import { STEP_STOPPED } from '../../../../bot/platforms/step-stopped.js';
 import { HIDE_REMOTE_VIDEO_CSS } from '../../../../bot/video/hide-remote-video.js';
 import { selectVideoMeasures } from '../../../../bot/video/measures.js';
 import { videoPageScript } from '../../../../bot/video/page-script.js';
 import { VideoMeasures } from '../../../../bot/video/video-measures.js';
+import { botConfigSchema } from '../../../../shared/contract/bot-config.js';
+import { createLogger } from '../../../../shared/infra/logger.js';
 
 const log = createLogger('video-test', 'silent');
 

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { STEP_STOPPED } from '../../../../bot/in-call-step.js';
-import { setMeetAudioOnly } from '../../../../bot/video/meet-audio-only.js';
-import { turnOffTeamsIncomingVideo } from '../../../../bot/video/teams-incoming-video-off.js';
+import { setMeetAudioOnly } from '../../../../bot/platforms/google-meet-audio-only.js';
+import { STEP_STOPPED } from '../../../../bot/platforms/step-stopped.js';
+import { turnOffTeamsIncomingVideo } from '../../../../bot/platforms/teams-incoming-video-off.js';
 
 /**
  * A page holding none of what the incoming-video settings look for (a call that just ended, a page in
