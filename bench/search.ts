@@ -21,6 +21,7 @@ import { searchTranscripts } from '../shared/search/service.js';
 import { TEST_POSTGRES_URL } from '../test/support/env.js';
 import { type OwnPostgres, startOwnPostgres } from '../test/support/postgres-server.js';
 import { CODE_NAMES, MeetingTalk, seededRandom } from './support/meeting-text.js';
+import { SegmentBatches } from './support/segment-batches.js';
 
 const { values } = parseArgs({
   options: {
@@ -144,74 +145,34 @@ async function loadData(db: Knex): Promise<void> {
   }
   log(`loaded ${MEETINGS} meetings for ${USERS} users in ${seconds(started)}`);
 
-  const BATCH = 5000;
-  let batch = emptyBatch();
-  let written = 0;
-  const flush = async () => {
-    if (batch.meeting.length === 0) return;
-    await db.raw(
-      `INSERT INTO transcript_segments (meeting_id, segment_id, start_seconds, end_seconds, text, speaker,
-         language, absolute_start_time, absolute_end_time, is_final)
-       SELECT * FROM unnest(?::integer[], ?::text[], ?::float8[], ?::float8[], ?::text[], ?::text[],
-         ?::text[], ?::timestamptz[], ?::timestamptz[], ?::boolean[])`,
-      [
-        batch.meeting,
-        batch.segment,
-        batch.start,
-        batch.end,
-        batch.text,
-        batch.speaker,
-        batch.language,
-        batch.absoluteStart,
-        batch.absoluteEnd,
-        batch.final,
-      ] as unknown as Knex.RawBinding[],
-    );
-    written += batch.meeting.length;
-    batch = emptyBatch();
-    if (written % 200_000 < BATCH) log(`  ${written} segments, ${seconds(started)}`);
-  };
+  const segments = new SegmentBatches(db, (written, batchSize) => {
+    if (written % 200_000 < batchSize) log(`  ${written} segments, ${seconds(started)}`);
+  });
   for (const [index, meeting] of meetings.entries()) {
     let at = 0;
     for (let number = 0; number < counts[index]!; number += 1) {
       const text = talk.sentence(meeting.language);
       const duration = 1 + text.length / 15;
-      batch.meeting.push(meeting.id);
-      batch.segment.push(`seg-${number}`);
-      batch.start.push(at);
-      batch.end.push(at + duration);
-      batch.text.push(text);
-      batch.speaker.push(
-        random() < 0.05 ? null : meeting.participants[Math.floor(random() * meeting.participants.length)]!,
-      );
-      batch.language.push(meeting.language);
-      batch.absoluteStart.push(new Date(meeting.start + at * 1000).toISOString());
-      batch.absoluteEnd.push(new Date(meeting.start + (at + duration) * 1000).toISOString());
-      batch.final.push(true);
+      await segments.add({
+        meetingId: meeting.id,
+        segmentId: `seg-${number}`,
+        start: at,
+        end: at + duration,
+        text,
+        speaker:
+          random() < 0.05 ? null : meeting.participants[Math.floor(random() * meeting.participants.length)]!,
+        language: meeting.language,
+        absoluteStart: new Date(meeting.start + at * 1000).toISOString(),
+        absoluteEnd: new Date(meeting.start + (at + duration) * 1000).toISOString(),
+      });
       at += duration + random() * 2;
-      if (batch.meeting.length >= BATCH) await flush();
     }
   }
-  await flush();
-  log(`loaded ${written} segments in ${seconds(started)} (through the triggers and indexes)`);
+  await segments.flush();
+  log(`loaded ${segments.written} segments in ${seconds(started)} (through the triggers and indexes)`);
   const vacuumed = performance.now();
   await db.raw('VACUUM ANALYZE');
   log(`VACUUM ANALYZE ${seconds(vacuumed)}`);
-}
-
-function emptyBatch() {
-  return {
-    meeting: [] as number[],
-    segment: [] as string[],
-    start: [] as number[],
-    end: [] as number[],
-    text: [] as string[],
-    speaker: [] as Array<string | null>,
-    language: [] as string[],
-    absoluteStart: [] as string[],
-    absoluteEnd: [] as string[],
-    final: [] as boolean[],
-  };
 }
 
 /** The measured users own SHARES of the meetings, in order; the others share the rest evenly. */

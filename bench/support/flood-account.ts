@@ -5,6 +5,7 @@
 import { findOrCreateUser, issueApiKey } from '../../shared/accounts/service.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import { MeetingTalk, seededRandom } from './meeting-text.js';
+import { SegmentBatches } from './segment-batches.js';
 
 /** The user with this email (created when absent) and a new API key of theirs. */
 export async function userWithKey(database: Knex, email: string): Promise<{ id: number; token: string }> {
@@ -69,72 +70,35 @@ export async function loadFloodAccount(
     });
   }
 
-  const BATCH = 5000;
-  let batch = emptyBatch();
-  let written = 0;
-  const flush = async () => {
-    if (batch.meeting.length === 0) return;
-    await database.raw(
-      `INSERT INTO transcript_segments (meeting_id, segment_id, start_seconds, end_seconds, text, speaker,
-         language, absolute_start_time, absolute_end_time, is_final)
-       SELECT * FROM unnest(?::integer[], ?::text[], ?::float8[], ?::float8[], ?::text[], ?::text[],
-         ?::text[], ?::timestamptz[], ?::timestamptz[], ?::boolean[])`,
-      [
-        batch.meeting,
-        batch.segment,
-        batch.start,
-        batch.end,
-        batch.text,
-        batch.speaker,
-        batch.language,
-        batch.absoluteStart,
-        batch.absoluteEnd,
-        batch.final,
-      ] as unknown as Knex.RawBinding[],
-    );
-    written += batch.meeting.length;
-    batch = emptyBatch();
-    if (written % 200_000 < BATCH) log(`  ${written} segments, ${seconds(started)}`);
-  };
+  const segments = new SegmentBatches(database, (written, batchSize) => {
+    if (written % 200_000 < batchSize) log(`  ${written} segments, ${seconds(started)}`);
+  });
   for (const [index, meeting] of meetings.entries()) {
     let at = 0;
     for (let number = 0; number < counts[index]!; number += 1) {
       const text = talk.sentence('en');
       const duration = 1 + text.length / 15;
-      batch.meeting.push(meeting.id);
-      batch.segment.push(`seg-${number}`);
-      batch.start.push(at);
-      batch.end.push(at + duration);
-      batch.text.push(text);
-      batch.speaker.push(meeting.participants[Math.floor(random() * meeting.participants.length)]!);
-      batch.language.push('en');
-      batch.absoluteStart.push(new Date(meeting.start + at * 1000).toISOString());
-      batch.absoluteEnd.push(new Date(meeting.start + (at + duration) * 1000).toISOString());
-      batch.final.push(true);
+      await segments.add({
+        meetingId: meeting.id,
+        segmentId: `seg-${number}`,
+        start: at,
+        end: at + duration,
+        text,
+        speaker: meeting.participants[Math.floor(random() * meeting.participants.length)]!,
+        language: 'en',
+        absoluteStart: new Date(meeting.start + at * 1000).toISOString(),
+        absoluteEnd: new Date(meeting.start + (at + duration) * 1000).toISOString(),
+      });
       at += duration + random() * 2;
-      if (batch.meeting.length >= BATCH) await flush();
     }
   }
-  await flush();
-  log(`loaded ${size.meetings} meetings, ${written} segments in ${seconds(started)} (through the triggers)`);
+  await segments.flush();
+  log(
+    `loaded ${size.meetings} meetings, ${segments.written} segments in ${seconds(started)} (through the triggers)`,
+  );
   const vacuumed = performance.now();
   await database.raw('VACUUM ANALYZE');
   log(`VACUUM ANALYZE ${seconds(vacuumed)}`);
-}
-
-function emptyBatch() {
-  return {
-    meeting: [] as number[],
-    segment: [] as string[],
-    start: [] as number[],
-    end: [] as number[],
-    text: [] as string[],
-    speaker: [] as string[],
-    language: [] as string[],
-    absoluteStart: [] as string[],
-    absoluteEnd: [] as string[],
-    final: [] as boolean[],
-  };
 }
 
 function seconds(since: number): string {
