@@ -11,7 +11,7 @@ import {
 } from '../shared/accounts/service.js';
 import { loadConfigOrExit } from '../shared/infra/config.js';
 import { createKnex } from '../shared/infra/knex.js';
-import { webhookPolicyOf } from '../shared/webhooks/address-policy.js';
+import { outboundAddressPolicyOf } from '../shared/infra/outbound-address-policy.js';
 import { configureUserWebhook, webhookSettings } from '../shared/webhooks/service.js';
 import type { UserWebhookSettings } from '../shared/webhooks/settings-store.js';
 
@@ -121,7 +121,7 @@ try {
     try {
       settings = await configureUserWebhook(
         db,
-        webhookPolicyOf(config),
+        outboundAddressPolicyOf(config),
         user.id,
         webhookChangeOf(parsed.data),
       );

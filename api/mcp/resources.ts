@@ -1,9 +1,9 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { meetingDetailAnswer } from '../../shared/meeting-details/service.js';
 import { meetingListAnswer } from '../../shared/meetings/service.js';
 import type { meetingListSchema } from '../../shared/meetings/wire.js';
-import { meetingDetailAnswer } from '../../shared/recordings/service.js';
 import { meetingTranscriptAnswer, meetingTranscriptExport } from '../../shared/transcripts/service.js';
 import { parseInput } from '../middleware/validate.js';
 import { meetingIdParams } from '../routes/meetings/schema.js';

@@ -7,9 +7,15 @@ import {
   userSchema,
 } from '../../shared/accounts/wire.js';
 import { speakAcceptedSchema, speakStoppedSchema } from '../../shared/bots/speech-wire.js';
-import { botConfigAcceptedSchema, botStatusSchema, runningBotSchema } from '../../shared/bots/wire.js';
+import {
+  botConfigAcceptedSchema,
+  botStatusSchema,
+  runningBotSchema,
+  screenAcceptedSchema,
+} from '../../shared/bots/wire.js';
 import { calendarFeedListSchema, calendarFeedSchema, feedPollSchema } from '../../shared/calendars/wire.js';
 import { chatMessageSchema, chatMessagesSchema, chatSendAcceptedSchema } from '../../shared/chat/wire.js';
+import { meetingDetailSchema } from '../../shared/meeting-details/wire.js';
 import {
   deletedMeetingsSchema,
   meetingEventSchema,
@@ -24,7 +30,6 @@ import {
 } from '../../shared/participants/wire.js';
 import {
   deletedRecordingSchema,
-  meetingDetailSchema,
   recordingDetailSchema,
   recordingSchema,
   rotatedMediaLinksSchema,
@@ -47,12 +52,12 @@ import {
 import {
   createBotRequest,
   moveBotRequest,
+  screenRequest,
   sendChatRequest,
+  speakRequest,
   updateBotConfigRequest,
 } from '../routes/bots/schema.js';
-import { screenAcceptedSchema, screenRequest } from '../routes/bots/screen.js';
 import { createCalendarFeedRequest, updateCalendarFeedRequest } from '../routes/calendar-feeds/schema.js';
-import { speakRequest } from '../routes/bots/speech-schema.js';
 import { mcpRequest } from '../routes/mcp/schema.js';
 import { updateMeetingDataRequest } from '../routes/meetings/schema.js';
 import {

@@ -9,6 +9,7 @@ import type { ParticipantEventRecord } from '../../shared/participants/store.js'
 import { liveSegmentJson } from '../../shared/transcripts/serialize.js';
 import type { SegmentRecord } from '../../shared/transcripts/store.js';
 import { formatCursor, type LiveCursor } from '../live/cursor.js';
+import type { LiveItem } from '../live/feed.js';
 import type { ErrorCode } from './protocol.js';
 
 /** What the server sends on `/ws`: JSON text frames with a `type` (docs/api.md). */
@@ -90,4 +91,32 @@ export function chatFrame(meeting: MeetingRef, message: ChatMessageRecord, curso
     text: message.text,
     payload: chatMessageJson(message),
   });
+}
+
+/**
+ * One read's changes of a meeting as frames, in order: segments in frames of up to
+ * `segmentsPerFrame` (a long meeting's history goes out in several), the rest one frame each.
+ */
+export function* liveItemFrames(meeting: MeetingRef, items: readonly LiveItem[], segmentsPerFrame: number) {
+  let segments: SegmentRecord[] = [];
+  let segmentsCursor: LiveCursor | undefined;
+  function* flush() {
+    if (segments.length > 0 && segmentsCursor) yield segmentsFrame(meeting, segments, segmentsCursor);
+    segments = [];
+  }
+  for (const item of items) {
+    if (item.kind === 'segment') {
+      segments.push(item.segment);
+      segmentsCursor = item.cursor;
+      if (segments.length >= segmentsPerFrame) yield* flush();
+      continue;
+    }
+    yield* flush();
+    yield item.kind === 'status'
+      ? statusFrame(meeting, item.transition, item.cursor)
+      : item.kind === 'chat'
+        ? chatFrame(meeting, item.message, item.cursor)
+        : participantFrame(meeting, item.event, item.cursor);
+  }
+  yield* flush();
 }

@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import { hashApiKey } from '../../shared/accounts/api-keys.js';
 import type { AuthenticatedKey } from '../../shared/accounts/keys-store.js';
-import type { MeetingStatus } from '../../shared/contract/meeting-status.js';
 import { sleep } from '../../shared/infra/async.js';
 import {
   type AppError,
   BadRequestError,
-  NotFoundError,
   TooManyRequestsError,
   UnauthorizedError,
 } from '../../shared/infra/errors.js';
@@ -15,25 +13,13 @@ import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import { isTransientStoreError } from '../../shared/infra/store-errors.js';
 import type { MeetingChangeListener } from '../../shared/meetings/changes.js';
-import { getMeeting, latestMeeting } from '../../shared/meetings/service.js';
-import type { SegmentRecord } from '../../shared/transcripts/store.js';
-import { HISTORY_START, type LiveCursor, parseCursor } from '../live/cursor.js';
 import { LiveFeed, type LiveFeedOptions, type LiveItem } from '../live/feed.js';
 import type { OpenFeeds } from '../live/open-feeds.js';
 import type { LiveSlot, LiveSlots } from '../live/slots.js';
 import { authenticateApiKey } from '../middleware/auth.js';
 import type { RateLimits } from '../middleware/rate-limits.js';
 import { parseInput } from '../middleware/validate.js';
-import {
-  chatFrame,
-  errorFrame,
-  type MeetingRef,
-  participantFrame,
-  segmentsFrame,
-  statusFrame,
-  subscribedFrame,
-  unsubscribedFrame,
-} from './frames.js';
+import { errorFrame, liveItemFrames, type MeetingRef, subscribedFrame, unsubscribedFrame } from './frames.js';
 import type { KeySource } from './handshake.js';
 import {
   ACTIONS,
@@ -44,6 +30,7 @@ import {
   meetingsMessage,
 } from './protocol.js';
 import { SocketSession } from './socket-session.js';
+import { findSelectedMeetings, removeSelected } from './subscriptions.js';
 
 export interface LiveSocketSettings {
   /** WS_SUBSCRIPTIONS_PER_SOCKET */
@@ -81,19 +68,6 @@ const DATABASE_UNAVAILABLE = 'Database unavailable; try again shortly';
 function retryAfterOf(error: AppError): number | undefined {
   const seconds = Number(error.headers['Retry-After']);
   return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
-}
-
-/** A selector as an error frame repeats it (without the cursor). */
-function named(selector: MeetingSelector) {
-  return selector.meeting_id !== undefined
-    ? { meeting_id: selector.meeting_id }
-    : { platform: selector.platform, native_id: selector.native_id };
-}
-
-function selects(selector: MeetingSelector, meeting: MeetingRef): boolean {
-  return selector.meeting_id !== undefined
-    ? selector.meeting_id === meeting.id
-    : selector.platform === meeting.platform && selector.native_id === meeting.native_id;
 }
 
 /**
@@ -256,34 +230,11 @@ export class LiveSocketSession extends SocketSession {
     });
   }
 
-  /** One read's changes of a meeting: segments in frames of up to SEGMENTS_PER_FRAME, the rest one frame each. */
+  /** One read's changes of a meeting, in order (frames.ts: liveItemFrames). */
   private deliver(meetingId: number, items: readonly LiveItem[]): void {
     const meeting = this.subscriptions.get(meetingId);
     if (!meeting) return;
-    let segments: SegmentRecord[] = [];
-    let segmentsCursor: LiveCursor | undefined;
-    const flush = () => {
-      if (segments.length > 0 && segmentsCursor)
-        this.sendJson(segmentsFrame(meeting, segments, segmentsCursor));
-      segments = [];
-    };
-    for (const item of items) {
-      if (item.kind === 'segment') {
-        segments.push(item.segment);
-        segmentsCursor = item.cursor;
-        if (segments.length >= SEGMENTS_PER_FRAME) flush();
-        continue;
-      }
-      flush();
-      this.sendJson(
-        item.kind === 'status'
-          ? statusFrame(meeting, item.transition, item.cursor)
-          : item.kind === 'chat'
-            ? chatFrame(meeting, item.message, item.cursor)
-            : participantFrame(meeting, item.event, item.cursor),
-      );
-    }
-    flush();
+    for (const frame of liveItemFrames(meeting, items, SEGMENTS_PER_FRAME)) this.sendJson(frame);
   }
 
   protected async handle(data: RawData, isBinary: boolean): Promise<void> {
@@ -361,26 +312,7 @@ export class LiveSocketSession extends SocketSession {
       this.invalid('invalid_subscribe_payload', error.message);
       return;
     }
-    const found = new Map<number, { meeting: MeetingRef; status: MeetingStatus; cursor: LiveCursor }>();
-    const notFound: ReturnType<typeof named>[] = [];
-    for (const selector of selectors) {
-      try {
-        const record =
-          selector.meeting_id !== undefined
-            ? await getMeeting(this.deps.db, auth, selector.meeting_id)
-            : await latestMeeting(this.deps.db, auth, selector.platform!, selector.native_id!);
-        if (found.has(record.id)) continue;
-        found.set(record.id, {
-          meeting: { id: record.id, platform: record.platform, native_id: record.nativeMeetingId },
-          status: record.status,
-          cursor: (selector.cursor && parseCursor(selector.cursor)) || { ...HISTORY_START },
-        });
-      } catch (error) {
-        // Another user's meeting is not found, exactly as over REST.
-        if (!(error instanceof NotFoundError)) throw error;
-        notFound.push(named(selector));
-      }
-    }
+    const { found, notFound } = await findSelectedMeetings(this.deps.db, auth, selectors);
     if (this.closed) return;
     const added = [...found.values()].filter(({ meeting }) => !this.subscriptions.has(meeting.id));
     if (this.subscriptions.size + added.length > limit) {
@@ -411,19 +343,8 @@ export class LiveSocketSession extends SocketSession {
       this.invalid('invalid_unsubscribe_payload', error.message);
       return;
     }
-    const removed = new Map<number, MeetingRef>();
-    const notSubscribed: ReturnType<typeof named>[] = [];
-    for (const selector of selectors) {
-      const matching = [...this.subscriptions.values()].filter((meeting) => selects(selector, meeting));
-      if (matching.length === 0 && ![...removed.values()].some((meeting) => selects(selector, meeting))) {
-        notSubscribed.push(named(selector));
-      }
-      for (const meeting of matching) {
-        this.subscriptions.delete(meeting.id);
-        this.feed?.unfollow(meeting.id);
-        removed.set(meeting.id, meeting);
-      }
-    }
+    const { removed, notSubscribed } = removeSelected(this.subscriptions, selectors);
+    for (const meeting of removed.values()) this.feed?.unfollow(meeting.id);
     if (removed.size > 0) this.sendJson(unsubscribedFrame([...removed.values()]));
     if (notSubscribed.length > 0) {
       this.sendError('not_subscribed', 'Not subscribed to this meeting', { meetings: notSubscribed });

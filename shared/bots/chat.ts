@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import type { Platform } from '../contract/platforms.js';
 import { NotFoundError, ServiceUnavailableError, SpecErrors } from '../infra/errors.js';
-import { findLiveMeeting, type MeetingRecord } from '../meetings/store.js';
+import { findLiveMeeting } from '../meetings/live-store.js';
+import type { MeetingRecord } from '../meetings/store.js';
 import { CommandStreamFullError } from './command-channel.js';
 import type { BotServiceDeps } from './service.js';
 

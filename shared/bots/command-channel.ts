@@ -83,7 +83,7 @@ export interface CommandChannelOptions {
  * Commands travel on the meeting's durable command stream, which the bot reads from its first entry:
  * a command sent before the bot started, or while its worker restarts, still reaches it. The stream
  * holds at most `maxBytes` of Redis memory plus small control commands (see countsAgainstBudget),
- * and is deleted once its meeting ended and its bot is gone (worker/command-stream-sweep.ts).
+ * and is deleted once its meeting ended and its bot is gone (worker/sweeps/command-stream-sweep.ts).
  */
 export function redisBotCommands(
   redis: Redis,

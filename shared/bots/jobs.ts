@@ -1,7 +1,14 @@
 import type { JobsOptions, Queue } from 'bullmq';
-import { JobNames, JobOptions, type LaunchBotPayload, type StopBotPayload } from '../contract/jobs.js';
+import {
+  type JobMeetingRef,
+  JobNames,
+  JobOptions,
+  type LaunchBotPayload,
+  type StopBotPayload,
+} from '../contract/jobs.js';
 import { withTimeout } from '../infra/async.js';
 import type { BotQueues } from '../infra/queues.js';
+import type { MeetingRecord } from '../meetings/store.js';
 
 /** What the API asks of the workers. An interface so unit tests can pass a fake. */
 export interface BotJobs {
@@ -39,5 +46,23 @@ export function bullBotJobs(queues: BotQueues): BotJobs {
     },
     stop: (payload) =>
       enqueue(queues.control, JobNames.stopBot, payload, JobOptions[JobNames.stopBot](payload)),
+  };
+}
+
+/** The launch job of a meeting: delayed until its `join_at` when it has one. */
+export function launchPayload(meeting: MeetingRecord): LaunchBotPayload {
+  return {
+    ...jobMeetingRef(meeting),
+    ...(meeting.joinAt ? { joinAt: meeting.joinAt.getTime() } : {}),
+  };
+}
+
+/** How a job names its meeting. */
+export function jobMeetingRef(meeting: MeetingRecord): JobMeetingRef {
+  return {
+    meetingId: meeting.id,
+    userId: meeting.userId,
+    platform: meeting.platform,
+    nativeMeetingId: meeting.nativeMeetingId,
   };
 }

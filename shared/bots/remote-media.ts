@@ -1,7 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BadRequestError } from '../infra/errors.js';
-import { checkWebhookUrl, guardedLookup, type WebhookAddressPolicy } from '../webhooks/address-policy.js';
+import {
+  checkOutboundUrl,
+  guardedLookup,
+  type OutboundAddressPolicy,
+} from '../infra/outbound-address-policy.js';
 
 /** How long a media fetch may take. */
 export interface MediaFetchTimes {
@@ -22,10 +26,10 @@ export interface MediaFetchTimes {
 export async function fetchRemoteMedia(
   field: string,
   raw: string,
-  policy: WebhookAddressPolicy,
+  policy: OutboundAddressPolicy,
   { maxBytes, times, accept }: { maxBytes: number; times: MediaFetchTimes; accept: string },
 ): Promise<Uint8Array> {
-  const checked = await checkWebhookUrl(raw, policy);
+  const checked = await checkOutboundUrl(raw, policy);
   if (!checked.ok) throw new BadRequestError(`${field} ${checked.reason}`);
   const url = checked.url;
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;

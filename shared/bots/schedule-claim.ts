@@ -1,7 +1,8 @@
 import { lockUserForUpdate } from '../accounts/users-store.js';
 import type { Knex } from '../infra/knex.js';
 import { claimLaunch } from '../meetings/launch-store.js';
-import { countLiveMeetings, type MeetingRecord } from '../meetings/store.js';
+import { countLiveMeetings } from '../meetings/live-store.js';
+import type { MeetingRecord } from '../meetings/store.js';
 
 export type ScheduledClaim =
   | { claimed: MeetingRecord }

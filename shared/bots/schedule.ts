@@ -1,4 +1,5 @@
 import { BadRequestError, TooManyRequestsError } from '../infra/errors.js';
+import type { MeetingRecord } from '../meetings/store.js';
 
 /** BOT_SCHEDULE_HORIZON_DAYS, BOT_SCHEDULE_CLOCK_SKEW_SECONDS and MAX_SCHEDULED_BOTS_PER_USER. */
 export interface ScheduleSettings {
@@ -38,4 +39,20 @@ export function checkJoinAt(joinAt: Date, settings: ScheduleSettings, now = Date
     throw new BadRequestError(`join_at: must be at most ${settings.horizonDays} days ahead`);
   }
   return joinAt;
+}
+
+/** A scheduler's name and words for a change it makes, in the meeting's history (`source`, `detail`). */
+export interface SchedulerNote {
+  source: string;
+  detail: string;
+}
+
+/** The history's detail: the change, then who asked for it when a scheduler did. */
+export function withNote(detail: string, note: SchedulerNote | undefined): string {
+  return note?.detail ? `${detail}; ${note.detail}` : detail;
+}
+
+/** A scheduled bot still waiting for its time (no launch has claimed it). */
+export function isWaitingScheduled(meeting: MeetingRecord): boolean {
+  return meeting.status === 'requested' && meeting.joinAt !== null && meeting.launchSessionId === null;
 }

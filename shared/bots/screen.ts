@@ -4,15 +4,16 @@ import type { Platform } from '../contract/platforms.js';
 import { NotFoundError, ServiceUnavailableError, SpecErrors } from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
-import { findLiveMeeting, type MeetingRecord } from '../meetings/store.js';
-import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
+import type { OutboundAddressPolicy } from '../infra/outbound-address-policy.js';
+import { findLiveMeeting } from '../meetings/live-store.js';
+import type { MeetingRecord } from '../meetings/store.js';
 import { type BotCommands, CommandStreamFullError } from './command-channel.js';
 import { fetchRemoteMedia, type MediaFetchTimes } from './remote-media.js';
 
 export interface ScreenDeps {
   db: Knex;
   commands: BotCommands;
-  webhookPolicy: WebhookAddressPolicy;
+  webhookPolicy: OutboundAddressPolicy;
   log: Logger;
   /** WEBHOOK_TIMEOUT_MS (idle) and MEDIA_URL_FETCH_DEADLINE_MS (whole fetch) */
   mediaFetch: MediaFetchTimes;

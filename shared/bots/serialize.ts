@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { chatSendAcceptedSchema } from '../chat/wire.js';
 import type { MeetingRecord } from '../meetings/store.js';
 import type { QueuedChatMessage } from './chat.js';
-import type { botConfigAcceptedSchema, botStatusSchema } from './wire.js';
+import type { botConfigAcceptedSchema, botStatusSchema, screenAcceptedSchema } from './wire.js';
 
 /** GET /bots/status. */
 export function botStatusJson(meetings: readonly MeetingRecord[]): z.infer<typeof botStatusSchema> {
@@ -37,5 +37,18 @@ export function chatSendAcceptedJson(queued: QueuedChatMessage): z.infer<typeof 
     message_id: queued.id,
     text: queued.text,
     status: 'queued',
+  };
+}
+
+/** POST and DELETE /bots/{platform}/{native_meeting_id}/screen: what was sent to the bot. */
+export function screenAcceptedJson(
+  message: string,
+  meeting: MeetingRecord,
+): z.infer<typeof screenAcceptedSchema> {
+  return {
+    message,
+    meeting_id: meeting.id,
+    platform: meeting.platform,
+    native_meeting_id: meeting.nativeMeetingId,
   };
 }

@@ -1,21 +1,18 @@
 import { BOT_ACCOUNT_KEY_MISSING } from '../accounts/bot-account-sessions.js';
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { lockUserForUpdate } from '../accounts/users-store.js';
-import type { BotSettingsChange } from '../contract/commands.js';
-import type { JobMeetingRef, LaunchBotPayload } from '../contract/jobs.js';
 import { type TranscriptionEngine, unsupportedLanguage } from '../contract/languages.js';
 import type { TranscriptionTask } from '../contract/meeting-status.js';
-import { ScheduleReasons } from '../contract/schedule.js';
 import {
   checkMeetingUrl,
   defaultMeetingUrl,
   isValidNativeMeetingId,
   type Platform,
 } from '../contract/platforms.js';
+import { ScheduleReasons } from '../contract/schedule.js';
 import {
   BadRequestError,
   ConflictError,
-  NotFoundError,
   ServiceUnavailableError,
   SpecErrors,
   TooManyRequestsError,
@@ -23,34 +20,31 @@ import {
 } from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
+import type { OutboundAddressPolicy } from '../infra/outbound-address-policy.js';
 import type { AnnounceChanges } from '../meetings/changes.js';
 import type { MeetingEvents } from '../meetings/events.js';
-import {
-  countLiveMeetings,
-  countWaitingScheduled,
-  findLiveMeeting,
-  findMeetingByScheduleKey,
-  insertMeeting,
-  listLiveMeetings,
-  lockWaitingScheduled,
-  type MeetingRecord,
-  moveScheduledJoin,
-  releaseScheduleKey,
-  updateBotSettings,
-} from '../meetings/store.js';
+import { countLiveMeetings, findLiveMeeting } from '../meetings/live-store.js';
+import { countWaitingScheduled, findMeetingByScheduleKey } from '../meetings/schedule-store.js';
+import { insertMeeting, type MeetingRecord } from '../meetings/store.js';
 import { recordStatusChange, transitionMeeting } from '../meetings/transitions.js';
-import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
 import { assertWebhookUrlAllowed } from '../webhooks/service.js';
 import { userWebhookSettings } from '../webhooks/settings-store.js';
 import type { BotCommands } from './command-channel.js';
-import type { BotJobs } from './jobs.js';
+import { type BotJobs, launchPayload } from './jobs.js';
 import {
   checkJoinAt,
   DEFAULT_MAX_SCHEDULED_BOTS_PER_USER,
-  type ScheduleSettings,
   ScheduledBotsFullError,
+  type SchedulerNote,
+  type ScheduleSettings,
+  withNote,
 } from './schedule.js';
 
+// Sending a bot (POST /bots, and a scheduler's bot through scheduled-bots.ts): the request's rules,
+// the limits, the meeting's row and its launch job. Stopping and reconfiguring bots in flight:
+// running-bots.ts; moving and cancelling waiting ones: scheduled-bots.ts.
+
+/** What the bots' operations need (the API's and, for calendar feeds, the worker's). */
 export interface BotServiceDeps {
   db: Knex;
   jobs: BotJobs;
@@ -64,7 +58,7 @@ export interface BotServiceDeps {
   announce: AnnounceChanges;
   /** Hears of every status change, inside its transaction (the webhook outbox: api/app.ts). */
   events: MeetingEvents;
-  webhookPolicy: WebhookAddressPolicy;
+  webhookPolicy: OutboundAddressPolicy;
   /** The engine bots transcribe with (TRANSCRIPTION_ENGINE): a language it can't take is refused here. */
   transcriptionEngine: TranscriptionEngine;
   /** How far ahead `join_at` may be, and how far behind it is still taken as now. */
@@ -73,7 +67,8 @@ export interface BotServiceDeps {
   signedInBots?: boolean | undefined;
 }
 
-function assertLanguageSupported(engine: TranscriptionEngine, language: string | undefined): void {
+/** A language the engine can't take is refused (400). */
+export function assertLanguageSupported(engine: TranscriptionEngine, language: string | undefined): void {
   if (language === undefined) return;
   const problem = unsupportedLanguage(engine, language);
   if (problem) throw new BadRequestError(problem);
@@ -103,12 +98,6 @@ export interface BotRequest {
   scheduleKey?: string | undefined;
   /** Who scheduled it, as the meeting's history records it (default: the API, a user's request). */
   scheduledBy?: SchedulerNote | undefined;
-}
-
-/** A scheduler's name and words for a change it makes, in the meeting's history (`source`, `detail`). */
-export interface SchedulerNote {
-  source: string;
-  detail: string;
 }
 
 /** The request's platform rules, in the order a caller would fix them. Pure: no IO. */
@@ -161,8 +150,11 @@ export async function createBot(
   return (await createOrFindBot(deps, auth, request)).meeting;
 }
 
-/** createBot; with a `scheduleKey` already used, the meeting made for it (found under the same lock). */
-async function createOrFindBot(
+/**
+ * createBot; with a `scheduleKey` already used, the meeting made for it (found under the same lock).
+ * For scheduleBot (scheduled-bots.ts).
+ */
+export async function createOrFindBot(
   deps: BotServiceDeps,
   auth: AuthenticatedKey,
   request: BotRequest,
@@ -255,210 +247,6 @@ async function createOrFindBot(
     throw new ServiceUnavailableError('Job queue unavailable; the bot was not started. Try again shortly.');
   }
   return outcome;
-}
-
-/**
- * What a scheduler (a calendar feed) calls for one occurrence: schedules its bot, or returns the
- * meeting already scheduled for `scheduleKey` (in any status), so polling the same occurrence again
- * never sends a second bot.
- */
-export async function scheduleBot(
-  deps: BotServiceDeps,
-  auth: AuthenticatedKey,
-  request: BotRequest & { joinAt: Date; scheduleKey: string },
-): Promise<{ meeting: MeetingRecord; created: boolean }> {
-  const existing = await findMeetingByScheduleKey(deps.db, auth.user.id, request.scheduleKey);
-  if (existing) return { meeting: existing, created: false };
-  return createOrFindBot(deps, auth, request);
-}
-
-/**
- * Moves a scheduled bot that has not launched yet to `joinAt` (same checks as POST /bots) and
- * queues its launch for then; the job for the old time finds the meeting moved and does nothing.
- */
-export async function moveScheduledBot(
-  deps: BotServiceDeps,
-  auth: AuthenticatedKey,
-  platform: Platform,
-  nativeMeetingId: string,
-  requestedJoinAt: Date,
-): Promise<MeetingRecord> {
-  const joinAt = checkJoinAt(requestedJoinAt, deps.schedule);
-  const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
-  if (!live) throw new NotFoundError(SpecErrors.botNotFound);
-  const notWaiting = 'The bot is not scheduled or has already launched; only a waiting bot can be moved';
-  if (!isWaitingScheduled(live)) throw new ConflictError(notWaiting);
-  const moved = await moveWaitingBot(deps, live.id, joinAt, { source: 'api', detail: '' });
-  if (!moved) throw new ConflictError(notWaiting);
-  return moved;
-}
-
-/**
- * Moves the scheduled bot of `meetingId` to `requestedJoinAt` if it is still waiting (undefined when
- * it launched or ended meanwhile: then nothing changes), and queues its launch for then. A time the
- * schedule rules refuse (past, beyond the horizon) throws BadRequestError.
- */
-export async function moveWaitingBot(
-  deps: BotServiceDeps,
-  meetingId: number,
-  requestedJoinAt: Date,
-  note: SchedulerNote,
-): Promise<MeetingRecord | undefined> {
-  const joinAt = checkJoinAt(requestedJoinAt, deps.schedule);
-  const moved = await deps.db.transaction(async (trx) => {
-    const updated = await moveScheduledJoin(trx, meetingId, joinAt);
-    if (!updated) return undefined;
-    await recordStatusChange(trx, deps.events, {
-      meetingId: updated.id,
-      from: 'requested',
-      to: 'requested',
-      source: note.source,
-      reason: ScheduleReasons.moved,
-      detail: withNote(`join_at ${joinAt.toISOString()}`, note),
-    });
-    return updated;
-  });
-  if (!moved) return undefined;
-  await deps.announce([moved.id]);
-  try {
-    await deps.jobs.launch(launchPayload(moved));
-  } catch (error) {
-    // The reconciler queues a due launch nobody claimed (requeueLaunches), with the new time.
-    deps.log.error(
-      { err: error, meetingId: moved.id },
-      'could not queue the moved launch; the reconciler will',
-    );
-  }
-  return moved;
-}
-
-/**
- * Cancels the scheduled bot of `meetingId` if it is still waiting (the meeting becomes `completed`,
- * reason `schedule_cancelled`, and no container is ever started), and frees its schedule key so its
- * scheduler may schedule that occurrence again should it come back. Undefined when the bot launched
- * or ended meanwhile: a launched bot is never touched. The row lock orders this against a launch's
- * claim, so the two never both happen.
- */
-export async function cancelWaitingBot(
-  deps: Pick<BotServiceDeps, 'db' | 'events' | 'announce'>,
-  meetingId: number,
-  note: SchedulerNote,
-): Promise<MeetingRecord | undefined> {
-  const cancelled = await deps.db.transaction(async (trx) => {
-    if (!(await lockWaitingScheduled(trx, meetingId))) return undefined;
-    const result = await transitionMeeting(trx, deps.events, meetingId, {
-      to: 'completed',
-      source: note.source,
-      reason: ScheduleReasons.cancelled,
-      detail: note.detail || null,
-    });
-    if (!result) return undefined;
-    await releaseScheduleKey(trx, meetingId);
-    return result.meeting;
-  });
-  if (cancelled) await deps.announce([cancelled.id]);
-  return cancelled;
-}
-
-/** The history's detail: the change, then who asked for it when a scheduler did. */
-function withNote(detail: string, note: SchedulerNote | undefined): string {
-  return note?.detail ? `${detail}; ${note.detail}` : detail;
-}
-
-/**
- * Ends the meeting at once (completed, end time set, container id cleared) and asks the worker to
- * make the bot leave. If the stop job can't be queued, the worker's reconciler still removes the
- * container of a completed meeting.
- */
-export async function stopBot(
-  deps: BotServiceDeps,
-  auth: AuthenticatedKey,
-  platform: Platform,
-  nativeMeetingId: string,
-): Promise<MeetingRecord> {
-  const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
-  if (!live) throw new NotFoundError(SpecErrors.botNotFound);
-  const waiting = isWaitingScheduled(live);
-  const result = await transitionMeeting(deps.db, deps.events, live.id, {
-    to: 'completed',
-    source: 'api',
-    reason: waiting ? ScheduleReasons.cancelled : 'stopped',
-  });
-  if (!result) throw new NotFoundError(SpecErrors.botNotFound);
-  await deps.announce([live.id]);
-  // A scheduled bot cancelled before its time has no container; its launch job finds it completed.
-  if (waiting) return result.meeting;
-  try {
-    await deps.jobs.stop({
-      ...jobMeetingRef(live),
-      botContainerId: live.botContainerId,
-      requestedAt: new Date().toISOString(),
-    });
-  } catch (error) {
-    deps.log.error(
-      { err: error, meetingId: live.id },
-      'could not queue the bot stop; the reconciler will remove the container',
-    );
-  }
-  return result.meeting;
-}
-
-/** Stores the new settings of an active bot and sends them to it through its command stream. */
-export async function reconfigureBot(
-  deps: BotServiceDeps,
-  auth: AuthenticatedKey,
-  platform: Platform,
-  nativeMeetingId: string,
-  change: BotSettingsChange,
-): Promise<MeetingRecord> {
-  const live = await findLiveMeeting(deps.db, auth.user.id, platform, nativeMeetingId);
-  if (live?.status !== 'active') throw new NotFoundError(SpecErrors.botNotFound);
-  assertLanguageSupported(deps.transcriptionEngine, change.language);
-  const updated = await updateBotSettings(deps.db, live.id, 'active', change);
-  if (!updated) throw new NotFoundError(SpecErrors.botNotFound);
-  try {
-    await deps.commands.send(updated.id, {
-      type: 'reconfigure',
-      ...change,
-      issuedAt: new Date().toISOString(),
-    });
-  } catch (error) {
-    deps.log.error({ err: error, meetingId: updated.id }, 'could not send the reconfiguration to the bot');
-    throw new ServiceUnavailableError(
-      'Redis unavailable; the new configuration was saved but not sent to the bot. Try again shortly.',
-    );
-  }
-  return updated;
-}
-
-export async function runningBots(
-  deps: Pick<BotServiceDeps, 'db'>,
-  auth: AuthenticatedKey,
-): Promise<MeetingRecord[]> {
-  return listLiveMeetings(deps.db, auth.user.id);
-}
-
-/** A scheduled bot still waiting for its time (no launch has claimed it). */
-function isWaitingScheduled(meeting: MeetingRecord): boolean {
-  return meeting.status === 'requested' && meeting.joinAt !== null && meeting.launchSessionId === null;
-}
-
-/** The launch job of a meeting: delayed until its `join_at` when it has one. */
-function launchPayload(meeting: MeetingRecord): LaunchBotPayload {
-  return {
-    ...jobMeetingRef(meeting),
-    ...(meeting.joinAt ? { joinAt: meeting.joinAt.getTime() } : {}),
-  };
-}
-
-/** How a job names its meeting. */
-function jobMeetingRef(meeting: MeetingRecord): JobMeetingRef {
-  return {
-    meetingId: meeting.id,
-    userId: meeting.userId,
-    platform: meeting.platform,
-    nativeMeetingId: meeting.nativeMeetingId,
-  };
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {

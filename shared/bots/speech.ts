@@ -11,8 +11,9 @@ import {
 } from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
-import { findLiveMeeting, type MeetingRecord } from '../meetings/store.js';
-import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
+import type { OutboundAddressPolicy } from '../infra/outbound-address-policy.js';
+import { findLiveMeeting } from '../meetings/live-store.js';
+import type { MeetingRecord } from '../meetings/store.js';
 import { type BotCommands, CommandStreamFullError } from './command-channel.js';
 import { type PcmLayout, WAV_HEADER_BYTES, wavOfPcm } from './pcm-wav.js';
 import { fetchRemoteMedia, type MediaFetchTimes } from './remote-media.js';
@@ -22,7 +23,7 @@ export interface SpeechDeps {
   db: Knex;
   commands: BotCommands;
   speechQueue: SpeechQueue;
-  webhookPolicy: WebhookAddressPolicy;
+  webhookPolicy: OutboundAddressPolicy;
   log: Logger;
   /** SPEAK_QUEUE_MAX */
   speakQueueMax: number;

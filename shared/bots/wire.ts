@@ -28,3 +28,13 @@ export const runningBotSchema = z
 export const botStatusSchema = z
   .object({ running_bots: z.array(runningBotSchema) })
   .meta({ id: 'BotStatus' });
+
+/** POST and DELETE /bots/{platform}/{native_meeting_id}/screen. */
+export const screenAcceptedSchema = z
+  .object({
+    message: z.string(),
+    meeting_id: z.number().int(),
+    platform: z.enum(PLATFORMS),
+    native_meeting_id: z.string(),
+  })
+  .meta({ id: 'ScreenAccepted' });

@@ -1,7 +1,11 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { checkWebhookUrl, guardedLookup, type WebhookAddressPolicy } from '../webhooks/address-policy.js';
+import {
+  checkOutboundUrl,
+  guardedLookup,
+  type OutboundAddressPolicy,
+} from '../infra/outbound-address-policy.js';
 
 export interface FeedFetchLimits {
   /** One deadline for the whole fetch: every redirect, the headers and the last byte (CALENDAR_FEED_FETCH_TIMEOUT_MS). */
@@ -30,13 +34,13 @@ const USER_AGENT = 'meetbot-calendar/1';
  */
 export async function fetchFeed(
   url: string,
-  policy: WebhookAddressPolicy,
+  policy: OutboundAddressPolicy,
   limits: FeedFetchLimits,
 ): Promise<string> {
   const deadline = Date.now() + limits.timeoutMs;
   let current = url;
   for (let hop = 0; ; hop += 1) {
-    const checked = await checkWebhookUrl(current, policy);
+    const checked = await checkOutboundUrl(current, policy);
     if (!checked.ok) {
       throw new FeedFetchError(
         hop === 0 ? `the URL ${checked.reason}` : `a redirect to ${current}: ${checked.reason}`,
@@ -61,7 +65,7 @@ type OneAnswer = { body: string } | { location: string };
 
 function getOnce(
   url: URL,
-  policy: WebhookAddressPolicy,
+  policy: OutboundAddressPolicy,
   maxBytes: number,
   remainingMs: number,
   timeoutMs: number,

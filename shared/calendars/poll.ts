@@ -1,16 +1,16 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { findUserById } from '../accounts/users-store.js';
 import type { BotServiceDeps } from '../bots/service.js';
-import type { WebhookAddressPolicy } from '../webhooks/address-policy.js';
-import { FeedFetchError, type FeedFetchLimits, fetchFeed } from './fetch-feed.js';
+import type { OutboundAddressPolicy } from '../infra/outbound-address-policy.js';
 import { type ExpansionLimits, expandFeedInChild } from './expand-in-child.js';
+import { FeedFetchError, type FeedFetchLimits, fetchFeed } from './fetch-feed.js';
 import { FeedOverBudgetError, IcsParseError } from './ics.js';
 import { planFeed } from './plan.js';
 import { type ClaimedFeed, type FeedPollOutcome, finishPoll, holdsLease } from './store.js';
 import { syncFeedBots } from './sync.js';
 
 export interface FeedPollSettings {
-  policy: WebhookAddressPolicy;
+  policy: OutboundAddressPolicy;
   fetch: FeedFetchLimits;
   /** CALENDAR_FEED_LEAD_SECONDS */
   leadSeconds: number;

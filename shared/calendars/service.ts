@@ -1,5 +1,6 @@
 import { lockUserForUpdate } from '../accounts/users-store.js';
-import { type BotServiceDeps, cancelWaitingBot } from '../bots/service.js';
+import { cancelWaitingBot } from '../bots/scheduled-bots.js';
+import type { BotServiceDeps } from '../bots/service.js';
 import {
   BadRequestError,
   ConflictError,
@@ -8,8 +9,8 @@ import {
   UnauthorizedError,
 } from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
-import { listWaitingScheduled } from '../meetings/store.js';
-import { checkWebhookUrl, type WebhookAddressPolicy } from '../webhooks/address-policy.js';
+import { checkOutboundUrl, type OutboundAddressPolicy } from '../infra/outbound-address-policy.js';
+import { listWaitingScheduled } from '../meetings/schedule-store.js';
 import { feedKeyPrefix } from './plan.js';
 import {
   type CalendarFeedRecord,
@@ -27,7 +28,7 @@ import { CALENDAR_SOURCE } from './sync.js';
 export interface CalendarFeedDeps {
   db: Knex;
   /** The webhook address rules, which feed URLs follow too. */
-  webhookPolicy: WebhookAddressPolicy;
+  webhookPolicy: OutboundAddressPolicy;
   /** CALENDAR_FEED_MAX_PER_USER */
   maxPerUser: number;
   /** What cancelling a deleted feed's waiting bots needs. */
@@ -40,8 +41,8 @@ const FEED_NOT_FOUND = 'Calendar feed not found';
  * A feed URL under the webhook address rules. A `webcal://` (or `webcals://`) subscription link, as
  * calendar apps hand them out, is the same feed over https.
  */
-async function checkedUrl(url: string, policy: WebhookAddressPolicy): Promise<string> {
-  const check = await checkWebhookUrl(url.trim().replace(/^webcals?:\/\//i, 'https://'), policy);
+async function checkedUrl(url: string, policy: OutboundAddressPolicy): Promise<string> {
+  const check = await checkOutboundUrl(url.trim().replace(/^webcals?:\/\//i, 'https://'), policy);
   if (!check.ok) throw new BadRequestError(`url: ${check.reason}`);
   return check.url.toString();
 }

@@ -1,8 +1,10 @@
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { ScheduledBotsFullError } from '../bots/schedule.js';
-import { type BotServiceDeps, cancelWaitingBot, moveWaitingBot, scheduleBot } from '../bots/service.js';
+import { cancelWaitingBot, moveWaitingBot, scheduleBot } from '../bots/scheduled-bots.js';
+import type { BotServiceDeps } from '../bots/service.js';
 import { AppError, ConflictError } from '../infra/errors.js';
-import { findMeetingsByScheduleKeys, listWaitingScheduled, type MeetingRecord } from '../meetings/store.js';
+import { findMeetingsByScheduleKeys, listWaitingScheduled } from '../meetings/schedule-store.js';
+import type { MeetingRecord } from '../meetings/store.js';
 import { type FeedNote, feedKeyPrefix, type PlannedOccurrence } from './plan.js';
 import type { CalendarFeedRecord } from './store.js';
 

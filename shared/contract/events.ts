@@ -25,7 +25,7 @@ export const FAILED_REASONS = [
   /**
    * A signed-in bot (POST /bots `authenticated`) met a sign-in screen: its bot account's session no
    * longer works, or the meeting wants another account. The worker marks the account `expired`, out
-   * of the pool, once enough users' meetings showed it (worker/bot-account-expiry.ts).
+   * of the pool, once enough users' meetings showed it (worker/accounts/bot-account-expiry.ts).
    */
   'sign_in_expired',
   'invalid_config',

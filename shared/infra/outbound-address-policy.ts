@@ -1,8 +1,14 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
-/** What the operator allows webhook endpoints to be. */
-export interface WebhookAddressPolicy {
+/**
+ * Where the service may send a request a user named: webhook endpoints, calendar feeds, the media a
+ * bot speaks or shows. The operator sets it once with the WEBHOOK_* settings (WEBHOOK_ALLOW_HTTP,
+ * WEBHOOK_ALLOW_PRIVATE_ADDRESSES, WEBHOOK_ALLOWED_PORTS: the "webhook address rules" of the docs),
+ * and every outbound fetch is checked against it, first the URL (checkOutboundUrl) and then each
+ * address at connection time (guardedLookup).
+ */
+export interface OutboundAddressPolicy {
   /** Private, loopback, link-local and other non-public addresses (tests, internal receivers). */
   allowPrivateAddresses: boolean;
   /** Plain http:// endpoints (tests); otherwise https only. */
@@ -11,12 +17,12 @@ export interface WebhookAddressPolicy {
   allowedPorts: readonly number[] | 'any';
 }
 
-/** The policy the operator set in the environment. */
-export function webhookPolicyOf(config: {
+/** The policy the operator set in the environment (its WEBHOOK_* settings). */
+export function outboundAddressPolicyOf(config: {
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: boolean;
   WEBHOOK_ALLOW_HTTP: boolean;
   WEBHOOK_ALLOWED_PORTS: readonly number[] | 'any';
-}): WebhookAddressPolicy {
+}): OutboundAddressPolicy {
   return {
     allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
     allowHttp: config.WEBHOOK_ALLOW_HTTP,
@@ -31,7 +37,7 @@ function effectivePort(url: URL): number {
 }
 
 /** Why this URL's scheme or port is refused under the policy (undefined: allowed). */
-export function schemeOrPortProblem(url: URL, policy: WebhookAddressPolicy): string | undefined {
+export function schemeOrPortProblem(url: URL, policy: OutboundAddressPolicy): string | undefined {
   const httpAllowed = policy.allowHttp && url.protocol === 'http:';
   if (url.protocol !== 'https:' && !httpAllowed) return 'must be an https URL';
   const port = effectivePort(url);
@@ -43,7 +49,7 @@ export function schemeOrPortProblem(url: URL, policy: WebhookAddressPolicy): str
 
 /**
  * The special-purpose address registries (IANA, RFC 6890 and later): nothing in them is a public
- * webhook endpoint. IPv4 is listed block by block; IPv6 must be global unicast (2000::/3) and
+ * endpoint. IPv4 is listed block by block; IPv6 must be global unicast (2000::/3) and
  * outside its special blocks, which also refuses IPv4-compatible (::a.b.c.d) and every other
  * reserved range. IPv4 inside IPv6 (mapped, NAT64) is judged as that IPv4 address.
  */
@@ -96,7 +102,7 @@ function embeddedIpv4(address: string): string | undefined {
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
-/** True for any address a public webhook endpoint can't have (private, loopback, link-local, ...). */
+/** True for any address a public endpoint can't have (private, loopback, link-local, ...). */
 export function isNonPublicAddress(address: string): boolean {
   const unbracketed = address.replace(/^\[|\]$/g, '');
   const family = isIP(unbracketed);
@@ -109,10 +115,10 @@ export function isNonPublicAddress(address: string): boolean {
   return true; // not an address at all: never trusted
 }
 
-export class WebhookAddressError extends Error {
+export class OutboundAddressError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'WebhookAddressError';
+    this.name = 'OutboundAddressError';
   }
 }
 
@@ -133,17 +139,18 @@ function resolveAll(hostname: string): Promise<LookupAddress[]> {
   });
 }
 
-export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+export type OutboundUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /**
- * Whether a webhook URL may be used under the policy. The host is resolved and every address it
- * has must be public (unless allowed), so a name pointing at an internal service is refused too.
+ * Whether a URL a user gave (a webhook endpoint, a calendar feed, a media URL) may be fetched under
+ * the policy. The host is resolved and every address it has must be public (unless allowed), so a
+ * name pointing at an internal service is refused too.
  */
-export async function checkWebhookUrl(
+export async function checkOutboundUrl(
   raw: string,
-  policy: WebhookAddressPolicy,
+  policy: OutboundAddressPolicy,
   resolve: (hostname: string) => Promise<LookupAddress[]> = resolveAll,
-): Promise<WebhookUrlCheck> {
+): Promise<OutboundUrlCheck> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -175,7 +182,7 @@ export async function checkWebhookUrl(
  * A `lookup` for http(s).request that refuses non-public addresses at connection time, so a name
  * that was public when registered can't be re-pointed at an internal service later (DNS rebinding).
  */
-export function guardedLookup(policy: WebhookAddressPolicy): LookupFunction {
+export function guardedLookup(policy: OutboundAddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) {
@@ -187,7 +194,7 @@ export function guardedLookup(policy: WebhookAddressPolicy): LookupFunction {
         ? undefined
         : list.find((entry) => isNonPublicAddress(entry.address));
       if (refused || list.length === 0) {
-        const failure = new WebhookAddressError(
+        const failure = new OutboundAddressError(
           refused ? refusedAddressMessage(hostname) : `host ${hostname} could not be resolved`,
         );
         callback(failure as NodeJS.ErrnoException, '', 0);
@@ -198,3 +205,8 @@ export function guardedLookup(policy: WebhookAddressPolicy): LookupFunction {
     });
   };
 }
+
+// The name worker/calendars/calendar-poller.ts still imports, until the worker's refactor (issue 49)
+// takes OutboundAddressPolicy.
+/** @deprecated OutboundAddressPolicy */
+export type WebhookAddressPolicy = OutboundAddressPolicy;

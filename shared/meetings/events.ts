@@ -4,7 +4,7 @@ import type { TransitionRecord } from './transitions-store.js';
 /**
  * What meetings tell the features above them (the webhook outbox) about their changes. The
  * receiver is called with the transaction that made the change, so what it writes commits or rolls
- * back with it; the processes choose it (api/app.ts, worker/domain-events.ts).
+ * back with it; the processes choose it (api/app.ts, worker/events/domain-events.ts).
  */
 
 /**

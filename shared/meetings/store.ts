@@ -3,7 +3,6 @@ import {
   allowedPredecessors,
   isTerminal,
   type MeetingStatus,
-  NON_TERMINAL_STATUSES,
   type TranscriptionTask,
 } from '../contract/meeting-status.js';
 import type { Platform } from '../contract/platforms.js';
@@ -42,7 +41,7 @@ export interface MeetingRecord {
   authenticated: boolean;
   /** The bot account its bot took at launch (null: anonymous, or not launched yet). */
   botAccountId: number | null;
-  /** How many times the bot was launched again after a refusal a retry can help (worker/join-retry-policy.ts). */
+  /** How many times the bot was launched again after a refusal a retry can help (worker/retries/join-retry-policy.ts). */
   joinRetries: number;
   /** When the pending retry is due; null when none is pending. */
   retryDueAt: Date | null;
@@ -86,7 +85,7 @@ export interface MeetingRow {
 }
 
 /** Newest first; ties on the creation instant broken by id so the order is stable. */
-const NEWEST_FIRST = [
+export const NEWEST_FIRST = [
   { column: 'created_at', order: 'desc' as const },
   { column: 'id', order: 'desc' as const },
 ];
@@ -124,7 +123,7 @@ function toRecord(row: MeetingRow): MeetingRecord {
   };
 }
 
-/** For the folder's other store files (launch-store.ts). */
+/** For the folder's other store files (launch-store.ts, live-store.ts, schedule-store.ts). */
 export const toMeetingRecord = toRecord;
 
 export interface NewMeeting {
@@ -252,65 +251,6 @@ export async function findLatestMeeting(
   return row && toRecord(row);
 }
 
-/** The user's meeting for this platform + native id that still has a bot in flight (at most one exists). */
-export async function findLiveMeeting(
-  db: Db,
-  userId: number,
-  platform: Platform,
-  nativeMeetingId: string,
-): Promise<MeetingRecord | undefined> {
-  const row = await db<MeetingRow>('meetings')
-    .where({ user_id: userId, platform, native_meeting_id: nativeMeetingId })
-    .whereIn('status', NON_TERMINAL_STATUSES)
-    .first();
-  return row && toRecord(row);
-}
-
-/**
- * A scheduled bot still waiting for its time: requested, with a `join_at`, not yet claimed by a
- * launch. It holds no bot slot, so it is left out of the concurrent-bot count and GET /bots/status.
- */
-function notWaitingScheduled(query: Knex.QueryBuilder): void {
-  query.whereNot((waiting) =>
-    waiting.where('status', 'requested').whereNotNull('join_at').whereNull('launch_session_id'),
-  );
-}
-
-/** The user's bots in flight that hold a slot (scheduled bots still waiting don't), except `exceptId`. */
-export async function countLiveMeetings(db: Db, userId: number, exceptId?: number): Promise<number> {
-  const row = await db('meetings')
-    .where({ user_id: userId })
-    .whereIn('status', NON_TERMINAL_STATUSES)
-    .where(notWaitingScheduled)
-    .modify((query) => {
-      if (exceptId !== undefined) query.whereNot('id', exceptId);
-    })
-    .count<{ count: number }>({ count: '*' })
-    .first();
-  return Number(row?.count ?? 0);
-}
-
-/** The user's scheduled bots still waiting for their time (MAX_SCHEDULED_BOTS_PER_USER counts them). */
-export async function countWaitingScheduled(db: Db, userId: number): Promise<number> {
-  const row = await db('meetings')
-    .where({ user_id: userId, status: 'requested' })
-    .whereNotNull('join_at')
-    .whereNull('launch_session_id')
-    .count<{ count: number }>({ count: '*' })
-    .first();
-  return Number(row?.count ?? 0);
-}
-
-/** The user's bots in flight, scheduled bots still waiting for their time left out. */
-export async function listLiveMeetings(db: Db, userId: number): Promise<MeetingRecord[]> {
-  const rows = await db<MeetingRow>('meetings')
-    .where({ user_id: userId })
-    .whereIn('status', NON_TERMINAL_STATUSES)
-    .where(notWaitingScheduled)
-    .orderBy(NEWEST_FIRST);
-  return rows.map(toRecord);
-}
-
 export async function listMeetings(
   db: Db,
   userId: number,
@@ -430,85 +370,4 @@ export async function meetingListVersion(db: Db, userId: number): Promise<string
       db.raw('count(*)::bigint AS n, coalesce(sum(row_version), 0)::text AS s, coalesce(max(id), 0) AS m'),
     );
   return `${row?.n ?? 0}.${row?.m ?? 0}.${row?.s ?? 0}`;
-}
-
-/** The user's meeting a scheduler created for this occurrence, in any status. */
-export async function findMeetingByScheduleKey(
-  db: Db,
-  userId: number,
-  scheduleKey: string,
-): Promise<MeetingRecord | undefined> {
-  const row = await db<MeetingRow>('meetings').where({ user_id: userId, schedule_key: scheduleKey }).first();
-  return row && toRecord(row);
-}
-
-/**
- * Moves a scheduled bot still waiting to `joinAt` (and keeps `data.join_at` in step). Undefined
- * when it is no longer waiting (launched, ended, or never scheduled).
- */
-export async function moveScheduledJoin(
-  db: Db,
-  meetingId: number,
-  joinAt: Date,
-): Promise<MeetingRecord | undefined> {
-  const [row] = await db<MeetingRow>('meetings')
-    .where({ id: meetingId, status: 'requested' })
-    .whereNotNull('join_at')
-    .whereNull('launch_session_id')
-    .update({
-      join_at: joinAt,
-      data: db.raw(`data || jsonb_build_object('join_at', ?::text)`, [
-        joinAt.toISOString(),
-      ]) as unknown as Record<string, unknown>,
-      updated_at: db.fn.now() as unknown as Date,
-    })
-    .returning('*');
-  return row && toRecord(row);
-}
-
-/** A scheduled bot still waiting for its time, locked until the transaction ends; undefined otherwise. */
-export async function lockWaitingScheduled(db: Db, meetingId: number): Promise<MeetingRecord | undefined> {
-  const row = await db<MeetingRow>('meetings')
-    .where({ id: meetingId, status: 'requested' })
-    .whereNotNull('join_at')
-    .whereNull('launch_session_id')
-    .forUpdate()
-    .first();
-  return row && toRecord(row);
-}
-
-/**
- * Frees a cancelled meeting's schedule key, so its scheduler can schedule the occurrence again if it
- * comes back (the meeting keeps its history; the key lives on in nothing else).
- */
-export async function releaseScheduleKey(db: Db, meetingId: number): Promise<void> {
-  await db('meetings').where({ id: meetingId }).update({ schedule_key: null });
-}
-
-/** The user's scheduled bots still waiting whose schedule key starts with `keyPrefix` (one scheduler's). */
-export async function listWaitingScheduled(
-  db: Db,
-  userId: number,
-  keyPrefix: string,
-): Promise<MeetingRecord[]> {
-  const rows = await db<MeetingRow>('meetings')
-    .where({ user_id: userId, status: 'requested' })
-    .whereNotNull('join_at')
-    .whereNull('launch_session_id')
-    .whereRaw('left(schedule_key, ?) = ?', [keyPrefix.length, keyPrefix])
-    .orderBy('id');
-  return rows.map(toRecord);
-}
-
-/** The user's meetings made for these schedule keys, by key (any status). */
-export async function findMeetingsByScheduleKeys(
-  db: Db,
-  userId: number,
-  scheduleKeys: readonly string[],
-): Promise<Map<string, MeetingRecord>> {
-  if (scheduleKeys.length === 0) return new Map();
-  const rows = await db<MeetingRow>('meetings')
-    .where({ user_id: userId })
-    .whereIn('schedule_key', scheduleKeys);
-  return new Map(rows.map((row) => [row.schedule_key!, toRecord(row)]));
 }

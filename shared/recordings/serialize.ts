@@ -1,17 +1,9 @@
 import type { z } from 'zod';
 import { isoOrNull } from '../infra/timestamps.js';
-import { meetingJson } from '../meetings/serialize.js';
 import type { MeetingRecord } from '../meetings/store.js';
-import { meetingParticipantJson } from '../participants/serialize.js';
-import type { ParticipantRecord } from '../participants/store.js';
 import type { MediaLinks } from './media-links.js';
 import { RECORDING_CONTENT_TYPE, type RecordingRecord } from './store.js';
-import type {
-  meetingDetailSchema,
-  recordingDetailSchema,
-  recordingSchema,
-  VisibleRecordingState,
-} from './wire.js';
+import type { recordingDetailSchema, recordingSchema, VisibleRecordingState } from './wire.js';
 
 /** Where a recording's media is fetched: `<base>/recordings/{id}/media?token=…`, a signed, expiring link. */
 export function recordingMediaUrl(links: MediaLinks, recordingId: number): string {
@@ -55,21 +47,5 @@ export function recordingDetailJson(
     native_meeting_id: meeting.nativeMeetingId,
     content_type: RECORDING_CONTENT_TYPE,
     error: recording.error,
-  };
-}
-
-/** GET /meetings/{id}; `links` signs the recordings' media URLs (see recordingMediaUrl). */
-export function meetingDetailJson(
-  meeting: MeetingRecord,
-  recordings: readonly RecordingRecord[],
-  links: MediaLinks,
-  participants: readonly ParticipantRecord[],
-  now = new Date(),
-): z.infer<typeof meetingDetailSchema> {
-  const until = meeting.endTime ?? now;
-  return {
-    ...meetingJson(meeting),
-    recordings: recordings.map((recording) => recordingJson(recording, links)),
-    participants: participants.map((participant) => meetingParticipantJson(participant, until)),
   };
 }

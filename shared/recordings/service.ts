@@ -1,23 +1,13 @@
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
 import type { AuthenticatedKey } from '../accounts/keys-store.js';
 import { activeMediaLinkSecret, rotateMediaLinkSecret } from '../accounts/media-link-secrets.js';
 import { isTerminal } from '../contract/meeting-status.js';
-import type { Platform } from '../contract/platforms.js';
 import { waitAtMost } from '../infra/async.js';
 import { AppError, ConflictError, NotFoundError, SpecErrors, UnauthorizedError } from '../infra/errors.js';
 import { type Db, type Knex, MAX_DB_INTEGER } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
-import { getMeeting } from '../meetings/service.js';
-import {
-  deleteMeetings,
-  findMeetingById,
-  listUserMeetingsFor,
-  type MeetingRecord,
-} from '../meetings/store.js';
+import { findMeetingById, type MeetingRecord } from '../meetings/store.js';
 import { type MediaLinks, mediaLinksOf, mediaTokenValid } from './media-links.js';
-import { listParticipants } from '../participants/store.js';
-import { meetingDetailJson } from './serialize.js';
 import {
   type ByteRange,
   RangeNotSatisfiableError,
@@ -31,7 +21,6 @@ import {
   markRecordingsDeleting,
   type RecordingRecord,
 } from './store.js';
-import type { meetingDetailSchema } from './wire.js';
 
 export const RecordingErrors = {
   notFound: 'Recording not found',
@@ -245,59 +234,4 @@ export function removeRecordingFilesSoon(
 ): Promise<void> {
   if (recordings.length === 0) return Promise.resolve();
   return waitAtMost(removeRecordingFiles(deps, recordings), REMOVAL_WAIT_MS);
-}
-
-// A meeting's read and deletion that take its recordings with them live here, above both features:
-// meetings/ knows nothing of recordings.
-
-/** GET /meetings/{id}: the meeting and its recordings. */
-export async function meetingDetail(
-  db: Knex,
-  auth: AuthenticatedKey,
-  meetingId: number,
-): Promise<{ meeting: MeetingRecord; recordings: RecordingRecord[] }> {
-  const meeting = await getMeeting(db, auth, meetingId);
-  return { meeting, recordings: await meetingRecordings(db, [meeting.id]) };
-}
-
-/**
- * GET /meetings/{id}'s answer: the meeting and its recordings, their media URLs under `baseUrl`
- * signed for `ttlSeconds`.
- */
-export async function meetingDetailAnswer(
-  db: Knex,
-  auth: AuthenticatedKey,
-  meetingId: number,
-  links: { baseUrl: string; ttlSeconds: number },
-): Promise<z.infer<typeof meetingDetailSchema>> {
-  const { meeting, recordings } = await meetingDetail(db, auth, meetingId);
-  const signed = await mediaLinksFor(db, auth, links.baseUrl, links.ttlSeconds);
-  return meetingDetailJson(meeting, recordings, signed, await listParticipants(db, meeting.id));
-}
-
-/**
- * Deletes every finished meeting the user has for this platform + native id, with its transcript,
- * history and recordings. Refused (409) while a bot is still in flight for it, so nothing is deleted
- * under a running bot. The recordings go with the meetings' rows (marked `deleting`, in the same
- * transaction); their files are removed right after, or by the worker's sweep if the storage fails.
- */
-export async function deleteMeetingData(
-  deps: RecordingFilesDeps,
-  auth: AuthenticatedKey,
-  platform: Platform,
-  nativeMeetingId: string,
-): Promise<number[]> {
-  const { ids, recordings } = await deps.db.transaction(async (trx) => {
-    const meetings = await listUserMeetingsFor(trx, auth.user.id, platform, nativeMeetingId);
-    if (meetings.length === 0) throw new NotFoundError(SpecErrors.meetingNotFound);
-    if (meetings.some((meeting) => !isTerminal(meeting.status))) {
-      throw new ConflictError('A bot is still running for this meeting; stop it before deleting its data');
-    }
-    const ids = meetings.map((meeting) => meeting.id);
-    const recordings = await detachMeetingRecordings(trx, ids);
-    await deleteMeetings(trx, ids);
-    return { ids, recordings };
-  });
-  await removeRecordingFilesSoon(deps, recordings);
-  return ids;
 }

@@ -1,6 +1,6 @@
 import { deleteUserRow, lockUserForUpdate } from '../accounts/users-store.js';
 import { ConflictError, NotFoundError } from '../infra/errors.js';
-import { listLiveMeetings } from '../meetings/store.js';
+import { listLiveMeetings } from '../meetings/live-store.js';
 import { type RecordingFilesDeps, removeRecordingFilesSoon } from './service.js';
 import { findRecording, markRecordingsDeleting } from './store.js';
 

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../contract/platforms.js';
 import { isoTimestamp } from '../infra/timestamps.js';
-import { meetingShape } from '../meetings/wire.js';
-import { meetingParticipantSchema } from '../participants/wire.js';
 
 /** Recordings as the API shows them (responses; also the OpenAPI document's schemas). */
 
@@ -52,20 +50,3 @@ export const rotatedMediaLinksSchema = z.object({ message: z.string() }).meta({ 
 export const deletedRecordingSchema = z
   .object({ message: z.string(), id: z.number().int() })
   .meta({ id: 'DeletedRecording' });
-
-/** GET /meetings/{id}: the meeting with its recordings (here, above both: meetings know nothing of recordings). */
-export const meetingDetailSchema = z
-  .object({
-    ...meetingShape,
-    recordings: z
-      .array(recordingSchema)
-      .describe(
-        'The meeting’s audio recordings, oldest first (empty unless the bot was sent with recording_enabled)',
-      ),
-    participants: z
-      .array(meetingParticipantSchema)
-      .describe(
-        'Who its bots saw in the call (the bots themselves left out), in the order first seen; see GET /meetings/{id}/events for when each joined, left and spoke',
-      ),
-  })
-  .meta({ id: 'MeetingDetail' });

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DeliverWebhookPayload } from '../contract/jobs.js';
-import { webhookPolicyOf } from './address-policy.js';
+import { outboundAddressPolicyOf } from '../infra/outbound-address-policy.js';
 import type { WebhookDeps } from './deps.js';
 import type { WebhookDispatcher } from './dispatcher.js';
 import { findDelivery, hasEarlierPending, markDelivered, recordFailedAttempt } from './outbox.js';
@@ -34,7 +34,7 @@ export async function deliverWebhook(
     ? await sendWebhook(
         { url: delivery.url, id: delivery.id, type: delivery.eventType, body: webhookBody(delivery), secret },
         {
-          policy: webhookPolicyOf(deps.config),
+          policy: outboundAddressPolicyOf(deps.config),
           timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
         },
       )

@@ -22,7 +22,7 @@ import { findWebhookTargets, type HookedTarget, isHooked } from './targets.js';
 /**
  * Writes the webhook events of committed changes to the outbox. The features tell of their changes
  * (shared/<feature>/events.ts) inside the transaction that made them, so an event exists exactly
- * when its change does; the processes hand them `webhookOutbox` (api/app.ts, worker/domain-events.ts).
+ * when its change does; the processes hand them `webhookOutbox` (api/app.ts, worker/events/domain-events.ts).
  */
 
 /**

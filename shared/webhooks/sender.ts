@@ -4,11 +4,11 @@ import { isIP } from 'node:net';
 import {
   guardedLookup,
   isNonPublicAddress,
+  OutboundAddressError,
+  type OutboundAddressPolicy,
   refusedAddressMessage,
   schemeOrPortProblem,
-  WebhookAddressError,
-  type WebhookAddressPolicy,
-} from './address-policy.js';
+} from '../infra/outbound-address-policy.js';
 import { signWebhook, WebhookHeaders } from './signature.js';
 
 export interface WebhookRequest {
@@ -37,7 +37,7 @@ const USER_AGENT = 'meetbot-webhooks/1';
  */
 export function sendWebhook(
   webhook: WebhookRequest,
-  options: { policy: WebhookAddressPolicy; timeoutMs: number },
+  options: { policy: OutboundAddressPolicy; timeoutMs: number },
 ): Promise<SendResult> {
   const url = new URL(webhook.url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -105,7 +105,7 @@ export function sendWebhook(
         ok: false,
         statusCode: null,
         error: error.message || error.name,
-        permanent: error instanceof WebhookAddressError,
+        permanent: error instanceof OutboundAddressError,
       });
     });
     request.end(webhook.body);

@@ -8,7 +8,7 @@ import {
   UnauthorizedError,
 } from '../infra/errors.js';
 import type { Knex } from '../infra/knex.js';
-import { checkWebhookUrl, type WebhookAddressPolicy } from './address-policy.js';
+import { checkOutboundUrl, type OutboundAddressPolicy } from '../infra/outbound-address-policy.js';
 import {
   type DeliveryFilter,
   type DeliveryRecord,
@@ -31,9 +31,9 @@ import type { webhookTestResultSchema } from './wire.js';
 export async function assertWebhookUrlAllowed(
   field: string,
   url: string,
-  policy: WebhookAddressPolicy,
+  policy: OutboundAddressPolicy,
 ): Promise<string> {
-  const check = await checkWebhookUrl(url, policy);
+  const check = await checkOutboundUrl(url, policy);
   if (!check.ok) throw new BadRequestError(`${field}: ${check.reason}`);
   return check.url.href;
 }
@@ -46,7 +46,7 @@ export function webhookSettings(db: Knex, userId: number): Promise<UserWebhookSe
 /** Sets a user's endpoint (null turns it off), secret and options; undefined if there's no such user. */
 export async function configureUserWebhook(
   db: Knex,
-  policy: WebhookAddressPolicy,
+  policy: OutboundAddressPolicy,
   userId: number,
   change: UserWebhookChange & { url: string | null },
 ): Promise<UserWebhookSettings | undefined> {
@@ -67,7 +67,7 @@ export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
  */
 export async function sendTestWebhook(
   db: Knex,
-  options: { policy: WebhookAddressPolicy; timeoutMs: number },
+  options: { policy: OutboundAddressPolicy; timeoutMs: number },
   userId: number,
 ): Promise<WebhookTestResult> {
   const settings = await userWebhookSettings(db, userId);

@@ -1,5 +1,6 @@
+import { runningBots, stopBot } from '../../../shared/bots/running-bots.js';
 import { botStatusJson } from '../../../shared/bots/serialize.js';
-import { createBot, runningBots, stopBot } from '../../../shared/bots/service.js';
+import { createBot } from '../../../shared/bots/service.js';
 import { meetingJson } from '../../../shared/meetings/serialize.js';
 import { botRequestOf, createBotRequest } from '../../routes/bots/schema.js';
 import { meetingRefParams } from '../../routes/path-params.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { meetingDetailAnswer } from '../../../shared/meeting-details/service.js';
 import { updatedMeetingJson } from '../../../shared/meetings/serialize.js';
 import { meetingListAnswer, updateMeetingData } from '../../../shared/meetings/service.js';
-import { meetingDetailAnswer } from '../../../shared/recordings/service.js';
 import { updateMeetingDataRequest } from '../../routes/meetings/schema.js';
 import { meetingRefParams } from '../../routes/path-params.js';
 import { meetingIdShape, meetingRefShape, pageShape } from '../arguments.js';

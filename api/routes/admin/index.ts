@@ -11,9 +11,9 @@ import {
 import { issuedTokenSchema, userDetailSchema, userSchema } from '../../../shared/accounts/wire.js';
 import { NotFoundError } from '../../../shared/infra/errors.js';
 import type { Knex } from '../../../shared/infra/knex.js';
+import type { OutboundAddressPolicy } from '../../../shared/infra/outbound-address-policy.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { deleteUserAndData } from '../../../shared/recordings/user-erasure.js';
-import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
 import { webhookSettingsJson } from '../../../shared/webhooks/serialize.js';
 import { configureUserWebhook, webhookSettings } from '../../../shared/webhooks/service.js';
 import { webhookSettingsSchema } from '../../../shared/webhooks/wire.js';
@@ -21,8 +21,8 @@ import { error, json, ref } from '../../openapi/responses.js';
 import { integerIdParameter, invalidIntegerId } from '../path-params.js';
 import { limitParameter, offsetParameter } from '../query-params.js';
 import { adminAuth, type Route, routesOf } from '../route.js';
-import { type BotAccountRouteDeps, botAccountRoutes } from './bot-accounts.js';
 import { webhookChangeOf, webhookSettingsRequest } from '../user/schema.js';
+import { type BotAccountRouteDeps, botAccountRoutes } from './bot-accounts.js';
 import {
   createTokenQuery,
   createTokenRequest,
@@ -36,7 +36,7 @@ import {
 export interface AdminRouteDeps extends BotAccountRouteDeps {
   db: Knex;
   defaultMaxConcurrentBots: number;
-  webhookPolicy: WebhookAddressPolicy;
+  webhookPolicy: OutboundAddressPolicy;
   /** Where recordings are kept: deleting a user removes their files. */
   recordingStorage: RecordingStorage;
 }

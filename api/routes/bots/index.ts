@@ -1,17 +1,12 @@
 import { sendChatMessage } from '../../../shared/bots/chat.js';
+import { reconfigureBot, runningBots, stopBot } from '../../../shared/bots/running-bots.js';
+import { moveScheduledBot } from '../../../shared/bots/scheduled-bots.js';
 import {
   botConfigAcceptedJson,
   botStatusJson,
   chatSendAcceptedJson,
 } from '../../../shared/bots/serialize.js';
-import {
-  type BotServiceDeps,
-  createBot,
-  moveScheduledBot,
-  reconfigureBot,
-  runningBots,
-  stopBot,
-} from '../../../shared/bots/service.js';
+import { type BotServiceDeps, createBot } from '../../../shared/bots/service.js';
 import { botConfigAcceptedSchema, botStatusSchema } from '../../../shared/bots/wire.js';
 import { chatMessageJson } from '../../../shared/chat/serialize.js';
 import { latestMeetingChat } from '../../../shared/chat/service.js';

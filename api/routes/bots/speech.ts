@@ -11,7 +11,7 @@ import { commonErrors, error, json } from '../../openapi/responses.js';
 import { meetingRefParameters, meetingRefParams } from '../path-params.js';
 import { routesOf, userAuth } from '../route.js';
 import { speakBodyLimit } from './inline-media.js';
-import { speakRequest, speakRequestOf } from './speech-schema.js';
+import { speakRequest, speakRequestOf } from './schema.js';
 
 export interface SpeechRouteDeps extends SpeechDeps {
   rateLimits: Pick<RateLimits, 'botAction'>;

@@ -3,6 +3,8 @@ import { meetingChat } from '../../../shared/chat/service.js';
 import { chatMessagesSchema } from '../../../shared/chat/wire.js';
 import type { Knex } from '../../../shared/infra/knex.js';
 import type { ResponseCache } from '../../../shared/infra/response-cache.js';
+import { deleteMeetingData, meetingDetailAnswer } from '../../../shared/meeting-details/service.js';
+import { meetingDetailSchema } from '../../../shared/meeting-details/wire.js';
 import { meetingEventJson, updatedMeetingJson } from '../../../shared/meetings/serialize.js';
 import { meetingListAnswer, updateMeetingData } from '../../../shared/meetings/service.js';
 import {
@@ -13,8 +15,6 @@ import {
 import { participantEventJson } from '../../../shared/participants/serialize.js';
 import { meetingEventLog } from '../../../shared/participants/service.js';
 import { meetingEventsSchema } from '../../../shared/participants/wire.js';
-import { deleteMeetingData, meetingDetailAnswer } from '../../../shared/recordings/service.js';
-import { meetingDetailSchema } from '../../../shared/recordings/wire.js';
 import type { RecordingStorage } from '../../../shared/recordings/storage.js';
 import { requireAuth } from '../../context.js';
 import { commonErrors, error, json } from '../../openapi/responses.js';

@@ -1,7 +1,7 @@
 import { SpecErrors, UnauthorizedError } from '../../../shared/infra/errors.js';
 import type { Knex } from '../../../shared/infra/knex.js';
+import type { OutboundAddressPolicy } from '../../../shared/infra/outbound-address-policy.js';
 import type { AnnounceChanges } from '../../../shared/meetings/changes.js';
-import type { WebhookAddressPolicy } from '../../../shared/webhooks/address-policy.js';
 import { deliveryJson, webhookSettingsJson } from '../../../shared/webhooks/serialize.js';
 import {
   configureUserWebhook,
@@ -26,7 +26,7 @@ import { deliveryIdParams, listDeliveriesQuery, webhookChangeOf, webhookSettings
 
 export interface UserRouteDeps {
   db: Knex;
-  webhookPolicy: WebhookAddressPolicy;
+  webhookPolicy: OutboundAddressPolicy;
   webhookTimeoutMs: number;
   /** Wakes the workers' webhook dispatchers (a retried delivery is due). */
   announce: AnnounceChanges;

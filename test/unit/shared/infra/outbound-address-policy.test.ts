@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fetchRemoteMedia } from '../../../../shared/bots/remote-media.js';
 import {
-  checkWebhookUrl,
+  checkOutboundUrl,
   guardedLookup,
   isNonPublicAddress,
-} from '../../../../shared/webhooks/address-policy.js';
+} from '../../../../shared/infra/outbound-address-policy.js';
 
 const strict = { allowPrivateAddresses: false, allowHttp: false, allowedPorts: [80, 443, 8080, 8443] };
 
@@ -61,26 +61,26 @@ describe('non-public addresses', () => {
   );
 });
 
-describe('checkWebhookUrl', () => {
+describe('checkOutboundUrl', () => {
   it('takes a public https URL and normalises it', async () => {
-    const check = await checkWebhookUrl('HTTPS://93.184.215.14:8443/a/b?c=d', strict);
+    const check = await checkOutboundUrl('HTTPS://93.184.215.14:8443/a/b?c=d', strict);
     expect(check).toEqual({ ok: true, url: new URL('https://93.184.215.14:8443/a/b?c=d') });
   });
 
   it('refuses http unless allowed, and private addresses unless allowed', async () => {
-    expect(await checkWebhookUrl('http://93.184.215.14/', strict)).toEqual({
+    expect(await checkOutboundUrl('http://93.184.215.14/', strict)).toEqual({
       ok: false,
       reason: 'must be an https URL',
     });
-    expect((await checkWebhookUrl('http://93.184.215.14/', { ...strict, allowHttp: true })).ok).toBe(true);
-    expect((await checkWebhookUrl('https://127.0.0.1/', strict)).ok).toBe(false);
-    expect((await checkWebhookUrl('https://127.0.0.1/', { ...strict, allowPrivateAddresses: true })).ok).toBe(
-      true,
-    );
+    expect((await checkOutboundUrl('http://93.184.215.14/', { ...strict, allowHttp: true })).ok).toBe(true);
+    expect((await checkOutboundUrl('https://127.0.0.1/', strict)).ok).toBe(false);
+    expect(
+      (await checkOutboundUrl('https://127.0.0.1/', { ...strict, allowPrivateAddresses: true })).ok,
+    ).toBe(true);
   });
 
   it('resolves names: localhost is loopback (from /etc/hosts, no network)', async () => {
-    const local = await checkWebhookUrl('https://localhost/hook', strict);
+    const local = await checkOutboundUrl('https://localhost/hook', strict);
     expect(local.ok).toBe(false);
     expect(!local.ok && local.reason).toMatch(
       /^localhost resolves to a private, loopback or link-local address; such addresses are refused$/,
@@ -101,38 +101,38 @@ describe('checkWebhookUrl', () => {
       'mixed.example.com': ['93.184.215.14', '10.0.0.7'],
       'metadata.example.com': ['169.254.169.254'],
     });
-    expect((await checkWebhookUrl('https://hooks.example.com/x', strict, dns)).ok).toBe(true);
-    expect(await checkWebhookUrl('https://mixed.example.com/x', strict, dns)).toEqual({
+    expect((await checkOutboundUrl('https://hooks.example.com/x', strict, dns)).ok).toBe(true);
+    expect(await checkOutboundUrl('https://mixed.example.com/x', strict, dns)).toEqual({
       ok: false,
       reason:
         'mixed.example.com resolves to a private, loopback or link-local address; such addresses are refused',
     });
-    expect((await checkWebhookUrl('https://metadata.example.com/x', strict, dns)).ok).toBe(false);
-    expect(await checkWebhookUrl('https://no-such-host.example.com/x', strict, dns)).toEqual({
+    expect((await checkOutboundUrl('https://metadata.example.com/x', strict, dns)).ok).toBe(false);
+    expect(await checkOutboundUrl('https://no-such-host.example.com/x', strict, dns)).toEqual({
       ok: false,
       reason: 'host no-such-host.example.com could not be resolved',
     });
   });
 
   it('refuses ports outside WEBHOOK_ALLOWED_PORTS, and takes any with `any`', async () => {
-    expect(await checkWebhookUrl('https://93.184.215.14:22/x', strict)).toEqual({
+    expect(await checkOutboundUrl('https://93.184.215.14:22/x', strict)).toEqual({
       ok: false,
       reason: 'port 22 is not allowed; webhook endpoints may use ports 80, 443, 8080, 8443',
     });
-    expect((await checkWebhookUrl('https://93.184.215.14:444/x', strict)).ok).toBe(false);
-    expect((await checkWebhookUrl('https://93.184.215.14:443/x', strict)).ok).toBe(true);
+    expect((await checkOutboundUrl('https://93.184.215.14:444/x', strict)).ok).toBe(false);
+    expect((await checkOutboundUrl('https://93.184.215.14:443/x', strict)).ok).toBe(true);
     expect(
-      (await checkWebhookUrl('https://93.184.215.14:444/x', { ...strict, allowedPorts: 'any' })).ok,
+      (await checkOutboundUrl('https://93.184.215.14:444/x', { ...strict, allowedPorts: 'any' })).ok,
     ).toBe(true);
     expect(
-      (await checkWebhookUrl('http://93.184.215.14/x', { ...strict, allowHttp: true, allowedPorts: [443] }))
+      (await checkOutboundUrl('http://93.184.215.14/x', { ...strict, allowHttp: true, allowedPorts: [443] }))
         .ok,
     ).toBe(false);
   });
 
   it('refuses credentials and fragments', async () => {
-    expect((await checkWebhookUrl('https://a:b@93.184.215.14/', strict)).ok).toBe(false);
-    expect((await checkWebhookUrl('https://93.184.215.14/#x', strict)).ok).toBe(false);
+    expect((await checkOutboundUrl('https://a:b@93.184.215.14/', strict)).ok).toBe(false);
+    expect((await checkOutboundUrl('https://93.184.215.14/#x', strict)).ok).toBe(false);
   });
 
   // A refusal names the host the user gave and the rule, never what the name resolved to: the
@@ -140,7 +140,7 @@ describe('checkWebhookUrl', () => {
   it('never shows the private address a name resolved to, at check time nor at connection time', async () => {
     const hidden = ['10.0.0.7', '169.254.169.254', 'fd00::5'];
     const dns = async () => hidden.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-    const checked = await checkWebhookUrl('https://intranet.example.com/x', strict, dns);
+    const checked = await checkOutboundUrl('https://intranet.example.com/x', strict, dns);
     expect(checked.ok).toBe(false);
     const reason = checked.ok ? '' : checked.reason;
     expect(reason).toContain('intranet.example.com resolves to a private');
