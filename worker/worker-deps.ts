@@ -5,8 +5,8 @@ import type { Config } from '../shared/infra/config.js';
 import type { Knex } from '../shared/infra/knex.js';
 import type { Logger } from '../shared/infra/logger.js';
 import type { AnnounceChanges } from '../shared/meetings/changes.js';
-import type { BotFleet } from './bot-fleet.js';
-import type { WorkerMetrics } from './metrics.js';
+import type { BotFleet } from './fleet/bot-fleet.js';
+import type { WorkerMetrics } from './metrics/worker-metrics.js';
 import type { BotCredentials } from './runtime/bot-credentials.js';
 import type { BotRuntime } from './runtime/bot-runtime.js';
 

@@ -3,12 +3,15 @@ import type { Redis } from 'ioredis';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { redisBotCommands } from '../../shared/bots/command-channel.js';
 import { bullBotJobs } from '../../shared/bots/jobs.js';
-import { parseConfig } from '../../shared/infra/config.js';
+import { type Config, parseConfig } from '../../shared/infra/config.js';
+import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
-import { BotFleet } from '../../worker/bot-fleet.js';
-import { closeBotSession } from '../../worker/bot-sessions.js';
-import { LaunchPlacement } from '../../worker/placement.js';
-import { createLaunchWorker } from '../../worker/queue-workers.js';
+import type { BotQueues } from '../../shared/infra/queues.js';
+import { BotFleet } from '../../worker/fleet/bot-fleet.js';
+import { closeBotSession } from '../../worker/fleet/bot-sessions.js';
+import { createControlWorker } from '../../worker/queues/control-worker.js';
+import { createLaunchWorker } from '../../worker/queues/launch-worker.js';
+import { LaunchPlacement } from '../../worker/queues/placement.js';
 import { createBotCredentials } from '../../worker/runtime/bot-credentials.js';
 import type { BotContainerSpec, BotRuntime } from '../../worker/runtime/bot-runtime.js';
 import type { WorkerDeps } from '../../worker/worker-deps.js';
@@ -42,6 +45,67 @@ export function recordingRuntime(workerId: string, onStart: (start: RecordedStar
   };
 }
 
+/**
+ * A worker's shared handles as worker/create-worker.ts builds them, against a test's Postgres, Redis
+ * and BullMQ queues: the runtime is the test's (no container starts), the metrics are counters of a
+ * registry of their own, and announcements go nowhere unless `announce` is given.
+ */
+export function testWorkerDeps(options: {
+  config: Config;
+  db: Knex;
+  /** The worker's non-blocking connection; its credentials and command streams use it. */
+  redis: Redis;
+  queues: BotQueues;
+  runtime: BotRuntime;
+  log: Logger;
+  /** 4 slots unless given. */
+  fleet?: BotFleet;
+  announce?: WorkerDeps['announce'];
+}): WorkerDeps {
+  const { config, redis } = options;
+  const registers = [new Registry()];
+  return {
+    config,
+    db: options.db,
+    redis,
+    runtime: options.runtime,
+    credentials: createBotCredentials(redis, config),
+    fleet: options.fleet ?? new BotFleet(4),
+    log: options.log,
+    metrics: {
+      relaunches: new Counter({ name: 'r', help: 'h', labelNames: ['outcome'], registers }),
+      launchDuration: new Histogram({ name: 'l', help: 'h', registers }),
+      scheduledLaunchDelay: new Histogram({ name: 's', help: 'h', registers }),
+    },
+    jobs: bullBotJobs(options.queues),
+    commands: redisBotCommands(redis, config.QUEUE_PREFIX, { maxBytes: config.COMMAND_STREAM_MAX_BYTES }),
+    announce: options.announce ?? (async () => undefined),
+  };
+}
+
+/**
+ * The launch queue's worker as worker/create-worker.ts makes it (placement by free capacity among
+ * the workers' heartbeats), running on `connection`.
+ */
+export function runLaunchWorker(deps: WorkerDeps, connection: Redis): Worker {
+  const placement = new LaunchPlacement({
+    db: deps.db,
+    fleet: deps.fleet,
+    workerId: deps.config.WORKER_ID,
+    heartbeatSeconds: deps.config.WORKER_HEARTBEAT_SECONDS,
+  });
+  const worker = createLaunchWorker(deps, connection, placement);
+  void worker.run();
+  return worker;
+}
+
+/** The control queue's worker (stops) as worker/create-worker.ts makes it, running on `connection`. */
+export function runControlWorker(deps: WorkerDeps, connection: Redis): Worker {
+  const worker = createControlWorker(deps, connection);
+  void worker.run();
+  return worker;
+}
+
 export interface LaunchWorker {
   deps: WorkerDeps;
   worker: Worker;
@@ -49,7 +113,7 @@ export interface LaunchWorker {
 }
 
 /**
- * Launch workers as worker/main.ts builds them (their own connections, slots and id) against a test
+ * Launch workers as worker/create-worker.ts builds them (their own connections, slots and id) against a test
  * API's Postgres, Redis and BullMQ queues, with a recording runtime: no bot container is started.
  * A worker "restart" is `stop` then `start`.
  */
@@ -82,34 +146,17 @@ export class LaunchWorkers {
   start(workerId: string, env: Record<string, string> = {}, slots = 4): LaunchWorker {
     const config = this.config(workerId, env);
     const redis = createTestRedis(config.REDIS_URL);
-    const fleet = new BotFleet(slots);
-    const registers = [new Registry()];
-    const deps: WorkerDeps = {
+    const deps = testWorkerDeps({
       config,
       db: this.api.database.db,
       redis,
+      queues: this.api.queues,
       runtime: recordingRuntime(workerId, (start) => this.starts.push(start)),
-      credentials: createBotCredentials(redis, config),
-      fleet,
       log: this.log,
-      metrics: {
-        relaunches: new Counter({ name: 'r', help: 'h', labelNames: ['outcome'], registers }),
-        launchDuration: new Histogram({ name: 'l', help: 'h', registers }),
-        scheduledLaunchDelay: new Histogram({ name: 's', help: 'h', registers }),
-      },
-      jobs: bullBotJobs(this.api.queues),
-      commands: redisBotCommands(redis, this.api.prefix),
-      announce: async () => undefined,
-    };
-    const placement = new LaunchPlacement({
-      db: this.api.database.db,
-      fleet,
-      workerId,
-      heartbeatSeconds: config.WORKER_HEARTBEAT_SECONDS,
+      fleet: new BotFleet(slots),
     });
     const connection = redis.duplicate();
-    const worker = createLaunchWorker(deps, connection, placement);
-    void worker.run();
+    const worker = runLaunchWorker(deps, connection);
     const started = { deps, worker, connections: [redis, connection] };
     this.running.push(started);
     return started;

@@ -2,7 +2,7 @@ import type { MeetingStatus } from '../../shared/contract/meeting-status.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { MeetingRecord } from '../../shared/meetings/store.js';
 import * as transitions from '../../shared/meetings/transitions.js';
-import { domainEvents } from '../../worker/domain-events.js';
+import { domainEvents } from '../../worker/events/domain-events.js';
 
 /**
  * The meetings' status writes as the worker makes them: each change is told to the worker's domain

@@ -1,6 +1,6 @@
 import type { Config } from '../../shared/infra/config.js';
 import { createLogger } from '../../shared/infra/logger.js';
-import { WebhookService } from '../../worker/webhook-deliveries.js';
+import { WebhookService } from '../../worker/webhooks/webhook-deliveries.js';
 import { startTestApi, type TestApi } from './api.js';
 import { FakeBots } from './fake-bot.js';
 import { createTestRedis } from './redis.js';

@@ -5,11 +5,11 @@ import {
   lockBotAccount,
   SIGN_IN_EVIDENCE_HOURS,
   signInEvidenceOfAccount,
-} from '../shared/accounts/bot-accounts-store.js';
-import { BotAccountReasons } from '../shared/contract/events.js';
-import type { Db, Knex } from '../shared/infra/knex.js';
-import type { MeetingEvents, MeetingStatusChanged } from '../shared/meetings/events.js';
-import { recordStatusChange } from '../shared/meetings/transitions.js';
+} from '../../shared/accounts/bot-accounts-store.js';
+import { BotAccountReasons } from '../../shared/contract/events.js';
+import type { Db, Knex } from '../../shared/infra/knex.js';
+import type { MeetingEvents, MeetingStatusChanged } from '../../shared/meetings/events.js';
+import { recordStatusChange } from '../../shared/meetings/transitions.js';
 
 /** BOT_ACCOUNT_EXPIRY_USERS' default, until the worker's config sets it (setBotAccountExpiryUsers). */
 let expiryUsers = 2;

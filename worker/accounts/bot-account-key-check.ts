@@ -1,8 +1,8 @@
-import { checkBotAccountKeys } from '../shared/accounts/bot-account-keys.js';
-import { BotAccountSessions } from '../shared/accounts/bot-account-sessions.js';
-import type { Config } from '../shared/infra/config.js';
-import type { Knex } from '../shared/infra/knex.js';
-import type { Logger } from '../shared/infra/logger.js';
+import { checkBotAccountKeys } from '../../shared/accounts/bot-account-keys.js';
+import { BotAccountSessions } from '../../shared/accounts/bot-account-sessions.js';
+import type { Config } from '../../shared/infra/config.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
 
 /**
  * At a worker's start, with BOT_ACCOUNT_KEY set: every stored bot account session checked against

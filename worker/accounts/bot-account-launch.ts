@@ -1,15 +1,27 @@
-import { BOT_ACCOUNT_KEY_MISSING, BotAccountSessions } from '../shared/accounts/bot-account-sessions.js';
+import { BOT_ACCOUNT_KEY_MISSING, BotAccountSessions } from '../../shared/accounts/bot-account-sessions.js';
 import {
   findBotAccountOfMeeting,
   type TakenBotAccount,
   takeBotAccount,
-} from '../shared/accounts/bot-accounts-store.js';
-import { BotAccountReasons } from '../shared/contract/events.js';
-import { UnknownSealingKeyError } from '../shared/infra/sealing.js';
-import type { StorageState } from '../shared/contract/storage-state.js';
-import type { MeetingRecord } from '../shared/meetings/store.js';
-import type { LaunchAccount } from './runtime/bot-launch-spec.js';
-import type { WorkerDeps } from './worker-deps.js';
+} from '../../shared/accounts/bot-accounts-store.js';
+import { BotAccountReasons } from '../../shared/contract/events.js';
+import type { StorageState } from '../../shared/contract/storage-state.js';
+import type { Config } from '../../shared/infra/config.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { UnknownSealingKeyError } from '../../shared/infra/sealing.js';
+import type { MeetingRecord } from '../../shared/meetings/store.js';
+import type { LaunchAccount } from '../runtime/bot-launch-spec.js';
+
+/** What choosing a launch's bot account needs: the pool in Postgres, its keys and limits. */
+export interface AccountLaunchDeps {
+  db: Knex;
+  config: Pick<
+    Config,
+    'BOT_ACCOUNT_KEY' | 'BOT_ACCOUNT_PREVIOUS_KEYS' | 'BOT_ACCOUNT_MAX_BOTS' | 'BOT_ACCOUNT_USER_SHARE'
+  >;
+  log: Logger;
+}
 
 export type AccountForLaunch =
   | { anonymous: true }
@@ -28,7 +40,7 @@ export type AccountForLaunch =
  * in the worker, and goes to the bot in a file (worker/runtime/bot-launch-spec.ts).
  */
 export async function botAccountForLaunch(
-  deps: Pick<WorkerDeps, 'db' | 'config' | 'log'>,
+  deps: AccountLaunchDeps,
   meeting: MeetingRecord,
 ): Promise<AccountForLaunch> {
   if (!meeting.authenticated) return { anonymous: true };

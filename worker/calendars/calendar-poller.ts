@@ -1,11 +1,11 @@
 import type { Counter } from 'prom-client';
-import type { BotServiceDeps } from '../shared/bots/service.js';
-import { type FeedPollSettings, pollFeed } from '../shared/calendars/poll.js';
-import { type ClaimedFeed, claimDueFeeds } from '../shared/calendars/store.js';
-import { PeriodicLoop } from '../shared/infra/background-loop.js';
-import type { Config } from '../shared/infra/config.js';
-import type { Logger } from '../shared/infra/logger.js';
-import type { WebhookAddressPolicy } from '../shared/webhooks/address-policy.js';
+import type { BotServiceDeps } from '../../shared/bots/service.js';
+import { type FeedPollSettings, pollFeed } from '../../shared/calendars/poll.js';
+import { type ClaimedFeed, claimDueFeeds } from '../../shared/calendars/store.js';
+import { PeriodicLoop } from '../../shared/infra/background-loop.js';
+import type { Config } from '../../shared/infra/config.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import type { WebhookAddressPolicy } from '../../shared/infra/outbound-address-policy.js';
 
 export interface CalendarPollerMetrics {
   /** meetbot_calendar_feed_polls_total{outcome} */

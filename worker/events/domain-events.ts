@@ -1,10 +1,10 @@
-import type { ChatEvents } from '../shared/chat/events.js';
-import type { MeetingEvents } from '../shared/meetings/events.js';
-import type { ParticipantEvents } from '../shared/participants/events.js';
-import type { RecordingEvents } from '../shared/recordings/events.js';
-import type { TranscriptEvents } from '../shared/transcripts/events.js';
-import { webhookOutbox } from '../shared/webhooks/record-events.js';
-import { expireAccountOnSignInExpired } from './bot-account-expiry.js';
+import type { ChatEvents } from '../../shared/chat/events.js';
+import type { MeetingEvents } from '../../shared/meetings/events.js';
+import type { ParticipantEvents } from '../../shared/participants/events.js';
+import type { RecordingEvents } from '../../shared/recordings/events.js';
+import type { TranscriptEvents } from '../../shared/transcripts/events.js';
+import { webhookOutbox } from '../../shared/webhooks/record-events.js';
+import { expireAccountOnSignInExpired } from '../accounts/bot-account-expiry.js';
 
 /**
  * The composition root of the worker's domain events: every change the worker writes (a meeting's

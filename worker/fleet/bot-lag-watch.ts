@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import { botAliveKey, parseBotAliveState } from '../shared/contract/streams.js';
-import { PeriodicLoop } from '../shared/infra/background-loop.js';
-import type { Logger } from '../shared/infra/logger.js';
+import { botAliveKey, parseBotAliveState } from '../../shared/contract/streams.js';
+import { PeriodicLoop } from '../../shared/infra/background-loop.js';
+import type { Logger } from '../../shared/infra/logger.js';
 import type { BotFleet } from './bot-fleet.js';
 
 export interface BotLag {

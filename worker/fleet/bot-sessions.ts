@@ -5,16 +5,30 @@ import {
   listBotSessions,
   markBotSessionEnded,
   registerBotSession,
-} from '../shared/bots/session-registry.js';
-import { isTerminal } from '../shared/contract/meeting-status.js';
-import { botAudioStream } from '../shared/contract/audio-stream.js';
-import { BOT_STREAM_KINDS, botAliveKey, botSessionStream } from '../shared/contract/streams.js';
-import { findMeetingById } from '../shared/meetings/store.js';
-import { INGEST_GROUP } from './ingest/ingester.js';
-import type { BotIdentity } from './runtime/bot-credentials.js';
-import type { WorkerDeps } from './worker-deps.js';
+} from '../../shared/bots/session-registry.js';
+import { botAudioStream } from '../../shared/contract/audio-stream.js';
+import { isTerminal } from '../../shared/contract/meeting-status.js';
+import { BOT_STREAM_KINDS, botAliveKey, botSessionStream } from '../../shared/contract/streams.js';
+import type { Config } from '../../shared/infra/config.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { findMeetingById } from '../../shared/meetings/store.js';
+import { INGEST_GROUP } from '../ingest/ingester.js';
+import type { BotCredentials, BotIdentity } from '../runtime/bot-credentials.js';
 
-export type BotSessionDeps = Pick<WorkerDeps, 'config' | 'db' | 'redis' | 'credentials' | 'log'>;
+/** What keeping bots' sessions and credentials needs; the sweep also reads meetings (`db`). */
+export interface BotSessionDeps {
+  config: Pick<Config, 'WORKER_ID' | 'QUEUE_PREFIX'>;
+  db: Knex;
+  /** A non-blocking connection: the session registry and the bots' streams. */
+  redis: Redis;
+  /** Each bot's own Redis credential, issued at launch and revoked when the bot is gone. */
+  credentials: BotCredentials;
+  log: Logger;
+}
+
+/** Opening and closing one bot's session: no meeting is read. */
+export type SessionOpenDeps = Omit<BotSessionDeps, 'db'>;
 
 /** A launch this recent may still be starting its container (the reconciler's own grace, too). */
 export const LAUNCH_IN_PROGRESS_MS = 120_000;
@@ -29,7 +43,7 @@ export const ENDED_STREAMS_KEPT_MS = 10 * 60_000;
  * bound to its meeting), then its credential is issued. Returns the Redis URL the bot gets.
  * Registered first, so a credential never exists without its entry (the sweep revokes those).
  */
-export async function openBotSession(deps: BotSessionDeps, bot: BotIdentity): Promise<string> {
+export async function openBotSession(deps: SessionOpenDeps, bot: BotIdentity): Promise<string> {
   const entry: BotSessionEntry = {
     meetingId: bot.meetingId,
     workerId: deps.config.WORKER_ID,
@@ -47,7 +61,7 @@ export async function openBotSession(deps: BotSessionDeps, bot: BotIdentity): Pr
 }
 
 /** The bot is gone (ended, crashed, never started, or lost with its host): its credential goes too. */
-export async function closeBotSession(deps: BotSessionDeps, sessionId: string): Promise<void> {
+export async function closeBotSession(deps: SessionOpenDeps, sessionId: string): Promise<void> {
   await deps.credentials.revoke(sessionId);
   await markBotSessionEnded(deps.redis, deps.config.QUEUE_PREFIX, sessionId);
   deps.log.info({ sessionId }, 'bot credential revoked');

@@ -1,20 +1,29 @@
+import type { Counter } from 'prom-client';
+import type { BotJobs } from '../../shared/bots/jobs.js';
 import { lifecycleEvent } from '../../shared/contract/events.js';
 import { isTerminal } from '../../shared/contract/meeting-status.js';
 import { decodeStreamEntry } from '../../shared/contract/stream-codec.js';
 import { botEventsStream, botSessionStream } from '../../shared/contract/streams.js';
+import type { Config } from '../../shared/infra/config.js';
+import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { transitionMeeting } from '../../shared/meetings/transitions.js';
-import { applyBotEnd, joinRetryOf } from '../bot-outcome.js';
-import { closeBotSession } from '../bot-sessions.js';
-import { domainEvents } from '../domain-events.js';
-import type { WorkerDeps } from '../worker-deps.js';
-import { Labels } from './bot-runtime.js';
+import { domainEvents } from '../events/domain-events.js';
+import { applyBotEnd, joinRetryOf } from '../retries/bot-outcome.js';
+import { type BotRuntime, Labels } from '../runtime/bot-runtime.js';
+import type { BotFleet } from './bot-fleet.js';
+import { type BotSessionDeps, closeBotSession } from './bot-sessions.js';
 
-export type ExitHandlerDeps = Pick<
-  WorkerDeps,
-  'config' | 'db' | 'redis' | 'runtime' | 'fleet' | 'log' | 'announce' | 'credentials'
-> &
-  Partial<Pick<WorkerDeps, 'jobs'>>;
+export interface ExitHandlerDeps extends BotSessionDeps {
+  config: Config;
+  runtime: BotRuntime;
+  fleet: BotFleet;
+  announce: AnnounceChanges;
+  /** Queues a refused bot's retry; without it the bot's end is final. */
+  jobs?: BotJobs | undefined;
+  /** Counts the retries queued (WorkerMetrics.joinRetries), when given. */
+  metrics?: { joinRetries?: Pick<Counter, 'inc'> } | undefined;
+}
 
 /** How far back in the events stream to look for the bot's own final event. */
 const RECENT_EVENTS = 1000;

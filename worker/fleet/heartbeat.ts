@@ -1,7 +1,7 @@
-import { PeriodicLoop } from '../shared/infra/background-loop.js';
-import type { Knex } from '../shared/infra/knex.js';
-import type { Logger } from '../shared/infra/logger.js';
-import { recordHeartbeat } from '../shared/workers/store.js';
+import { PeriodicLoop } from '../../shared/infra/background-loop.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { recordHeartbeat } from '../../shared/workers/store.js';
 import type { BotFleet } from './bot-fleet.js';
 
 /**

@@ -4,7 +4,7 @@ import { chatMessageEvent } from '../../shared/contract/events.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
-import { domainEvents } from '../domain-events.js';
+import { domainEvents } from '../events/domain-events.js';
 import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 

@@ -13,7 +13,7 @@ import type { Logger } from '../../shared/infra/logger.js';
 import { meetingAnnouncer } from '../../shared/meetings/changes.js';
 import type { RecordingStorage } from '../../shared/recordings/storage.js';
 import type { SegmentRecord } from '../../shared/transcripts/store.js';
-import type { BotOutcomeDeps } from '../bot-outcome.js';
+import type { BotOutcomeDeps } from '../retries/bot-outcome.js';
 import { botStreamsOf } from './bot-streams.js';
 import { chatMessageHandler } from './chat-messages.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
@@ -49,7 +49,7 @@ export interface IngesterOptions {
   onSegmentsCommitted?: (written: SegmentRecord[]) => void;
   /** How long another consumer's message may stay pending before this one takes it over. */
   claimIdleMs?: number;
-  /** Retries of refused bots (worker/bot-outcome.ts); none when absent. */
+  /** Retries of refused bots (worker/retries/bot-outcome.ts); none when absent. */
   joinRetry?: BotOutcomeDeps['retry'];
 }
 

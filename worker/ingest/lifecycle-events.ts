@@ -4,8 +4,8 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { recordRejoin, transitionMeeting } from '../../shared/meetings/transitions.js';
-import { applyBotEnd, type BotOutcomeDeps } from '../bot-outcome.js';
-import { domainEvents } from '../domain-events.js';
+import { domainEvents } from '../events/domain-events.js';
+import { applyBotEnd, type BotOutcomeDeps } from '../retries/bot-outcome.js';
 import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 

@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { saveParticipantEvents } from '../../shared/participants/ingest.js';
 import type { ParticipantEventInsert } from '../../shared/participants/store.js';
-import { domainEvents } from '../domain-events.js';
+import { domainEvents } from '../events/domain-events.js';
 import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 

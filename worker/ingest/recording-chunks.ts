@@ -5,7 +5,7 @@ import { findMeetingById } from '../../shared/meetings/store.js';
 import { completeRecording, hasEveryChunk, inStorage } from '../../shared/recordings/completion.js';
 import type { RecordingStorage } from '../../shared/recordings/storage.js';
 import { findOrCreateRecording, recordChunk, storedChunks } from '../../shared/recordings/store.js';
-import { domainEvents } from '../domain-events.js';
+import { domainEvents } from '../events/domain-events.js';
 import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 

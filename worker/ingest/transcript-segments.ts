@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { saveSegments } from '../../shared/transcripts/ingest.js';
 import type { SegmentRecord, SegmentUpsert } from '../../shared/transcripts/store.js';
-import { domainEvents } from '../domain-events.js';
+import { domainEvents } from '../events/domain-events.js';
 import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 

@@ -1,17 +1,32 @@
 import { randomUUID } from 'node:crypto';
+import { claimScheduledLaunch } from '../../shared/bots/schedule-claim.js';
 import type { LaunchBotPayload } from '../../shared/contract/jobs.js';
 import { isTerminal } from '../../shared/contract/meeting-status.js';
-import { claimScheduledLaunch } from '../../shared/bots/schedule-claim.js';
 import { ScheduleReasons } from '../../shared/contract/schedule.js';
+import type { Config } from '../../shared/infra/config.js';
 import { claimLaunch, recordBotContainer } from '../../shared/meetings/launch-store.js';
 import type { MeetingRecord } from '../../shared/meetings/store.js';
 import { findTranscriptTimeline } from '../../shared/transcripts/store.js';
-import { closeBotSession, openBotSession } from '../bot-sessions.js';
-import { botAccountForLaunch } from '../bot-account-launch.js';
-import { failMeeting } from '../fail-meeting.js';
+import { type AccountLaunchDeps, botAccountForLaunch } from '../accounts/bot-account-launch.js';
+import { type FailMeetingDeps, failMeeting } from '../events/fail-meeting.js';
+import { closeBotSession, openBotSession, type SessionOpenDeps } from '../fleet/bot-sessions.js';
+import type { WorkerMetrics } from '../metrics/worker-metrics.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
-import type { WorkerDeps } from '../worker-deps.js';
+import type { BotRuntime } from '../runtime/bot-runtime.js';
 import { meetingNamedBy } from './job-meeting.js';
+
+/**
+ * What one launch uses, each part handed on as it is to the step that needs it: the meeting's rows
+ * (`db`), the bot account (AccountLaunchDeps), the bot's session and credential (SessionOpenDeps),
+ * failing the meeting (FailMeetingDeps), and the container.
+ */
+export interface LaunchDeps extends AccountLaunchDeps, SessionOpenDeps, FailMeetingDeps {
+  /** WORKER_ID for the claim; the whole config makes the bot's (botContainerSpec). */
+  config: Config;
+  /** Starts the bot's container, and removes it when the meeting ended meanwhile. */
+  runtime: Pick<BotRuntime, 'start' | 'remove'>;
+  metrics: Pick<WorkerMetrics, 'launchDuration'> & Partial<Pick<WorkerMetrics, 'scheduledLaunchDelay'>>;
+}
 
 export type LaunchOutcome =
   | { launched: true; containerId: string; sessionId: string }
@@ -23,7 +38,7 @@ export type LaunchOutcome =
  * happen at most once per launch, whatever the retries, stalled jobs or number of workers. The
  * caller holds a slot. The bot gets a Redis credential of its own, revoked if the launch fails.
  */
-export async function launchBot(deps: WorkerDeps, payload: LaunchBotPayload): Promise<LaunchOutcome> {
+export async function launchBot(deps: LaunchDeps, payload: LaunchBotPayload): Promise<LaunchOutcome> {
   const log = deps.log.child({ meetingId: payload.meetingId });
   const meeting = await meetingNamedBy(deps.db, payload);
   if (!meeting) return { launched: false, reason: 'meeting not found' };

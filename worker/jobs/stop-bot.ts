@@ -1,11 +1,24 @@
 import { UnrecoverableError } from 'bullmq';
+import type { BotCommands } from '../../shared/bots/command-channel.js';
 import type { StopBotPayload } from '../../shared/contract/jobs.js';
 import { isTerminal } from '../../shared/contract/meeting-status.js';
 import { sleep } from '../../shared/infra/async.js';
+import type { Config } from '../../shared/infra/config.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
 import { deploymentLabels } from '../runtime/bot-launch-spec.js';
-import { Labels } from '../runtime/bot-runtime.js';
-import type { WorkerDeps } from '../worker-deps.js';
+import { type BotRuntime, Labels } from '../runtime/bot-runtime.js';
 import { meetingNamedBy } from './job-meeting.js';
+
+/** What a stop uses: the meeting's row, the bot's command stream and this engine's containers. */
+export interface StopDeps {
+  /** QUEUE_PREFIX, BOT_STOP_GRACE_SECONDS and the deployment's container labels. */
+  config: Config;
+  db: Knex;
+  commands: Pick<BotCommands, 'send'>;
+  runtime: Pick<BotRuntime, 'list' | 'inspect' | 'stop'>;
+  log: Logger;
+}
 
 /**
  * Tells the bot to leave (through its durable command stream, so it works whichever worker runs
@@ -13,7 +26,7 @@ import { meetingNamedBy } from './job-meeting.js';
  * segments, then stops and removes a container still running here. Containers on other hosts are
  * left to their own worker's reconciler, which enforces the same grace.
  */
-export async function stopBot(deps: WorkerDeps, payload: StopBotPayload): Promise<void> {
+export async function stopBot(deps: StopDeps, payload: StopBotPayload): Promise<void> {
   // The API ends the meeting before it queues the stop: a stop for a meeting still going was not its.
   const meeting = await meetingNamedBy(deps.db, payload);
   if (!meeting) throw new UnrecoverableError(`meeting ${payload.meetingId} not found: stop refused`);
@@ -49,7 +62,7 @@ export async function stopBot(deps: WorkerDeps, payload: StopBotPayload): Promis
 /** After the grace period: SIGTERM (the bot leaves at once), then SIGKILL after this long. */
 const FORCE_STOP_SECONDS = 10;
 
-async function exitsWithin(deps: WorkerDeps, containerId: string, ms: number): Promise<boolean> {
+async function exitsWithin(deps: StopDeps, containerId: string, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
     const info = await deps.runtime.inspect(containerId);

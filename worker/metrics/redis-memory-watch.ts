@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
-import { PeriodicLoop } from '../shared/infra/background-loop.js';
-import type { Logger } from '../shared/infra/logger.js';
-import { METRIC_PREFIX } from '../shared/infra/metrics.js';
+import { PeriodicLoop } from '../../shared/infra/background-loop.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { METRIC_PREFIX } from '../../shared/infra/metrics.js';
 
 /** What INFO memory says of Redis's memory and its limit. */
 export interface RedisMemory {

@@ -1,15 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { BOT_ACCOUNT_STATUSES, countBotAccountsByStatus } from '../shared/accounts/bot-accounts-store.js';
-import { NON_TERMINAL_STATUSES } from '../shared/contract/meeting-status.js';
-import { PLATFORMS } from '../shared/contract/platforms.js';
-import type { Knex } from '../shared/infra/knex.js';
-import type { Logger } from '../shared/infra/logger.js';
-import { METRIC_PREFIX, mayScrape } from '../shared/infra/metrics.js';
-import type { DeliveryAttemptOutcome } from '../shared/webhooks/deps.js';
-import type { BotFleet } from './bot-fleet.js';
-import type { BotLagWatch } from './bot-lag-watch.js';
-import type { BotRuntime } from './runtime/bot-runtime.js';
+import { BOT_ACCOUNT_STATUSES, countBotAccountsByStatus } from '../../shared/accounts/bot-accounts-store.js';
+import { NON_TERMINAL_STATUSES } from '../../shared/contract/meeting-status.js';
+import { PLATFORMS } from '../../shared/contract/platforms.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { METRIC_PREFIX, mayScrape } from '../../shared/infra/metrics.js';
+import type { DeliveryAttemptOutcome } from '../../shared/webhooks/deps.js';
+import type { BotFleet } from '../fleet/bot-fleet.js';
+import type { BotLagWatch } from '../fleet/bot-lag-watch.js';
+import type { BotRuntime } from '../runtime/bot-runtime.js';
 
 /** Where ingestion and delivery report what they did (a Prometheus registry in a worker). */
 export interface IngestMetrics {

@@ -1,6 +1,6 @@
-import type { Knex } from '../shared/infra/knex.js';
-import { roomierWorkerExists } from '../shared/workers/store.js';
-import type { BotFleet } from './bot-fleet.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import { roomierWorkerExists } from '../../shared/workers/store.js';
+import type { BotFleet } from '../fleet/bot-fleet.js';
 
 /** How long one launch may be left for roomier workers before this one takes it anyway. */
 const MAX_DEFERRAL_MS = 5000;

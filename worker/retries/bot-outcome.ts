@@ -1,14 +1,14 @@
 import type { Counter } from 'prom-client';
-import { hasActiveBotAccount } from '../shared/accounts/bot-accounts-store.js';
-import type { BotJobs } from '../shared/bots/jobs.js';
-import { isTerminal } from '../shared/contract/meeting-status.js';
-import type { Config } from '../shared/infra/config.js';
-import type { Knex } from '../shared/infra/knex.js';
-import type { Logger } from '../shared/infra/logger.js';
-import { releaseForRetry } from '../shared/meetings/launch-store.js';
-import { findMeetingById, type MeetingRecord } from '../shared/meetings/store.js';
-import { recordStatusChange, transitionMeeting } from '../shared/meetings/transitions.js';
-import { domainEvents } from './domain-events.js';
+import { hasActiveBotAccount } from '../../shared/accounts/bot-accounts-store.js';
+import type { BotJobs } from '../../shared/bots/jobs.js';
+import { isTerminal } from '../../shared/contract/meeting-status.js';
+import type { Config } from '../../shared/infra/config.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { releaseForRetry } from '../../shared/meetings/launch-store.js';
+import { findMeetingById, type MeetingRecord } from '../../shared/meetings/store.js';
+import { recordStatusChange, transitionMeeting } from '../../shared/meetings/transitions.js';
+import { domainEvents } from '../events/domain-events.js';
 import { decideJoinRetry, type JoinRetrySettings, totalAttempts } from './join-retry-policy.js';
 
 /** What applying a bot's end needs: retries happen only when `retry` is given. */
@@ -39,7 +39,7 @@ export type BotEndApplied = 'ended' | 'retrying' | 'ignored';
 
 /**
  * Applies the end a bot reported for its launch session `sessionId`: the meeting completes or fails
- * with the bot's reason, unless the reason is one a retry can help (worker/join-retry-policy.ts) and
+ * with the bot's reason, unless the reason is one a retry can help (worker/retries/join-retry-policy.ts) and
  * attempts remain; then the meeting keeps its status, the attempt is recorded on its events (its
  * number and reason, status unchanged) and the next launch is queued as a delayed job for when the
  * backoff is over. Both readers of a bot's final event (the ingester and the exit handler) come here:

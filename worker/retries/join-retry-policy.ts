@@ -1,4 +1,4 @@
-import type { FailedReason } from '../shared/contract/events.js';
+import type { FailedReason } from '../../shared/contract/events.js';
 
 /**
  * Which refusals are worth another launch, and when. A retry can help only where the next attempt

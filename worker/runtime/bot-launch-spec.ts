@@ -5,10 +5,10 @@ import {
   BOT_STORAGE_STATE_FILE,
   BOT_USER_ID,
   type BotConfigInput,
-  type SpeechConfig,
   CHROMIUM_BUILDS,
-  type TranscriptionConfig,
+  type SpeechConfig,
   splitBotSecrets,
+  type TranscriptionConfig,
 } from '../../shared/contract/bot-config.js';
 import { normalizeMeetingUrl } from '../../shared/contract/platforms.js';
 import type { StorageState } from '../../shared/contract/storage-state.js';

@@ -1,9 +1,9 @@
-import { deleteCommandStreams, meetingsWithCommandStreams } from '../shared/bots/command-channel.js';
-import { listBotSessions } from '../shared/bots/session-registry.js';
-import { speechQueueKey } from '../shared/bots/speech-queue.js';
-import { isTerminal } from '../shared/contract/meeting-status.js';
-import { findMeetingsProgress } from '../shared/meetings/store.js';
-import type { WorkerDeps } from './worker-deps.js';
+import { deleteCommandStreams, meetingsWithCommandStreams } from '../../shared/bots/command-channel.js';
+import { listBotSessions } from '../../shared/bots/session-registry.js';
+import { speechQueueKey } from '../../shared/bots/speech-queue.js';
+import { isTerminal } from '../../shared/contract/meeting-status.js';
+import { findMeetingsProgress } from '../../shared/meetings/store.js';
+import type { WorkerDeps } from '../worker-deps.js';
 
 /** Meetings looked at per sweep, oldest command first: the rest wait for the next sweep. */
 const SWEEP_BATCH = 500;

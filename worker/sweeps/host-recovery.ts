@@ -1,12 +1,12 @@
-import { botAliveKey } from '../shared/contract/streams.js';
-import { listUnclaimedRelaunchesBefore, releaseForRelaunch } from '../shared/meetings/launch-store.js';
-import { findMeetingById } from '../shared/meetings/store.js';
-import { recordStatusChange } from '../shared/meetings/transitions.js';
-import { findTranscriptTimeline } from '../shared/transcripts/store.js';
-import { listMeetingsOfLapsedWorkers, type OrphanedMeeting } from '../shared/workers/store.js';
-import { domainEvents } from './domain-events.js';
-import { failMeeting } from './fail-meeting.js';
-import type { WorkerDeps } from './worker-deps.js';
+import { botAliveKey } from '../../shared/contract/streams.js';
+import { listUnclaimedRelaunchesBefore, releaseForRelaunch } from '../../shared/meetings/launch-store.js';
+import { findMeetingById } from '../../shared/meetings/store.js';
+import { recordStatusChange } from '../../shared/meetings/transitions.js';
+import { findTranscriptTimeline } from '../../shared/transcripts/store.js';
+import { listMeetingsOfLapsedWorkers, type OrphanedMeeting } from '../../shared/workers/store.js';
+import { domainEvents } from '../events/domain-events.js';
+import { failMeeting } from '../events/fail-meeting.js';
+import type { WorkerDeps } from '../worker-deps.js';
 
 export type RecoveryDeps = Pick<
   WorkerDeps,

@@ -1,18 +1,18 @@
-import { isTerminal } from '../shared/contract/meeting-status.js';
+import { isTerminal } from '../../shared/contract/meeting-status.js';
 import {
   listLiveMeetingsOfWorker,
   listPendingRetriesDueBefore,
   listUnclaimedRequestedBefore,
-} from '../shared/meetings/launch-store.js';
-import { findMeetingById } from '../shared/meetings/store.js';
-import { joinRetryOf, queueRetry } from './bot-outcome.js';
-import { LAUNCH_IN_PROGRESS_MS, sweepBotSessions } from './bot-sessions.js';
+} from '../../shared/meetings/launch-store.js';
+import { findMeetingById } from '../../shared/meetings/store.js';
+import { failMeeting } from '../events/fail-meeting.js';
+import { LAUNCH_IN_PROGRESS_MS, sweepBotSessions } from '../fleet/bot-sessions.js';
+import { handleBotExit } from '../fleet/exit-handler.js';
+import { joinRetryOf, queueRetry } from '../retries/bot-outcome.js';
+import { deploymentLabels } from '../runtime/bot-launch-spec.js';
+import { type BotContainerInfo, Labels } from '../runtime/bot-runtime.js';
+import type { WorkerDeps } from '../worker-deps.js';
 import { sweepCommandStreams } from './command-stream-sweep.js';
-import { failMeeting } from './fail-meeting.js';
-import { deploymentLabels } from './runtime/bot-launch-spec.js';
-import { type BotContainerInfo, Labels } from './runtime/bot-runtime.js';
-import { handleBotExit } from './runtime/exit-handler.js';
-import type { WorkerDeps } from './worker-deps.js';
 
 export interface ReconcileReport {
   adopted: number;
@@ -43,9 +43,9 @@ export interface ReconcileReport {
  * - a launch unclaimed for half a minute is queued again (a no-op unless it was never queued);
  * - so is a refused bot's retry half a minute past its time, failed once it waited too long;
  * - a bot credential whose bot is gone (this host's container gone, or a lost host's bot no longer
- *   alive) is revoked (worker/bot-sessions.ts);
+ *   alive) is revoked (worker/fleet/bot-sessions.ts);
  * - the command stream of a meeting that ended, once its bot is gone, is deleted
- *   (worker/command-stream-sweep.ts).
+ *   (worker/sweeps/command-stream-sweep.ts).
  */
 export async function reconcile(deps: WorkerDeps): Promise<ReconcileReport> {
   const report: ReconcileReport = {

@@ -1,10 +1,14 @@
-import { PeriodicLoop } from '../shared/infra/background-loop.js';
-import type { Knex } from '../shared/infra/knex.js';
-import type { Logger } from '../shared/infra/logger.js';
-import { completeRecording, inStorage } from '../shared/recordings/completion.js';
-import type { RecordingStorage } from '../shared/recordings/storage.js';
-import { deleteRecordingRow, markRecordingsDeleting, recordingsToSweep } from '../shared/recordings/store.js';
-import { domainEvents } from './domain-events.js';
+import { PeriodicLoop } from '../../shared/infra/background-loop.js';
+import type { Knex } from '../../shared/infra/knex.js';
+import type { Logger } from '../../shared/infra/logger.js';
+import { completeRecording, inStorage } from '../../shared/recordings/completion.js';
+import type { RecordingStorage } from '../../shared/recordings/storage.js';
+import {
+  deleteRecordingRow,
+  markRecordingsDeleting,
+  recordingsToSweep,
+} from '../../shared/recordings/store.js';
+import { domainEvents } from '../events/domain-events.js';
 
 export interface RecordingSweepOptions {
   /** A recording of a finished meeting with no chunk for this long is finished with what it has. */

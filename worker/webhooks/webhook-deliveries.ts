@@ -1,11 +1,11 @@
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { PeriodicLoop } from '../shared/infra/background-loop.js';
-import { createWebhookQueue } from '../shared/infra/queues.js';
-import { MeetingChangeListener } from '../shared/meetings/changes.js';
-import type { WebhookDeps } from '../shared/webhooks/deps.js';
-import { WebhookDispatcher } from '../shared/webhooks/dispatcher.js';
-import { createWebhookWorker } from './queue-workers.js';
+import { PeriodicLoop } from '../../shared/infra/background-loop.js';
+import { createWebhookQueue } from '../../shared/infra/queues.js';
+import { MeetingChangeListener } from '../../shared/meetings/changes.js';
+import type { WebhookDeps } from '../../shared/webhooks/deps.js';
+import { WebhookDispatcher } from '../../shared/webhooks/dispatcher.js';
+import { createWebhookWorker } from '../queues/webhook-worker.js';
 
 /** How soon after an announcement the dispatcher looks for new deliveries (coalesces bursts). */
 const KICK_DEBOUNCE_MS = 25;

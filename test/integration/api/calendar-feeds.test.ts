@@ -3,9 +3,9 @@ import { redisBotCommands } from '../../../shared/bots/command-channel.js';
 import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import { FeedFetchError, fetchFeed } from '../../../shared/calendars/fetch-feed.js';
 import { createLogger } from '../../../shared/infra/logger.js';
-import { webhookPolicyOf } from '../../../shared/webhooks/address-policy.js';
+import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
 import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
-import { CalendarPoller, calendarFeedSettingsOf } from '../../../worker/calendar-poller.js';
+import { CalendarPoller, calendarFeedSettingsOf } from '../../../worker/calendars/calendar-poller.js';
 import { startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { IcsServer, icsCalendar, icsEvent, icsUtc } from '../../support/ics-server.js';
 import { TEST_WEBHOOK_ENV } from '../../support/webhook-service.js';
@@ -190,11 +190,11 @@ describe("a feed's fetch, as its last_poll tells", () => {
           extraMeetingOrigins: [],
           announce: async () => undefined,
           events: webhookOutbox,
-          webhookPolicy: webhookPolicyOf(open.config),
+          webhookPolicy: outboundAddressPolicyOf(open.config),
           transcriptionEngine: open.config.TRANSCRIPTION_ENGINE,
           schedule: { horizonDays: 30, clockSkewSeconds: 30 },
         },
-        settings: calendarFeedSettingsOf(open.config, webhookPolicyOf(open.config)),
+        settings: calendarFeedSettingsOf(open.config, outboundAddressPolicyOf(open.config)),
         log,
       },
       { tickMs: 1000, leaseSeconds: 60 },

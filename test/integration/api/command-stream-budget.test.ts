@@ -1,23 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Counter, Histogram, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisBotCommands } from '../../../shared/bots/command-channel.js';
-import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import { markBotSessionEnded, registerBotSession } from '../../../shared/bots/session-registry.js';
 import { speechQueueKey } from '../../../shared/bots/speech-queue.js';
 import { botCommand, SCREEN_IMAGE_MAX_BYTES } from '../../../shared/contract/commands.js';
 import { decodeStreamEntry } from '../../../shared/contract/stream-codec.js';
 import { botCommandStreamsKey, botCommandsStream } from '../../../shared/contract/streams.js';
 import { createLogger } from '../../../shared/infra/logger.js';
-import { BotFleet } from '../../../worker/bot-fleet.js';
-import { sweepCommandStreams } from '../../../worker/command-stream-sweep.js';
-import { createControlWorker } from '../../../worker/queue-workers.js';
-import { createBotCredentials } from '../../../worker/runtime/bot-credentials.js';
+import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
+import { sweepCommandStreams } from '../../../worker/sweeps/command-stream-sweep.js';
 import type { WorkerDeps } from '../../../worker/worker-deps.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
-import { recordingRuntime, until } from '../../support/launch-workers.js';
+import { recordingRuntime, runControlWorker, testWorkerDeps, until } from '../../support/launch-workers.js';
 import { advanceMeeting } from '../../support/meetings.js';
 import { createTestRedis } from '../../support/redis.js';
 
@@ -46,27 +41,18 @@ beforeAll(async () => {
       BOT_STOP_GRACE_SECONDS: '1',
     },
   });
-  // A worker's stop path as worker/main.ts builds it; its runtime runs no containers.
+  // A worker's stop path as worker/create-worker.ts builds it; its runtime runs no containers.
   workerRedis = createTestRedis();
-  const registers = [new Registry()];
-  workerDeps = {
+  workerDeps = testWorkerDeps({
     config: api.config,
     db: api.database.db,
     redis: workerRedis,
+    queues: api.queues,
     runtime: recordingRuntime('budget-worker', () => undefined),
-    credentials: createBotCredentials(workerRedis, api.config),
-    fleet: new BotFleet(1),
     log: createLogger('command-stream-budget', 'silent'),
-    metrics: {
-      relaunches: new Counter({ name: 'r', help: 'h', labelNames: ['outcome'], registers }),
-      launchDuration: new Histogram({ name: 'l', help: 'h', registers }),
-    },
-    jobs: bullBotJobs(api.queues),
-    commands: redisBotCommands(workerRedis, api.prefix, { maxBytes: api.config.COMMAND_STREAM_MAX_BYTES }),
-    announce: async () => undefined,
-  };
-  control = createControlWorker(workerDeps, workerRedis.duplicate());
-  void control.run();
+    fleet: new BotFleet(1),
+  });
+  control = runControlWorker(workerDeps, workerRedis.duplicate());
 });
 
 afterAll(async () => {

@@ -13,7 +13,7 @@ import {
   recordChunk,
 } from '../../../shared/recordings/store.js';
 import { upsertSegments } from '../../../shared/transcripts/store.js';
-import { RecordingSweeper } from '../../../worker/recording-sweeper.js';
+import { RecordingSweeper } from '../../../worker/sweeps/recording-sweeper.js';
 import {
   ADMIN_KEY,
   ISO_UTC,

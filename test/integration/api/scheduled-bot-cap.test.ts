@@ -6,7 +6,7 @@ import type { BotServiceDeps } from '../../../shared/bots/service.js';
 import type { PlannedOccurrence } from '../../../shared/calendars/plan.js';
 import { syncFeedBots } from '../../../shared/calendars/sync.js';
 import { createLogger } from '../../../shared/infra/logger.js';
-import { webhookPolicyOf } from '../../../shared/webhooks/address-policy.js';
+import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
 import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 
@@ -99,7 +99,7 @@ describe('MAX_SCHEDULED_BOTS_PER_USER', () => {
       extraMeetingOrigins: [],
       announce: async () => undefined,
       events: webhookOutbox,
-      webhookPolicy: webhookPolicyOf(api.config),
+      webhookPolicy: outboundAddressPolicyOf(api.config),
       transcriptionEngine: api.config.TRANSCRIPTION_ENGINE,
       schedule: {
         horizonDays: 30,

@@ -1,19 +1,13 @@
 import type { Job, Worker } from 'bullmq';
-import { Counter, Histogram, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisBotCommands } from '../../../shared/bots/command-channel.js';
-import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import { CONTROL_QUEUE, JobNames, LAUNCH_QUEUE } from '../../../shared/contract/jobs.js';
 import { botCommandsStream } from '../../../shared/contract/streams.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { insertMeeting, type MeetingRecord, moveMeetingStatus } from '../../../shared/meetings/store.js';
-import { BotFleet } from '../../../worker/bot-fleet.js';
-import { LaunchPlacement } from '../../../worker/placement.js';
-import { createControlWorker, createLaunchWorker } from '../../../worker/queue-workers.js';
-import { createBotCredentials } from '../../../worker/runtime/bot-credentials.js';
+import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
 import type { BotRuntime } from '../../../worker/runtime/bot-runtime.js';
-import type { WorkerDeps } from '../../../worker/worker-deps.js';
 import { ADMIN_KEY, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { runControlWorker, runLaunchWorker, testWorkerDeps } from '../../support/launch-workers.js';
 import { createTestRedis } from '../../support/redis.js';
 
 // Bull Board lets an operator add any job with any data to our queues. Whatever is added there
@@ -65,40 +59,16 @@ beforeAll(async () => {
   api = await startTestApi();
   user = await api.createUser();
   const redis = createTestRedis(api.config.REDIS_URL);
-  const fleet = new BotFleet(2);
-  const registry = new Registry();
-  const deps: WorkerDeps = {
+  const deps = testWorkerDeps({
     config: api.config,
     db: api.database.db,
     redis,
+    queues: api.queues,
     runtime: recordingRuntime,
-    credentials: createBotCredentials(redis, api.config),
-    fleet,
     log,
-    metrics: {
-      relaunches: new Counter({
-        name: 'relaunches',
-        help: 'h',
-        labelNames: ['outcome'],
-        registers: [registry],
-      }),
-      launchDuration: new Histogram({ name: 'launch', help: 'h', registers: [registry] }),
-    },
-    jobs: bullBotJobs(api.queues),
-    commands: redisBotCommands(redis, api.prefix),
-    announce: async () => undefined,
-  };
-  const placement = new LaunchPlacement({
-    db: api.database.db,
-    fleet,
-    workerId: api.config.WORKER_ID,
-    heartbeatSeconds: api.config.WORKER_HEARTBEAT_SECONDS,
+    fleet: new BotFleet(2),
   });
-  workers = [
-    createLaunchWorker(deps, redis.duplicate(), placement),
-    createControlWorker(deps, redis.duplicate()),
-  ];
-  for (const worker of workers) void worker.run();
+  workers = [runLaunchWorker(deps, redis.duplicate()), runControlWorker(deps, redis.duplicate())];
 });
 
 afterAll(async () => {

@@ -6,8 +6,8 @@ import { BotAccountSessions } from '../../../shared/accounts/bot-account-session
 import { parseConfig } from '../../../shared/infra/config.js';
 import { sealedKeyId } from '../../../shared/infra/sealing.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
-import { botAccountForLaunch } from '../../../worker/bot-account-launch.js';
-import { checkBotAccountKeysAtStart } from '../../../worker/bot-account-key-check.js';
+import { botAccountForLaunch } from '../../../worker/accounts/bot-account-launch.js';
+import { checkBotAccountKeysAtStart } from '../../../worker/accounts/bot-account-key-check.js';
 import { ADMIN_KEY, googleMeetBot, startTestApi, type TestApi } from '../../support/api.js';
 
 // BOT_ACCOUNT_KEY's key id, rotation and mismatches, against the real API and Postgres: sessions the

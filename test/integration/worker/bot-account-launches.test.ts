@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisBotCommands } from '../../../shared/bots/command-channel.js';
-import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import {
   BOT_CONFIG_ENV,
   BOT_STORAGE_STATE_FILE,
@@ -14,21 +12,21 @@ import { parseConfig } from '../../../shared/infra/config.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
 import { transitionMeeting } from '../../../shared/meetings/transitions.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
-import { BotFleet } from '../../../worker/bot-fleet.js';
-import { applyBotEnd, joinRetryOf } from '../../../worker/bot-outcome.js';
-import { setBotAccountExpiryUsers } from '../../../worker/bot-account-expiry.js';
-import { closeBotSession } from '../../../worker/bot-sessions.js';
-import { domainEvents } from '../../../worker/domain-events.js';
+import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
+import { applyBotEnd, joinRetryOf } from '../../../worker/retries/bot-outcome.js';
+import { setBotAccountExpiryUsers } from '../../../worker/accounts/bot-account-expiry.js';
+import { closeBotSession } from '../../../worker/fleet/bot-sessions.js';
+import { domainEvents } from '../../../worker/events/domain-events.js';
 import { launchBot } from '../../../worker/jobs/launch-bot.js';
-import { WorkerMetrics } from '../../../worker/metrics.js';
-import { createBotCredentials } from '../../../worker/runtime/bot-credentials.js';
+import { WorkerMetrics } from '../../../worker/metrics/worker-metrics.js';
 import type { BotContainerSpec, BotRuntime } from '../../../worker/runtime/bot-runtime.js';
 import type { WorkerDeps } from '../../../worker/worker-deps.js';
 import { ADMIN_KEY, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { testWorkerDeps } from '../../support/launch-workers.js';
 import { createTestRedis } from '../../support/redis.js';
 
 // Signed-in bots at launch, against the real API, Postgres and Redis: the worker's launch job as
-// worker/main.ts runs it, with a container runtime that only records what it was asked to start.
+// worker/create-worker.ts runs it, with a container runtime that only records what it was asked to start.
 
 const SECRET = `secret-cookie-${randomBytes(8).toString('hex')}`;
 const KEY = randomBytes(32).toString('base64');
@@ -121,7 +119,6 @@ beforeAll(async () => {
     LOG_LEVEL: 'trace',
   });
   const redis = createTestRedis(config.REDIS_URL);
-  const registry = new Registry();
   const log = pino(
     { level: 'trace' },
     new Writable({
@@ -131,22 +128,15 @@ beforeAll(async () => {
       },
     }),
   );
-  deps = {
+  deps = testWorkerDeps({
     config,
     db: api.database.db,
     redis,
+    queues: api.queues,
     runtime: recordingRuntime(),
-    credentials: createBotCredentials(redis, config),
-    fleet: new BotFleet(100),
     log,
-    metrics: {
-      relaunches: new Counter({ name: 'r', help: 'h', labelNames: ['outcome'], registers: [registry] }),
-      launchDuration: new Histogram({ name: 'l', help: 'h', registers: [registry] }),
-    },
-    jobs: bullBotJobs(api.queues),
-    commands: redisBotCommands(redis, api.prefix),
-    announce: async () => undefined,
-  };
+    fleet: new BotFleet(100),
+  });
   metrics = new Registry();
   new WorkerMetrics(metrics, {
     fleet: deps.fleet,

@@ -14,7 +14,7 @@ import {
   botSessionStream,
   botSessionsKey,
 } from '../../../shared/contract/streams.js';
-import { parseConfig } from '../../../shared/infra/config.js';
+import { type Config, parseConfig } from '../../../shared/infra/config.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { meetingChangesChannel } from '../../../shared/meetings/changes.js';
 import { claimLaunch } from '../../../shared/meetings/launch-store.js';
@@ -27,7 +27,7 @@ import {
   openBotSession,
   restoreLostCredentials,
   sweepBotSessions,
-} from '../../../worker/bot-sessions.js';
+} from '../../../worker/fleet/bot-sessions.js';
 import { INGEST_GROUP } from '../../../worker/ingest/ingester.js';
 import {
   botUserPrefix,
@@ -45,7 +45,10 @@ let userId: number;
 const prefix = uniquePrefix('creds');
 const bots: Redis[] = [];
 
-function depsFor(workerId = 'worker-a', env: Record<string, string> = {}): BotSessionDeps {
+function depsFor(
+  workerId = 'worker-a',
+  env: Record<string, string> = {},
+): BotSessionDeps & { config: Config } {
   const config = parseConfig({
     QUEUE_PREFIX: prefix,
     REDIS_URL: TEST_REDIS_URL,

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { botAliveKey } from '../../../shared/contract/streams.js';
 import { createLogger } from '../../../shared/infra/logger.js';
-import { BotFleet } from '../../../worker/bot-fleet.js';
-import { BotLagWatch } from '../../../worker/bot-lag-watch.js';
+import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
+import { BotLagWatch } from '../../../worker/fleet/bot-lag-watch.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 
 const log = createLogger('lag-watch-test', process.env.TEST_LOG_LEVEL ?? 'silent');

@@ -6,12 +6,12 @@ import { pollFeed } from '../../../shared/calendars/poll.js';
 import { claimDueFeeds } from '../../../shared/calendars/store.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
-import { webhookPolicyOf } from '../../../shared/webhooks/address-policy.js';
+import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
 import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
 import { Registry } from 'prom-client';
-import { BotFleet } from '../../../worker/bot-fleet.js';
-import { CalendarPoller, calendarFeedSettingsOf } from '../../../worker/calendar-poller.js';
-import { WorkerMetrics } from '../../../worker/metrics.js';
+import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
+import { CalendarPoller, calendarFeedSettingsOf } from '../../../worker/calendars/calendar-poller.js';
+import { WorkerMetrics } from '../../../worker/metrics/worker-metrics.js';
 import type { BotRuntime } from '../../../worker/runtime/bot-runtime.js';
 import { startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import {
@@ -25,7 +25,7 @@ import {
 import { TEST_WEBHOOK_ENV } from '../../support/webhook-service.js';
 
 // Calendar feeds against the real API, Postgres, Redis and BullMQ queues, with the worker's poller
-// as worker/main.ts builds it, polling a feed a local HTTP server on 127.0.0.1 serves. Rounds are
+// as worker/create-worker.ts builds it, polling a feed a local HTTP server on 127.0.0.1 serves. Rounds are
 // run by hand (pollDue) so each sees exactly one version of the feed; no worker launches the bots.
 
 const log = createLogger('calendar-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -44,13 +44,13 @@ function botDeps(): BotServiceDeps {
     extraMeetingOrigins: api.config.EXTRA_MEETING_ORIGINS,
     announce: async () => undefined,
     events: webhookOutbox,
-    webhookPolicy: webhookPolicyOf(api.config),
+    webhookPolicy: outboundAddressPolicyOf(api.config),
     transcriptionEngine: api.config.TRANSCRIPTION_ENGINE,
     schedule: { horizonDays: 30, clockSkewSeconds: 30 },
   };
 }
 
-const settings = () => calendarFeedSettingsOf(api.config, webhookPolicyOf(api.config));
+const settings = () => calendarFeedSettingsOf(api.config, outboundAddressPolicyOf(api.config));
 const newPoller = () =>
   new CalendarPoller({ bots: botDeps(), settings: settings(), log }, { tickMs: 1000, leaseSeconds: 60 });
 

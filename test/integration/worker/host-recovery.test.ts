@@ -13,8 +13,8 @@ import { findMeetingById, insertMeeting, moveMeetingStatus } from '../../../shar
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { upsertSegments } from '../../../shared/transcripts/store.js';
 import { recordHeartbeat, roomierWorkerExists } from '../../../shared/workers/store.js';
-import { type RecoveryDeps, recoverLostHosts } from '../../../worker/host-recovery.js';
-import { requeueLaunches } from '../../../worker/reconciler.js';
+import { type RecoveryDeps, recoverLostHosts } from '../../../worker/sweeps/host-recovery.js';
+import { requeueLaunches } from '../../../worker/sweeps/reconciler.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { recordRejoin } from '../../support/meetings.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';

@@ -5,15 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisBotCommands } from '../../../shared/bots/command-channel.js';
 import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import { createLogger } from '../../../shared/infra/logger.js';
-import { webhookPolicyOf } from '../../../shared/webhooks/address-policy.js';
+import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
 import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
-import { BotFleet } from '../../../worker/bot-fleet.js';
+import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
 import {
   CalendarPoller,
   calendarFeedSettingsOf,
   calendarPollerOptionsOf,
-} from '../../../worker/calendar-poller.js';
-import { serveWorkerMetrics, WorkerMetrics } from '../../../worker/metrics.js';
+} from '../../../worker/calendars/calendar-poller.js';
+import { serveWorkerMetrics, WorkerMetrics } from '../../../worker/metrics/worker-metrics.js';
 import type { BotRuntime } from '../../../worker/runtime/bot-runtime.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { FakeBots } from '../../support/fake-bot.js';
@@ -152,11 +152,11 @@ describe('hostile calendar feeds', () => {
           extraMeetingOrigins: api.config.EXTRA_MEETING_ORIGINS,
           announce: async () => undefined,
           events: webhookOutbox,
-          webhookPolicy: webhookPolicyOf(api.config),
+          webhookPolicy: outboundAddressPolicyOf(api.config),
           transcriptionEngine: api.config.TRANSCRIPTION_ENGINE,
           schedule: { horizonDays: 30, clockSkewSeconds: 30 },
         },
-        settings: calendarFeedSettingsOf(api.config, webhookPolicyOf(api.config)),
+        settings: calendarFeedSettingsOf(api.config, outboundAddressPolicyOf(api.config)),
         log,
       },
       calendarPollerOptionsOf(api.config),

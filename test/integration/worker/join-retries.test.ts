@@ -3,15 +3,15 @@ import { streamFields } from '../../../shared/contract/stream-codec.js';
 import { botSessionStream } from '../../../shared/contract/streams.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
-import { applyBotEnd, type BotEnd, joinRetryOf } from '../../../worker/bot-outcome.js';
+import { applyBotEnd, type BotEnd, joinRetryOf } from '../../../worker/retries/bot-outcome.js';
 import { Ingester } from '../../../worker/ingest/ingester.js';
-import { sweepPendingRetries } from '../../../worker/reconciler.js';
+import { sweepPendingRetries } from '../../../worker/sweeps/reconciler.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { type LaunchWorker, LaunchWorkers, until } from '../../support/launch-workers.js';
 import { tempRecordingStorage } from '../../support/recording-storage.js';
 
 // Retries of refused bots against the real API, Postgres, Redis and BullMQ, with launch workers as
-// worker/main.ts builds them; the container runtime is a recorder (no bot runs), and the bot's end is
+// worker/create-worker.ts builds them; the container runtime is a recorder (no bot runs), and the bot's end is
 // applied the way the ingester and the exit handler apply a bot's final event (applyBotEnd).
 
 const log = createLogger('join-retries-test', process.env.TEST_LOG_LEVEL ?? 'silent');

@@ -22,7 +22,7 @@ import {
   type RecordingRecord,
 } from '../../../shared/recordings/store.js';
 import { Ingester } from '../../../worker/ingest/ingester.js';
-import { RecordingSweeper } from '../../../worker/recording-sweeper.js';
+import { RecordingSweeper } from '../../../worker/sweeps/recording-sweeper.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
 

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisMemoryWatch } from '../../../worker/redis-memory-watch.js';
+import { RedisMemoryWatch } from '../../../worker/metrics/redis-memory-watch.js';
 import { type OwnRedis, startOwnRedis } from '../../support/redis-server.js';
 
 /**

@@ -1,18 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redisBotCommands } from '../../../shared/bots/command-channel.js';
 import { bullBotJobs } from '../../../shared/bots/jobs.js';
-import { type BotServiceDeps, scheduleBot } from '../../../shared/bots/service.js';
+import { scheduleBot } from '../../../shared/bots/scheduled-bots.js';
+import type { BotServiceDeps } from '../../../shared/bots/service.js';
 import { createLogger } from '../../../shared/infra/logger.js';
+import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
-import { webhookPolicyOf } from '../../../shared/webhooks/address-policy.js';
 import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
-import { reconcile } from '../../../worker/reconciler.js';
+import { reconcile } from '../../../worker/sweeps/reconciler.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
 import { LaunchWorkers, until } from '../../support/launch-workers.js';
 
 // Scheduled bots (POST /bots `join_at`) against the real API, Postgres, Redis and BullMQ, with
-// launch workers as worker/main.ts builds them; only the container runtime is a recorder, so no
+// launch workers as worker/create-worker.ts builds them; only the container runtime is a recorder, so no
 // bot container is started. A worker "restart" closes one launch worker and starts a new one.
 
 const log = createLogger('scheduled-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -291,7 +292,7 @@ describe('the scheduling service a calendar feed calls', () => {
       extraMeetingOrigins: [],
       announce: async () => undefined,
       events: webhookOutbox,
-      webhookPolicy: webhookPolicyOf(api.config),
+      webhookPolicy: outboundAddressPolicyOf(api.config),
       transcriptionEngine: api.config.TRANSCRIPTION_ENGINE,
       schedule: { horizonDays: 7, clockSkewSeconds: 30 },
     };

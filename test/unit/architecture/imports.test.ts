@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BOT_ORDER } from './bot-order.js';
 import { SHARED_ORDER } from './shared-order.js';
+import { WORKER_ORDER } from './worker-order.js';
 
 /**
  * The layout's rules (README "Code map"), checked on the source: each process imports only itself
@@ -124,6 +126,46 @@ function backwardSharedImports(): string[] {
   });
 }
 
+/** The part of worker/ a file is in: its folder, or the file itself at worker/'s root (undefined elsewhere). */
+const workerPart = (file: string) => (topFolder(file) === 'worker' ? file.split('/')[1] : undefined);
+
+/** Every import inside worker/ that points up WORKER_ORDER (or into a part the order does not place). */
+function backwardWorkerImports(): string[] {
+  const order: readonly string[] = WORKER_ORDER;
+  return [...graph].flatMap(([file, imports]) => {
+    const from = workerPart(file);
+    if (from === undefined) return [];
+    return imports
+      .filter((target) => {
+        const to = workerPart(target);
+        if (to === undefined || to === from) return false;
+        const [fromRank, toRank] = [order.indexOf(from), order.indexOf(to)];
+        return fromRank < 0 || toRank < 0 || toRank > fromRank;
+      })
+      .map((target) => `${file} → ${target}`);
+  });
+}
+
+/** The part of bot/ a file is in: its folder, or the file itself at bot/'s root (undefined elsewhere). */
+const botPart = (file: string) => (topFolder(file) === 'bot' ? file.split('/')[1] : undefined);
+
+/** Every import inside bot/ that points up BOT_ORDER (or into a part the order does not place). */
+function backwardBotImports(): string[] {
+  const order: readonly string[] = BOT_ORDER;
+  return [...graph].flatMap(([file, imports]) => {
+    const from = botPart(file);
+    if (from === undefined) return [];
+    return imports
+      .filter((target) => {
+        const to = botPart(target);
+        if (to === undefined || to === from) return false;
+        const [fromRank, toRank] = [order.indexOf(from), order.indexOf(to)];
+        return fromRank < 0 || toRank < 0 || toRank > fromRank;
+      })
+      .map((target) => `${file} → ${target}`);
+  });
+}
+
 describe('module layout', () => {
   it('reads the whole source tree, .mjs and plain .js files included', () => {
     expect(graph.size).toBeGreaterThan(150);
@@ -187,6 +229,24 @@ describe('module layout', () => {
 
   it(`keeps one direction inside shared/: ${SHARED_ORDER.join(' → ')}, each importing only those before it`, () => {
     expect(backwardSharedImports()).toEqual([]);
+  });
+
+  it('places every part of worker/ (a folder, or a file at its root) in the worker order', () => {
+    const parts = new Set([...graph.keys()].map(workerPart).filter((part) => part !== undefined));
+    expect([...parts].sort()).toEqual([...WORKER_ORDER].sort());
+  });
+
+  it(`keeps one direction inside worker/: ${WORKER_ORDER.join(' → ')}, each importing only those before it`, () => {
+    expect(backwardWorkerImports()).toEqual([]);
+  });
+
+  it('places every part of bot/ (a folder, or a file at its root) in the bot order', () => {
+    const parts = new Set([...graph.keys()].map(botPart).filter((part) => part !== undefined));
+    expect([...parts].sort()).toEqual([...BOT_ORDER].sort());
+  });
+
+  it('keeps one direction inside bot/: each part imports only the parts before it in BOT_ORDER (bot-order.ts)', () => {
+    expect(backwardBotImports()).toEqual([]);
   });
 
   it('keeps the bot image small: bot/ reaches only the contract and infrastructure of shared/', () => {

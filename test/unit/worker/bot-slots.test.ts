@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BOT_COST, defaultBotSlots, HOST_RESERVE } from '../../../worker/bot-slots.js';
+import { BOT_COST, defaultBotSlots, HOST_RESERVE } from '../../../worker/fleet/bot-slots.js';
 
 const GiB = 1024 ** 3;
 

@@ -6,7 +6,7 @@ import {
   MAX_RETRY_DELAY_SECONDS,
   retryDelaySeconds,
   totalAttempts,
-} from '../../../worker/join-retry-policy.js';
+} from '../../../worker/retries/join-retry-policy.js';
 
 const settings = { attempts: 2, backoffSeconds: 30 };
 
