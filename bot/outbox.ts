@@ -163,7 +163,7 @@ export class Outbox {
         } catch (error) {
           // Redis restarted without the bot's user: ioredis fails what it queued meanwhile when its
           // login is refused. The worker creates the user again as soon as Redis is back
-          // (worker/bot-sessions.ts); wait for it rather than lose the message.
+          // (worker/fleet/bot-sessions.ts); wait for it rather than lose the message.
           if (isCredentialMissing(error) && attempt < CREDENTIAL_RETRIES) {
             if (attempt === 1) this.log.warn({ err: error, stream }, 'credential refused; retrying');
             await sleep(CREDENTIAL_RETRY_MS);

@@ -137,7 +137,7 @@ export class BotSession {
    * How far the transcription is behind what the page hears (0 before audio), whether that is
    * reported, and whether the bot is still settling in: from its start until its video measures are
    * done in the call (its busiest seconds: the browser, the page, then every camera until the
-   * setting holds), so its worker starts no other bot meanwhile (worker/bot-fleet.ts). A bot that
+   * setting holds), so its worker starts no other bot meanwhile (worker/fleet/bot-fleet.ts). A bot that
    * has waited LOBBY_SETTLED_MS in the lobby counts as settled there (nobody is letting it in yet),
    * and settles in again once admitted.
    */

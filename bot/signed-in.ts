@@ -32,7 +32,7 @@ export async function takeStorageState(path: string): Promise<StorageState> {
  * A signed-in bot that meets a sign-in screen was not refused as a guest: its account's session no
  * longer works, or the meeting wants another account (another organisation's); the pages are the
  * same, so the bot says both. That is `sign_in_expired`; the worker takes the account out of the
- * pool only when meetings of several users show it (worker/bot-account-expiry.ts).
+ * pool only when meetings of several users show it (worker/accounts/bot-account-expiry.ts).
  */
 export function signedInOutcome(outcome: Outcome): Outcome {
   if (outcome.status !== 'failed' || outcome.reason !== 'sign_in_required') return outcome;

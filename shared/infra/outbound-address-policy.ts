@@ -205,8 +205,3 @@ export function guardedLookup(policy: OutboundAddressPolicy): LookupFunction {
     });
   };
 }
-
-// The name worker/calendars/calendar-poller.ts still imports, until the worker's refactor (issue 49)
-// takes OutboundAddressPolicy.
-/** @deprecated OutboundAddressPolicy */
-export type WebhookAddressPolicy = OutboundAddressPolicy;

@@ -5,7 +5,7 @@ import { type ClaimedFeed, claimDueFeeds } from '../../shared/calendars/store.js
 import { PeriodicLoop } from '../../shared/infra/background-loop.js';
 import type { Config } from '../../shared/infra/config.js';
 import type { Logger } from '../../shared/infra/logger.js';
-import type { WebhookAddressPolicy } from '../../shared/infra/outbound-address-policy.js';
+import type { OutboundAddressPolicy } from '../../shared/infra/outbound-address-policy.js';
 
 export interface CalendarPollerMetrics {
   /** meetbot_calendar_feed_polls_total{outcome} */
@@ -132,7 +132,7 @@ export function calendarFeedSettingsOf(
     | 'CALENDAR_FEED_EXPANSION_MEMORY_MB'
     | 'CALENDAR_FEED_POLL_INTERVAL_SECONDS'
   >,
-  policy: WebhookAddressPolicy,
+  policy: OutboundAddressPolicy,
 ): FeedPollSettings {
   return {
     policy,
