@@ -1,8 +1,8 @@
 /**
  * The parts of bot/, lowest first: a part is a folder, or a file at bot/'s root. Each imports only
  * itself and the parts before it, so every arrow between them points down this list
- * (imports.test.ts enforces it). The bot runs alone in its image, so below it all is shared/'s
- * contract and infra only. Why this order:
+ * (imports.test.ts enforces it; `npm run graph` draws it in docs/bot-imports.md). The bot runs alone
+ * in its image, so below it all is shared/'s contract and infra only. Why this order:
  * - end-signal.ts: how a session ends (Outcome, EndSignal), the one word every part ends it with.
  * - outbox.ts: the bot's streams out (status, segments, health, chat, participants, recording).
  * - audio-utils: PCM, energy, WAV: plain functions on samples.

@@ -1,7 +1,7 @@
 /**
  * The parts of worker/, lowest first: a part is a folder, or a file at worker/'s root. Each imports
  * only itself and the parts before it, so every arrow between them points down this list
- * (imports.test.ts enforces it). Why this order:
+ * (imports.test.ts enforces it; `npm run graph` draws it in docs/worker-imports.md). Why this order:
  * - runtime: bots as containers on a Docker engine behind the BotRuntime seam: the container's spec
  *   and files, each bot's Redis credential, the seccomp profile, the engine's own facts. It knows
  *   no meeting's story, only shared/'s contract and infra.
