@@ -31,14 +31,14 @@ const GRAPHS: Graph[] = [
   { top: 'worker', order: WORKER_ORDER, orderFile: 'worker-order.ts' },
 ];
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** `bot/session/in-call.ts` → `session`; `bot/session.ts` → `session.ts`. */
 const partOf = (path: string) => path.split('/')[1]!;
 const nodeId = (part: string) => part.replace(/[^A-Za-z0-9]/g, '_');
 
 async function importsOf({ top, order }: Graph): Promise<ICruiseResult> {
   /** One rule per part: nothing it imports may sit above it in the order. */
-  const part = (name: string) => (name.endsWith('.ts') ? `${escape(name)}$` : `${escape(name)}/`);
+  const part = (name: string) => (name.endsWith('.ts') ? `${escapeRegExp(name)}$` : `${escapeRegExp(name)}/`);
   const forbidden: IForbiddenRuleType[] = order.slice(0, -1).map((name, rank) => ({
     name: `${name}-imports-only-below`,
     severity: 'error',
