@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisBotCommands } from '../../../shared/bots/command-channel.js';
-import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import { FeedFetchError, fetchFeed } from '../../../shared/calendars/fetch-feed.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
-import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
 import { CalendarPoller, calendarFeedSettingsOf } from '../../../worker/calendars/calendar-poller.js';
 import { startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { testBotServiceDeps } from '../../support/bot-service-deps.js';
 import { IcsServer, icsCalendar, icsEvent, icsUtc } from '../../support/ics-server.js';
 import { TEST_WEBHOOK_ENV } from '../../support/webhook-service.js';
 
@@ -180,20 +178,7 @@ describe("a feed's fetch, as its last_poll tells", () => {
       .update({ next_poll_at: open.database.db.raw("now() + interval '1 day'") });
     const poller = new CalendarPoller(
       {
-        bots: {
-          db: open.database.db,
-          jobs: bullBotJobs(open.queues),
-          commands: redisBotCommands(open.redis, open.prefix),
-          log,
-          defaultBotName: 'Meetbot',
-          recordingEnabledDefault: false,
-          extraMeetingOrigins: [],
-          announce: async () => undefined,
-          events: webhookOutbox,
-          webhookPolicy: outboundAddressPolicyOf(open.config),
-          transcriptionEngine: open.config.TRANSCRIPTION_ENGINE,
-          schedule: { horizonDays: 30, clockSkewSeconds: 30 },
-        },
+        bots: testBotServiceDeps(open, log, { defaultBotName: 'Meetbot', extraMeetingOrigins: [] }),
         settings: calendarFeedSettingsOf(open.config, outboundAddressPolicyOf(open.config)),
         log,
       },

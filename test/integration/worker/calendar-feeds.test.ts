@@ -1,19 +1,16 @@
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisBotCommands } from '../../../shared/bots/command-channel.js';
-import { bullBotJobs } from '../../../shared/bots/jobs.js';
-import type { BotServiceDeps } from '../../../shared/bots/service.js';
 import { pollFeed } from '../../../shared/calendars/poll.js';
 import { claimDueFeeds } from '../../../shared/calendars/store.js';
 import { createLogger } from '../../../shared/infra/logger.js';
-import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
-import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
-import { Registry } from 'prom-client';
-import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
+import { listTransitions } from '../../../shared/meetings/transitions-store.js';
 import { CalendarPoller, calendarFeedSettingsOf } from '../../../worker/calendars/calendar-poller.js';
+import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
 import { WorkerMetrics } from '../../../worker/metrics/worker-metrics.js';
 import type { BotRuntime } from '../../../worker/runtime/bot-runtime.js';
 import { startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { testBotServiceDeps } from '../../support/bot-service-deps.js';
 import {
   BERLIN_VTIMEZONE,
   IcsServer,
@@ -33,22 +30,7 @@ const LEAD_SECONDS = 60;
 let api: TestApi;
 const ics = new IcsServer();
 
-function botDeps(): BotServiceDeps {
-  return {
-    db: api.database.db,
-    jobs: bullBotJobs(api.queues),
-    commands: redisBotCommands(api.redis, api.prefix),
-    log,
-    defaultBotName: api.config.DEFAULT_BOT_NAME,
-    recordingEnabledDefault: false,
-    extraMeetingOrigins: api.config.EXTRA_MEETING_ORIGINS,
-    announce: async () => undefined,
-    events: webhookOutbox,
-    webhookPolicy: outboundAddressPolicyOf(api.config),
-    transcriptionEngine: api.config.TRANSCRIPTION_ENGINE,
-    schedule: { horizonDays: 30, clockSkewSeconds: 30 },
-  };
-}
+const botDeps = () => testBotServiceDeps(api, log);
 
 const settings = () => calendarFeedSettingsOf(api.config, outboundAddressPolicyOf(api.config));
 const newPoller = () =>

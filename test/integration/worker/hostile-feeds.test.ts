@@ -2,20 +2,18 @@ import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisBotCommands } from '../../../shared/bots/command-channel.js';
-import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
-import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
-import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
 import {
   CalendarPoller,
   calendarFeedSettingsOf,
   calendarPollerOptionsOf,
 } from '../../../worker/calendars/calendar-poller.js';
+import { BotFleet } from '../../../worker/fleet/bot-fleet.js';
 import { serveWorkerMetrics, WorkerMetrics } from '../../../worker/metrics/worker-metrics.js';
 import type { BotRuntime } from '../../../worker/runtime/bot-runtime.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { testBotServiceDeps } from '../../support/bot-service-deps.js';
 import { FakeBots } from '../../support/fake-bot.js';
 import { deeplyNestedFeed, largeFeed, minutelyFeed, neverMatchingFeed } from '../../support/hostile-feeds.js';
 import { IcsServer } from '../../support/ics-server.js';
@@ -142,20 +140,7 @@ describe('hostile calendar feeds', () => {
 
     const poller = new CalendarPoller(
       {
-        bots: {
-          db: api.database.db,
-          jobs: bullBotJobs(api.queues),
-          commands: redisBotCommands(api.redis, api.prefix),
-          log,
-          defaultBotName: api.config.DEFAULT_BOT_NAME,
-          recordingEnabledDefault: false,
-          extraMeetingOrigins: api.config.EXTRA_MEETING_ORIGINS,
-          announce: async () => undefined,
-          events: webhookOutbox,
-          webhookPolicy: outboundAddressPolicyOf(api.config),
-          transcriptionEngine: api.config.TRANSCRIPTION_ENGINE,
-          schedule: { horizonDays: 30, clockSkewSeconds: 30 },
-        },
+        bots: testBotServiceDeps(api, log),
         settings: calendarFeedSettingsOf(api.config, outboundAddressPolicyOf(api.config)),
         log,
       },

@@ -1,15 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { redisBotCommands } from '../../../shared/bots/command-channel.js';
-import { bullBotJobs } from '../../../shared/bots/jobs.js';
 import { scheduleBot } from '../../../shared/bots/scheduled-bots.js';
-import type { BotServiceDeps } from '../../../shared/bots/service.js';
 import { createLogger } from '../../../shared/infra/logger.js';
-import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
 import { findMeetingById } from '../../../shared/meetings/store.js';
 import { listTransitions } from '../../../shared/meetings/transitions-store.js';
-import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
 import { reconcile } from '../../../worker/sweeps/reconciler.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { testBotServiceDeps } from '../../support/bot-service-deps.js';
 import { LaunchWorkers, until } from '../../support/launch-workers.js';
 
 // Scheduled bots (POST /bots `join_at`) against the real API, Postgres, Redis and BullMQ, with
@@ -281,22 +277,12 @@ describe('launching at join_at', () => {
 });
 
 describe('the scheduling service a calendar feed calls', () => {
-  function serviceDeps(): BotServiceDeps {
-    return {
-      db: api.database.db,
-      jobs: bullBotJobs(api.queues),
-      commands: redisBotCommands(api.redis, api.prefix),
-      log,
+  const serviceDeps = () =>
+    testBotServiceDeps(api, log, {
       defaultBotName: 'Notetaker',
-      recordingEnabledDefault: false,
       extraMeetingOrigins: [],
-      announce: async () => undefined,
-      events: webhookOutbox,
-      webhookPolicy: outboundAddressPolicyOf(api.config),
-      transcriptionEngine: api.config.TRANSCRIPTION_ENGINE,
       schedule: { horizonDays: 7, clockSkewSeconds: 30 },
-    };
-  }
+    });
 
   it('schedules one bot per occurrence key, however often (and however concurrently) it is asked', async () => {
     const user = await api.createUser();
