@@ -33,7 +33,7 @@ export class WorkerMetrics implements IngestMetrics {
   readonly joinRetries: Counter;
   /** From a scheduled bot's `join_at` to its claim (how late it launched). */
   readonly scheduledLaunchDelay: Histogram;
-  /** Calendar feed polls by outcome (ok, fetch_failed, invalid_feed, failed). */
+  /** Calendar feed polls by outcome (ok, fetch_failed, invalid_feed, over_budget, failed). */
   readonly calendarFeedPolls: Counter;
   /** Bots calendar feeds scheduled, moved and cancelled. */
   readonly calendarFeedBotChanges: Counter;
@@ -95,7 +95,7 @@ export class WorkerMetrics implements IngestMetrics {
     });
     this.calendarFeedPolls = new Counter({
       name: `${METRIC_PREFIX}calendar_feed_polls_total`,
-      help: 'Calendar feed polls this worker made, by outcome (ok, fetch_failed, invalid_feed, failed)',
+      help: 'Calendar feed polls this worker made, by outcome (ok, fetch_failed, invalid_feed, over_budget, failed)',
       labelNames: ['outcome'],
       registers,
     });
