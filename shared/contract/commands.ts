@@ -62,6 +62,11 @@ export type ChatSendCommand = z.infer<typeof chatSendCommand>;
 export const CHAT_COMMAND_MAX_AGE_MS = 120_000;
 
 /** The longest text one speak request may carry (characters). */
+/** The longest base64 text of at most `bytes` bytes (4 characters per 3 bytes, and room for padding). */
+export function base64LengthOf(bytes: number): number {
+  return Math.ceil((bytes * 4) / 3) + 4;
+}
+
 export const SPEAK_TEXT_MAX_CHARS = 2000;
 /** The largest audio clip one speak request may carry, decoded (bytes). */
 export const SPEAK_AUDIO_MAX_BYTES = 1024 * 1024;
@@ -83,7 +88,7 @@ export const speakCommand = z.object({
   audio: z
     .object({
       format: z.enum(SPEAK_AUDIO_FORMATS),
-      base64: z.base64().max(Math.ceil((SPEAK_AUDIO_MAX_BYTES * 4) / 3) + 4),
+      base64: z.base64().max(base64LengthOf(SPEAK_AUDIO_MAX_BYTES)),
     })
     .optional(),
   issuedAt: z.iso.datetime(),
@@ -102,7 +107,7 @@ export const SCREEN_IMAGE_MAX_BYTES = 1024 * 1024;
 /** Show a still image as the bot's camera (its camera goes on); another request replaces it. */
 export const screenShowCommand = z.object({
   type: z.literal('screen.show'),
-  image: z.object({ base64: z.base64().max(Math.ceil((SCREEN_IMAGE_MAX_BYTES * 4) / 3) + 4) }),
+  image: z.object({ base64: z.base64().max(base64LengthOf(SCREEN_IMAGE_MAX_BYTES)) }),
   issuedAt: z.iso.datetime(),
 });
 

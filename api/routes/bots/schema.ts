@@ -4,6 +4,7 @@ import type { BotRequest } from '../../../shared/bots/service.js';
 import type { ClipFormat, SpeakRequest } from '../../../shared/bots/speech.js';
 import type { BotSettingsChange } from '../../../shared/contract/commands.js';
 import {
+  base64LengthOf,
   botName,
   chatText,
   languageCode,
@@ -175,10 +176,7 @@ export const speakRequest = z
       language: languageCode.optional(),
       audio_base64: z
         .base64({ error: 'must be base64' })
-        .max(
-          Math.ceil((SPEAK_AUDIO_MAX_BYTES * 4) / 3) + 4,
-          `must decode to at most ${SPEAK_AUDIO_MAX_BYTES} bytes`,
-        )
+        .max(base64LengthOf(SPEAK_AUDIO_MAX_BYTES), `must decode to at most ${SPEAK_AUDIO_MAX_BYTES} bytes`)
         .optional()
         .describe(
           `A clip to play as is, at most ${SPEAK_AUDIO_MAX_BYTES} bytes decoded (the route's body cap is sized for it)`,
@@ -266,10 +264,7 @@ export const screenRequest = z
     {
       image_base64: z
         .base64({ error: 'must be base64' })
-        .max(
-          Math.ceil((SCREEN_IMAGE_MAX_BYTES * 4) / 3) + 4,
-          `must decode to at most ${SCREEN_IMAGE_MAX_BYTES} bytes`,
-        )
+        .max(base64LengthOf(SCREEN_IMAGE_MAX_BYTES), `must decode to at most ${SCREEN_IMAGE_MAX_BYTES} bytes`)
         .optional()
         .describe(
           `PNG, JPEG, GIF or WebP, at most ${SCREEN_IMAGE_MAX_BYTES} bytes decoded (the route's body cap is sized for it)`,
