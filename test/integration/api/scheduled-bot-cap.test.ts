@@ -9,6 +9,7 @@ import { createLogger } from '../../../shared/infra/logger.js';
 import { outboundAddressPolicyOf } from '../../../shared/infra/outbound-address-policy.js';
 import { webhookOutbox } from '../../../shared/webhooks/record-events.js';
 import { googleMeetBot, startTestApi, type TestApi, type TestUser } from '../../support/api.js';
+import { meetCodeOf } from '../../support/meet-codes.js';
 
 const CAP = 3;
 const capError = `Too many scheduled bots: at most ${CAP} may wait for their join_at at once; cancel one or wait until one has launched`;
@@ -21,14 +22,10 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 let counter = 0;
-/** A fresh Google Meet id per call (xxx-xxxx-xxx), so bots never collide on one meeting. */
+/** A fresh Google Meet id per call, so bots never collide on one meeting. */
 function meetId(): string {
   counter += 1;
-  const letters = counter
-    .toString(26)
-    .padStart(10, '0')
-    .replace(/./g, (digit) => String.fromCharCode(97 + Number.parseInt(digit, 26)));
-  return `${letters.slice(0, 3)}-${letters.slice(3, 7)}-${letters.slice(7)}`;
+  return meetCodeOf(counter);
 }
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();

@@ -18,6 +18,7 @@ import { FakeBots } from '../../support/fake-bot.js';
 import { deeplyNestedFeed, largeFeed, minutelyFeed, neverMatchingFeed } from '../../support/hostile-feeds.js';
 import { IcsServer } from '../../support/ics-server.js';
 import { LaunchWorkers, until } from '../../support/launch-workers.js';
+import { meetCodeOf } from '../../support/meet-codes.js';
 import { TEST_WEBHOOK_ENV } from '../../support/webhook-service.js';
 
 // Issue 48: calendar feeds built to stall a worker (a rule that never matches, 500 minutely events,
@@ -92,14 +93,6 @@ function scrape(port: number): Promise<number> {
   });
 }
 
-/** A Meet code of the form abc-defg-hij, different for each n. */
-function meetCode(n: number): string {
-  const letters = Array.from({ length: 10 }, (_, index) =>
-    String.fromCharCode(97 + ((Math.floor(n / 26 ** (index % 3)) + index * 7) % 26)),
-  ).join('');
-  return `${letters.slice(0, 3)}-${letters.slice(3, 7)}-${letters.slice(7)}`;
-}
-
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
@@ -161,7 +154,7 @@ describe('hostile calendar feeds', () => {
       for (let round = 0; !pollsDone || round < 3; round += 1) {
         const sent = await api.request('POST', '/bots', {
           key: user.key,
-          json: googleMeetBot(meetCode(round)),
+          json: googleMeetBot(meetCodeOf(round)),
         });
         expect(sent.status, sent.text).toBe(201);
         await until(() => (launchWorkers.startsOf(sent.body.id).length > 0 ? true : undefined), 30_000);
