@@ -4,16 +4,15 @@
  * stored), and POST /bots up to the user's limit. The API runs as its own process, as deployed.
  *   npx tsx bench/api-load.ts [--connections 50] [--seconds 20] [--segments 5000] [--meetings 200]
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { findOrCreateUser, issueApiKey } from '../shared/accounts/service.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { TEST_REDIS_URL } from '../test/support/env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../test/support/redis.js';
+import { freePort, waitForHttp } from './support/api-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -118,7 +117,7 @@ const api = spawn(process.execPath, [...profile, '--import', 'tsx', 'api/main.ts
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
-await waitForHttp(`http://127.0.0.1:${port}/readyz`);
+await waitForHttp(`http://127.0.0.1:${port}/readyz`, api, 100);
 
 interface Figure {
   name: string;
@@ -244,23 +243,4 @@ async function timeOne(
     times.push(performance.now() - started);
   }
   return { first: times[0]!, best: Math.min(...times.slice(1)) };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: free } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return free;
-}
-
-async function waitForHttp(url: string, child: ChildProcess = api): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    if (child.exitCode !== null) throw new Error('the API exited');
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} never answered`);
 }

@@ -43,7 +43,8 @@ export async function startApi(
   };
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port: free } = server.address() as AddressInfo;
@@ -51,8 +52,9 @@ async function freePort(): Promise<number> {
   return free;
 }
 
-async function waitForHttp(target: string, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 150; attempt += 1) {
+/** Waits until `target` answers 2xx, every 200 ms at most `attempts` times, while `child` runs. */
+export async function waitForHttp(target: string, child: ChildProcess, attempts = 150): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
     if (child.exitCode !== null) throw new Error('the API exited');
     try {
       if ((await fetch(target)).ok) return;
