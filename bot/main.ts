@@ -1,8 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { botAudioStream } from '../shared/contract/audio-stream.js';
 import {
   BOT_CONFIG_ENV,
+  BOT_CONFIG_FILE_ENV,
   type BotConfig,
   parseBotConfig,
   redisUrlWithPassword,
@@ -169,10 +171,22 @@ function blameMemoryLimit(outcome: Outcome, oomKillsAtStart: number): Outcome {
   };
 }
 
+/** The config from the environment, or from the file it names (a Kubernetes pod's Secret). */
+async function readRawConfig(): Promise<string | undefined> {
+  const path = process.env[BOT_CONFIG_FILE_ENV];
+  if (!path) return process.env[BOT_CONFIG_ENV];
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`${BOT_CONFIG_FILE_ENV} names ${path}, which can't be read: ${(error as Error).message}`);
+  }
+}
+
 async function main(): Promise<void> {
-  const raw = process.env[BOT_CONFIG_ENV];
+  let raw: string | undefined;
   let config: BotConfig;
   try {
+    raw = await readRawConfig();
     config = await withSecretsFromFile(parseBotConfig(raw));
   } catch (error) {
     const log = createLogger('bot', 'info');

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { Worker } from 'bullmq';
-import type Docker from 'dockerode';
 import type { Redis } from 'ioredis';
 import { redisBotCommands } from '../shared/bots/command-channel.js';
 import { bullBotJobs } from '../shared/bots/jobs.js';
@@ -38,9 +37,9 @@ import { LaunchPlacement } from './queues/placement.js';
 import { joinRetryOf } from './retries/bot-outcome.js';
 import { createBotCredentials } from './runtime/bot-credentials.js';
 import { deploymentLabels } from './runtime/bot-launch-spec.js';
+import type { BotHost } from './runtime/bot-host.js';
 import { Labels } from './runtime/bot-runtime.js';
-import { DockerRuntime } from './runtime/docker-runtime.js';
-import type { EngineInfo } from './runtime/engine-info.js';
+import { takeOverBot } from './sweeps/bot-takeover.js';
 import { recoverLostHosts } from './sweeps/host-recovery.js';
 import { reconcile } from './sweeps/reconciler.js';
 import { RecordingSweeper } from './sweeps/recording-sweeper.js';
@@ -82,9 +81,8 @@ export interface WorkerParts {
   log: Logger;
   /** Closed by the worker's stop(), last. */
   connections: WorkerConnections;
-  /** The engine the bots run on, and what `docker info` says of it. */
-  docker: Docker;
-  engine: EngineInfo;
+  /** Where the bots run: a Docker engine (runtime/bot-host.ts) or a Kubernetes namespace (runtime/kubernetes/). */
+  host: BotHost;
 }
 
 export interface MeetbotWorker {
@@ -109,12 +107,12 @@ export interface MeetbotWorker {
  */
 export function createWorker(config: Config, parts: WorkerParts): MeetbotWorker {
   setBotAccountExpiryUsers(config.BOT_ACCOUNT_EXPIRY_USERS);
-  const { log, connections, docker, engine } = parts;
+  const { log, connections, host } = parts;
   const { db, redis, queueConnection } = connections;
   const credentials = createBotCredentials(redis, config);
-  const runtime = new DockerRuntime(docker, log);
-  const dockerHost = config.DOCKER_HOST_NAME ?? engine.name;
-  const slots = config.BOT_SLOTS ?? defaultBotSlots(engine);
+  const { runtime } = host;
+  const dockerHost = host.name;
+  const slots = config.BOT_SLOTS ?? defaultBotSlots(host.machine);
   const fleet = new BotFleet(slots, config.BOT_SETTLE_LIMIT_SECONDS * 1000);
   const lagWatch = new BotLagWatch({ redis, prefix: config.QUEUE_PREFIX, fleet, log });
   const botQueues = createBotQueues(redis, config.QUEUE_PREFIX);
@@ -139,6 +137,15 @@ export function createWorker(config: Config, parts: WorkerParts): MeetbotWorker 
     metrics,
     jobs: bullBotJobs(botQueues),
   };
+  const takeOverDeps = {
+    db,
+    log,
+    runtime,
+    fleet,
+    workerId: config.WORKER_ID,
+    hostName: host.name,
+    deploymentLabels: deploymentLabels(config),
+  };
   const heartbeat = new WorkerHeartbeat({
     db,
     fleet,
@@ -160,6 +167,7 @@ export function createWorker(config: Config, parts: WorkerParts): MeetbotWorker 
     consumerName: config.WORKER_ID,
     onSegmentsCommitted: (written) => metrics.segmentsWritten(written),
     joinRetry: joinRetryOf(deps),
+    signalledStopsAwaitExit: runtime.sharedAmongWorkers,
     log,
   });
   const recordingSweeper = new RecordingSweeper(
@@ -221,7 +229,7 @@ export function createWorker(config: Config, parts: WorkerParts): MeetbotWorker 
     task: async () => {
       const report = await reconcile(deps);
       if (Object.values(report).some((count) => count > 0)) log.info(report, 'reconciled');
-      const recovery = await recoverLostHosts(deps);
+      const recovery = await recoverLostHosts(deps, (orphan) => takeOverBot(takeOverDeps, orphan));
       if (Object.values(recovery).some((count) => count > 0)) log.info(recovery, 'lost hosts swept');
     },
     onError: (error) => log.error({ err: error }, 'reconcile failed'),
@@ -306,9 +314,8 @@ export function createWorker(config: Config, parts: WorkerParts): MeetbotWorker 
       {
         ...initial,
         slots,
-        slotsFrom: config.BOT_SLOTS
-          ? 'BOT_SLOTS'
-          : `the engine's ${engine.cpus} CPUs and ${Math.round(engine.memoryBytes / 2 ** 30)} GiB`,
+        slotsFrom: config.BOT_SLOTS ? 'BOT_SLOTS' : slotsSource(host),
+        runtime: config.BOT_RUNTIME,
         image: config.BOT_IMAGE,
         chromiumSandbox: config.BOT_CHROMIUM_SANDBOX,
         dockerHost,
@@ -353,4 +360,10 @@ export function createWorker(config: Config, parts: WorkerParts): MeetbotWorker 
   }
 
   return { start, stop: () => shutdown.run(), shutdown };
+}
+
+function slotsSource(host: BotHost): string {
+  const { machine } = host;
+  if (!machine) return "a cluster's default (its scheduler places the bots)";
+  return `the engine's ${machine.cpus} CPUs and ${Math.round(machine.memoryBytes / 2 ** 30)} GiB`;
 }

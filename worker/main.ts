@@ -1,10 +1,11 @@
-import Docker from 'dockerode';
 import type { Redis } from 'ioredis';
 import { type Config, loadConfigOrExit } from '../shared/infra/config.js';
 import { createLogger, type Logger } from '../shared/infra/logger.js';
 import { createWorker, openWorkerConnections } from './create-worker.js';
 import { checkAclAllowed, createBotCredentials } from './runtime/bot-credentials.js';
-import { engineInfo } from './runtime/engine-info.js';
+import { BOT_COST } from './fleet/bot-slots.js';
+import { type BotHost, dockerBotHost } from './runtime/bot-host.js';
+import { kubernetesBotHost } from './runtime/kubernetes/kubernetes-host.js';
 import { redisAnswersWithoutCredential } from './runtime/redis-exposure.js';
 
 // The worker process (dist/worker/main.js): its config, the start-up checks, the worker (create-worker.ts)
@@ -13,8 +14,11 @@ const config = loadConfigOrExit();
 const log = createLogger('worker', config.LOG_LEVEL).child({ workerId: config.WORKER_ID });
 const connections = openWorkerConnections(config, log);
 await checkBotRedisOrExit(connections.redis, config, log);
-const docker = new Docker();
-const worker = createWorker(config, { log, connections, docker, engine: await engineInfo(docker) });
+const host: BotHost =
+  config.BOT_RUNTIME === 'kubernetes'
+    ? kubernetesBotHost(config, log, BOT_COST.cores)
+    : await dockerBotHost(config, log);
+const worker = createWorker(config, { log, connections, host });
 await worker.start();
 worker.shutdown.installSignalHandlers();
 

@@ -13,6 +13,11 @@ export type AudioCaptureMode = (typeof AUDIO_CAPTURE_MODES)[number];
 
 /** The environment variable the worker puts the bot's JSON config in. */
 export const BOT_CONFIG_ENV = 'BOT_CONFIG';
+/**
+ * Or, where the environment is shown to more than the engine's own users (a Kubernetes pod's spec):
+ * the environment variable naming the file that holds the config (worker/runtime/kubernetes/).
+ */
+export const BOT_CONFIG_FILE_ENV = 'BOT_CONFIG_FILE';
 
 /** Where a signed-in bot finds its account's session: the bot user's home in the image (docker/bot.Dockerfile). */
 export const BOT_STORAGE_STATE_DIR = '/home/bot';

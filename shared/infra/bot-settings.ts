@@ -76,7 +76,7 @@ export const workerSettings = {
         .replace(/[^A-Za-z0-9_.-]/g, '-')
         .slice(0, 64) || 'worker',
     ),
-  /** Bots one worker runs at once; unset: as many as the engine's machine holds (worker/fleet/bot-slots.ts). */
+  /** Bots one worker runs at once; unset: as many as the engine's machine holds, or 100 on Kubernetes (worker/fleet/bot-slots.ts). */
   BOT_SLOTS: z.coerce.number().int().min(1).max(1000).optional(),
   /**
    * Over 0: a worker starts its next bot only once the last one has settled in (in the call with its
@@ -85,6 +85,33 @@ export const workerSettings = {
    */
   BOT_SETTLE_LIMIT_SECONDS: z.coerce.number().min(0).max(600).default(0),
   BOT_IMAGE: z.string().min(1).default('meetbot/bot:latest'),
+  /**
+   * Where bots run: `docker` (the engine of DOCKER_HOST or the local socket) or `kubernetes` (one pod
+   * per bot in KUBERNETES_NAMESPACE, through the cluster the worker runs in or KUBECONFIG names;
+   * worker/runtime/kubernetes/, docs/deployment.md).
+   */
+  BOT_RUNTIME: z.enum(['docker', 'kubernetes']).default('docker'),
+  /** The namespace of the bot pods; unset: the worker pod's own (its service account's), else `default`. */
+  KUBERNETES_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace name')
+    .optional(),
+  /**
+   * The seccomp profile of bot pods when BOT_CHROMIUM_SANDBOX=on: a Localhost profile's path under the
+   * kubelet's seccomp directory (the chart's DaemonSet installs `meetbot/bot-seccomp.json`), or
+   * `RuntimeDefault` for a cluster that allows no node profiles (docs/deployment.md).
+   */
+  BOT_POD_SECCOMP_PROFILE: z
+    .string()
+    .regex(
+      /^(RuntimeDefault|[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*\.json)$/,
+      'RuntimeDefault or a path like meetbot/bot-seccomp.json',
+    )
+    .default('meetbot/bot-seccomp.json'),
+  /** A bot pod no node can take for this long is deleted and its meeting failed (`bot_unschedulable`). */
+  BOT_POD_UNSCHEDULABLE_SECONDS: z.coerce.number().min(1).max(3600).default(120),
+  /** A bot pod placed on a node but not running after this long (its image still pulling, say) is deleted and its launch failed. */
+  BOT_POD_START_TIMEOUT_SECONDS: z.coerce.number().min(5).max(3600).default(300),
   /** Docker network mode of bot containers: `host` here; a deployment may name a network. */
   BOT_NETWORK: z.string().min(1).default('host'),
   BOT_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(1024),

@@ -118,6 +118,25 @@ export async function listUnclaimedRelaunchesBefore(db: Db, olderThan: Date): Pr
   return rows.map(toMeetingRecord);
 }
 
+/**
+ * Moves a live meeting's running bot from a worker that died to `toWorkerId`, if it is still that
+ * worker's and that bot's: a compare-and-set, so of several workers taking it over at once one does.
+ */
+export async function takeOverLaunch(
+  db: Db,
+  meetingId: number,
+  sessionId: string,
+  fromWorkerId: string,
+  toWorkerId: string,
+): Promise<MeetingRecord | undefined> {
+  const [row] = await db<MeetingRow>('meetings')
+    .where({ id: meetingId, launch_session_id: sessionId, worker_id: fromWorkerId })
+    .whereIn('status', NON_TERMINAL_STATUSES)
+    .update({ worker_id: toWorkerId, updated_at: db.fn.now() as unknown as Date })
+    .returning('*');
+  return row && toMeetingRecord(row);
+}
+
 /** Records the started container, unless the meeting has already ended (then nothing changes). */
 export async function recordBotContainer(
   db: Db,

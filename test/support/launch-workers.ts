@@ -29,6 +29,7 @@ export interface RecordedStart {
 /** A container runtime that starts nothing: it records each start it is asked for. */
 export function recordingRuntime(workerId: string, onStart: (start: RecordedStart) => void): BotRuntime {
   return {
+    sharedAmongWorkers: false,
     async start(spec: BotContainerSpec) {
       const meetingId = Number(spec.labels['meetbot.meeting-id']);
       const sessionId = spec.labels['meetbot.session-id'] ?? '';

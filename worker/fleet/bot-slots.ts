@@ -27,7 +27,14 @@ export interface EngineMachine {
   memoryBytes: number;
 }
 
-export function defaultBotSlots(machine: EngineMachine): number {
+/**
+ * A worker's bots when they run in a cluster (BOT_RUNTIME=kubernetes): the scheduler places each
+ * pod on a node with room, so slots only bound how many bots one worker launches and watches.
+ */
+export const CLUSTER_WORKER_SLOTS = 100;
+
+export function defaultBotSlots(machine: EngineMachine | undefined): number {
+  if (!machine) return CLUSTER_WORKER_SLOTS;
   const byCpu = Math.floor((machine.cpus - HOST_RESERVE.cores) / BOT_COST.cores);
   const byMemory = Math.floor(
     (machine.memoryBytes / 1024 / 1024 - HOST_RESERVE.memoryMiB) / BOT_COST.memoryMiB,

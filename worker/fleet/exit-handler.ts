@@ -9,7 +9,8 @@ import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { transitionMeeting } from '../../shared/meetings/transitions.js';
 import { domainEvents } from '../events/domain-events.js';
-import { applyBotEnd, joinRetryOf } from '../retries/bot-outcome.js';
+import { applyBotEnd, isSignalledStop, joinRetryOf } from '../retries/bot-outcome.js';
+import { relaunchOrGiveUp } from '../retries/relaunch.js';
 import { type BotRuntime, Labels } from '../runtime/bot-runtime.js';
 import type { BotFleet } from './bot-fleet.js';
 import { type BotSessionDeps, closeBotSession } from './bot-sessions.js';
@@ -21,8 +22,8 @@ export interface ExitHandlerDeps extends BotSessionDeps {
   announce: AnnounceChanges;
   /** Queues a refused bot's retry; without it the bot's end is final. */
   jobs?: BotJobs | undefined;
-  /** Counts the retries queued (WorkerMetrics.joinRetries), when given. */
-  metrics?: { joinRetries?: Pick<Counter, 'inc'> } | undefined;
+  /** Counts the retries queued and the relaunches (WorkerMetrics), when given. */
+  metrics?: { joinRetries?: Pick<Counter, 'inc'>; relaunches?: Pick<Counter, 'inc'> } | undefined;
 }
 
 /** How far back in the events stream to look for the bot's own final event. */
@@ -32,7 +33,8 @@ const LOG_LINES = 20;
 /**
  * A bot container exited. If the bot published a final event (it may not be ingested yet), that
  * event decides; otherwise the meeting fails with the exit code and the last log lines
- * (`out_of_memory` when the engine says the memory limit killed it). Then the container is removed,
+ * (`out_of_memory` when the engine says the memory limit killed it); one the platform ended (an
+ * eviction, its node lost) is relaunched (retries/relaunch.ts). Then the container is removed,
  * the bot's Redis credential revoked and its slot freed.
  */
 export async function handleBotExit(deps: ExitHandlerDeps, containerId: string): Promise<void> {
@@ -52,7 +54,10 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
       // replica's reconciler): not an exit. Its launch starts it, or fails the meeting and removes it.
       if (info.exitCode === null) return;
       const final = await findFinalEvent(deps, meetingId, sessionId);
-      if (final) {
+      // Ended by the platform, not by the bot (an eviction, its node lost), even if it said goodbye
+      // on the signal: a new bot carries on.
+      const disrupted = info.disruption !== undefined && deps.jobs !== undefined;
+      if (final && !(disrupted && isSignalledStop(final))) {
         await applyBotEnd({ db: deps.db, log, retry: joinRetryOf(deps) }, meetingId, sessionId, {
           ...final,
           source: 'bot',
@@ -61,6 +66,20 @@ export async function handleBotExit(deps: ExitHandlerDeps, containerId: string):
           { status: final.status, reason: final.reason, exitCode: info.exitCode },
           'bot exited after its final event',
         );
+      } else if (info.disruption && deps.jobs) {
+        const outcome = await relaunchOrGiveUp(
+          {
+            config: deps.config,
+            db: deps.db,
+            log,
+            announce: deps.announce,
+            jobs: deps.jobs,
+            metrics: { relaunches: deps.metrics?.relaunches ?? { inc: () => {} } },
+          },
+          { meetingId, sessionId, relaunchCount: meeting.relaunchCount },
+          info.disruption,
+        );
+        log.warn({ outcome, disruption: info.disruption }, 'bot ended by its platform');
       } else {
         const lastLines = (await deps.runtime.logsTail(containerId, LOG_LINES)).trim();
         const cause = info.oomKilled ? 'killed for its memory limit (BOT_MEMORY_MB), ' : '';

@@ -51,6 +51,12 @@ export interface IngesterOptions {
   claimIdleMs?: number;
   /** Retries of refused bots (worker/retries/bot-outcome.ts); none when absent. */
   joinRetry?: BotOutcomeDeps['retry'];
+  /**
+   * A bot that stopped on a signal while its meeting went on is left to its exit's handling, which
+   * knows whether the platform ended it (an eviction: relaunched) or someone did (completed). True
+   * where the runtime says why (Kubernetes); on Docker the bot's own word is applied at once.
+   */
+  signalledStopsAwaitExit?: boolean;
 }
 
 /**
@@ -84,6 +90,7 @@ export class Ingester {
         options.log.child({ component: 'ingest-events' }),
         announce,
         options.joinRetry,
+        options.signalledStopsAwaitExit ?? false,
       ),
       log: options.log,
       // Status changes are few and ordered: small batches keep them prompt.

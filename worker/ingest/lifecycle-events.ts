@@ -5,7 +5,7 @@ import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { recordRejoin, transitionMeeting } from '../../shared/meetings/transitions.js';
 import { domainEvents } from '../events/domain-events.js';
-import { applyBotEnd, type BotOutcomeDeps } from '../retries/bot-outcome.js';
+import { applyBotEnd, type BotOutcomeDeps, isSignalledStop } from '../retries/bot-outcome.js';
 import { readBoundMessage } from './bound-identity.js';
 import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 
@@ -20,6 +20,7 @@ export function lifecycleEventHandler(
   log: Logger,
   announce: AnnounceChanges,
   retry?: BotOutcomeDeps['retry'],
+  signalledStopsAwaitExit = false,
 ): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
@@ -46,6 +47,11 @@ export function lifecycleEventHandler(
           changed.add(meeting.id);
           log.info({ meetingId: meeting.id, relaunch: meeting.relaunchCount }, 'relaunched bot rejoined');
         }
+        continue;
+      }
+      if (signalledStopsAwaitExit && isSignalledStop(event)) {
+        // The exit handler applies it, or relaunches the bot if the platform ended it (fleet/exit-handler.ts).
+        log.info({ meetingId: meeting.id }, 'bot stopped on a signal: its exit decides');
         continue;
       }
       if (event.status === 'completed' || event.status === 'failed') {

@@ -5,6 +5,7 @@ import { isTerminal } from '../../shared/contract/meeting-status.js';
 import { ScheduleReasons } from '../../shared/contract/schedule.js';
 import type { Config } from '../../shared/infra/config.js';
 import { claimLaunch, recordBotContainer } from '../../shared/meetings/launch-store.js';
+import { insertTransition } from '../../shared/meetings/transitions-store.js';
 import type { MeetingRecord } from '../../shared/meetings/store.js';
 import { findTranscriptTimeline } from '../../shared/transcripts/store.js';
 import { type AccountLaunchDeps, botAccountForLaunch } from '../accounts/bot-account-launch.js';
@@ -12,7 +13,7 @@ import { type FailMeetingDeps, failMeeting } from '../events/fail-meeting.js';
 import { closeBotSession, openBotSession, type SessionOpenDeps } from '../fleet/bot-sessions.js';
 import type { WorkerMetrics } from '../metrics/worker-metrics.js';
 import { botContainerSpec } from '../runtime/bot-launch-spec.js';
-import type { BotRuntime } from '../runtime/bot-runtime.js';
+import { BotNotPlacedError, type BotRuntime, type LaunchProgress } from '../runtime/bot-runtime.js';
 import { meetingNamedBy } from './job-meeting.js';
 
 /**
@@ -95,6 +96,7 @@ export async function launchBot(deps: LaunchDeps, payload: LaunchBotPayload): Pr
     const redisUrl = await openBotSession(deps, { meetingId: meeting.id, sessionId });
     containerId = await deps.runtime.start(
       botContainerSpec(deps.config, claimed, sessionId, origin, redisUrl, account),
+      launchProgressOf(deps, claimed),
     );
     timer();
   } catch (error) {
@@ -102,8 +104,11 @@ export async function launchBot(deps: LaunchDeps, payload: LaunchBotPayload): Pr
     await closeBotSession(deps, sessionId).catch((closeError: unknown) =>
       log.warn({ err: closeError }, 'could not revoke the credential now; the reconciler will'),
     );
-    const detail = `could not start the bot container: ${(error as Error).message}`.slice(0, 2000);
-    await failMeeting(deps, meeting.id, 'launch_failed', detail);
+    const notPlaced = error instanceof BotNotPlacedError;
+    const detail = notPlaced
+      ? error.message
+      : `could not start the bot container: ${(error as Error).message}`.slice(0, 2000);
+    await failMeeting(deps, meeting.id, notPlaced ? error.reason : 'launch_failed', detail);
     return { launched: false, reason: 'container did not start' };
   }
 
@@ -117,4 +122,28 @@ export async function launchBot(deps: LaunchDeps, payload: LaunchBotPayload): Pr
   }
   log.info({ containerId: containerId.slice(0, 12), sessionId }, 'bot container started');
   return { launched: true, containerId, sessionId };
+}
+
+/**
+ * What the runtime says while a launch waits (a pod no node can take yet), in the meeting's events:
+ * `waiting_for_node`, keeping its status, each different word once.
+ */
+function launchProgressOf(deps: LaunchDeps, meeting: MeetingRecord): LaunchProgress {
+  return {
+    waiting: (detail) => {
+      deps.log.info({ meetingId: meeting.id, detail }, 'the bot waits for a place to run');
+      insertTransition(deps.db, {
+        meetingId: meeting.id,
+        from: meeting.status,
+        to: meeting.status,
+        source: 'worker',
+        reason: 'waiting_for_node',
+        detail: detail.slice(0, 2000),
+      })
+        .then(() => deps.announce([meeting.id]))
+        .catch((error: unknown) =>
+          deps.log.warn({ err: error, meetingId: meeting.id }, 'could not record the wait'),
+        );
+    },
+  };
 }

@@ -223,7 +223,7 @@ export class WorkerMetrics implements IngestMetrics {
     });
     const memory = new Gauge({
       name: `${METRIC_PREFIX}bot_memory_bytes`,
-      help: "A running bot's memory as docker stats shows it (cgroup usage less inactive file)",
+      help: "A running bot's memory as docker stats shows it (cgroup usage less inactive file), or its working set from Kubernetes' metrics API",
       labelNames: ['meeting_id'],
       registers,
     });
@@ -245,6 +245,10 @@ export class WorkerMetrics implements IngestMetrics {
             const labels = { meeting_id: String(bot.meetingId) };
             seen.add(bot.containerId);
             memory.set(labels, usage.memoryBytes);
+            if (usage.cpuCores !== undefined) {
+              this.set(labels, usage.cpuCores);
+              return;
+            }
             const previous = lastCpu.get(bot.containerId);
             lastCpu.set(bot.containerId, { cpu: usage.cpuNanos, system: usage.systemCpuNanos });
             const systemDelta = usage.systemCpuNanos - (previous?.system ?? 0);

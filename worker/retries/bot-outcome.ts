@@ -38,6 +38,14 @@ export interface BotEnd {
 export type BotEndApplied = 'ended' | 'retrying' | 'ignored';
 
 /**
+ * The bot's final event says it stopped because its process got SIGTERM (bot/main.ts): not its own
+ * end. The worker sends one only to a bot whose meeting ended; another comes from whoever stopped it.
+ */
+export function isSignalledStop(end: { status: string; reason?: string; detail?: string | null }): boolean {
+  return end.status === 'completed' && end.reason === 'stopped' && end.detail === 'SIGTERM';
+}
+
+/**
  * Applies the end a bot reported for its launch session `sessionId`: the meeting completes or fails
  * with the bot's reason, unless the reason is one a retry can help (worker/retries/join-retry-policy.ts) and
  * attempts remain; then the meeting keeps its status, the attempt is recorded on its events (its

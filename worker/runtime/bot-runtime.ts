@@ -1,4 +1,7 @@
-/** What a worker needs from a container engine to run bots. Docker implements it (docker-runtime.ts). */
+/**
+ * What a worker needs from a container engine to run bots. Docker implements it (docker-runtime.ts),
+ * and so does Kubernetes, one pod per bot (kubernetes/kubernetes-runtime.ts).
+ */
 export interface BotContainerSpec {
   name: string;
   image: string;
@@ -39,6 +42,11 @@ export interface BotContainerInfo {
   exitCode: number | null;
   /** The kernel killed a process in it for its memory limit (known from inspect; list says false). */
   oomKilled: boolean;
+  /**
+   * Set when the platform ended the bot for reasons of its own, not the bot's (an eviction, a
+   * preemption, its node lost): what happened, in words. Its meeting is relaunched, not failed.
+   */
+  disruption?: string;
 }
 
 export interface ContainerUsage {
@@ -48,11 +56,36 @@ export interface ContainerUsage {
   cpuNanos: number;
   systemCpuNanos: number;
   onlineCpus: number;
+  /** The engine's own rate where it keeps one (Kubernetes' metrics API), in cores; then the counters are 0. */
+  cpuCores?: number;
+}
+
+/** What a runtime may tell of a launch while it waits (a pod no node can take yet). */
+export interface LaunchProgress {
+  waiting(detail: string): void;
+}
+
+/** A launch the runtime gave up placing: `reason` is the meeting's failure reason. */
+export class BotNotPlacedError extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface BotRuntime {
-  /** Creates and starts the container; resolves with its id once it runs. */
-  start(spec: BotContainerSpec): Promise<string>;
+  /**
+   * Whether every worker of the deployment sees the same bots, so any may take over a dead one's
+   * (relabel): a cluster's namespace. Docker's labels are fixed, and each worker has its own engine.
+   */
+  readonly sharedAmongWorkers: boolean;
+  /**
+   * Creates and starts the container; resolves with its id once it runs. Throws BotNotPlacedError
+   * when the platform can't place it.
+   */
+  start(spec: BotContainerSpec, progress?: LaunchProgress): Promise<string>;
   inspect(id: string): Promise<BotContainerInfo | undefined>;
   /** Containers (running or not) carrying every one of these labels. */
   list(labels: Record<string, string>): Promise<BotContainerInfo[]>;
@@ -64,6 +97,8 @@ export interface BotRuntime {
   logsTail(id: string, lines: number): Promise<string>;
   /** What a running container uses now, as the engine counts it; undefined when it is gone. */
   usage(id: string): Promise<ContainerUsage | undefined>;
+  /** Changes a running bot's labels (a worker taking over a dead one's bot); only where sharedAmongWorkers. */
+  relabel?(id: string, labels: Record<string, string>): Promise<void>;
   /** Calls back whenever a container carrying these labels exits; returns an unsubscribe function. */
   onExit(labels: Record<string, string>, listener: (id: string) => void): Promise<() => void>;
 }

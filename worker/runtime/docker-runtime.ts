@@ -29,6 +29,8 @@ function labelFilters(labels: Record<string, string>): string[] {
 
 /** Bot containers on a Docker engine, through dockerode. */
 export class DockerRuntime implements BotRuntime {
+  readonly sharedAmongWorkers = false;
+
   constructor(
     private readonly docker: Docker,
     private readonly log: Logger,

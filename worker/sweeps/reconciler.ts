@@ -189,7 +189,11 @@ async function reconcileContainer(
     return;
   }
 
-  if (ownedHere && !deps.fleet.has(container.id)) {
+  // Taken over from a dead worker (worker/sweeps/bot-takeover.ts) but not relabelled yet.
+  if (!ownedHere && meeting.workerId === deps.config.WORKER_ID && deps.runtime.relabel) {
+    await deps.runtime.relabel(container.id, { [Labels.workerId]: deps.config.WORKER_ID });
+  } else if (!ownedHere) return;
+  if (!deps.fleet.has(container.id)) {
     deps.fleet.adopt({
       containerId: container.id,
       meetingId,

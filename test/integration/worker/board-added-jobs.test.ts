@@ -23,6 +23,7 @@ let workers: Worker[] = [];
 const runtimeCalls: string[] = [];
 
 const recordingRuntime: BotRuntime = {
+  sharedAmongWorkers: false,
   async start() {
     runtimeCalls.push('start');
     return 'container-never-started';

@@ -42,6 +42,7 @@ let metrics: Registry;
 
 function recordingRuntime(): BotRuntime {
   return {
+    sharedAmongWorkers: false,
     async start(spec) {
       specs.push(spec);
       // Another launch's take runs while this one "starts its container".

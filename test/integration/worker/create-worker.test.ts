@@ -9,6 +9,7 @@ import { createLogger } from '../../../shared/infra/logger.js';
 import { createBotQueues } from '../../../shared/infra/queues.js';
 import { listWorkers } from '../../../shared/workers/store.js';
 import { createWorker, openWorkerConnections } from '../../../worker/create-worker.js';
+import { DockerRuntime } from '../../../worker/runtime/docker-runtime.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { TEST_REDIS_URL } from '../../support/env.js';
 import { createTestRedis, deleteKeys, uniquePrefix } from '../../support/redis.js';
@@ -60,8 +61,11 @@ describe('createWorker', () => {
     const worker = createWorker(config, {
       log,
       connections,
-      docker: emptyEngine(),
-      engine: { name: 'engine:test', cpus: 2, memoryBytes: 4 * 2 ** 30 },
+      host: {
+        runtime: new DockerRuntime(emptyEngine(), log),
+        name: 'engine:test',
+        machine: { cpus: 2, memoryBytes: 4 * 2 ** 30 },
+      },
     });
     const queues = createBotQueues(redis, prefix);
 
