@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 import { BotAccountSessions } from '../shared/accounts/bot-account-sessions.js';
 import type { BotCommands } from '../shared/bots/command-channel.js';
 import type { BotJobs } from '../shared/bots/jobs.js';
-import type { BotServiceDeps } from '../shared/bots/service.js';
+import { type BotServiceDeps, botServiceSettingsOf } from '../shared/bots/service.js';
 import type { SpeechDeps } from '../shared/bots/speech.js';
 import type { SpeechQueue } from '../shared/bots/speech-queue.js';
 import type { Config } from '../shared/infra/config.js';
@@ -115,21 +115,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     jobs: deps.jobs,
     commands: deps.commands,
     log: deps.logger,
-    defaultBotName: config.DEFAULT_BOT_NAME,
-    recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
-    extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
+    ...botServiceSettingsOf(config),
     announce: deps.announce,
     // The composition root of the API's domain events: the meetings' status changes it makes are
     // written to the webhook outbox in their own transaction.
     events: webhookOutbox,
     webhookPolicy,
-    transcriptionEngine: config.TRANSCRIPTION_ENGINE,
     signedInBots: botAccountSessions.configured,
-    schedule: {
-      horizonDays: config.BOT_SCHEDULE_HORIZON_DAYS,
-      clockSkewSeconds: config.BOT_SCHEDULE_CLOCK_SKEW_SECONDS,
-      maxWaitingPerUser: config.MAX_SCHEDULED_BOTS_PER_USER,
-    },
   };
   const mediaFetch = {
     idleTimeoutMs: config.WEBHOOK_TIMEOUT_MS,

@@ -3,6 +3,7 @@ import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { redisBotCommands } from '../shared/bots/command-channel.js';
 import { bullBotJobs } from '../shared/bots/jobs.js';
+import { botServiceSettingsOf } from '../shared/bots/service.js';
 import { PeriodicLoop } from '../shared/infra/background-loop.js';
 import type { Config } from '../shared/infra/config.js';
 import { createKnex, type Knex } from '../shared/infra/knex.js';
@@ -205,18 +206,10 @@ export function createWorker(config: Config, parts: WorkerParts): MeetbotWorker 
         jobs: deps.jobs,
         commands,
         log: log.child({ component: 'calendar-feeds' }),
-        defaultBotName: config.DEFAULT_BOT_NAME,
-        recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
-        extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
+        ...botServiceSettingsOf(config),
         announce,
         events: domainEvents,
         webhookPolicy,
-        transcriptionEngine: config.TRANSCRIPTION_ENGINE,
-        schedule: {
-          horizonDays: config.BOT_SCHEDULE_HORIZON_DAYS,
-          clockSkewSeconds: config.BOT_SCHEDULE_CLOCK_SKEW_SECONDS,
-          maxWaitingPerUser: config.MAX_SCHEDULED_BOTS_PER_USER,
-        },
       },
       settings: calendarFeedSettingsOf(config, webhookPolicy),
       log: log.child({ component: 'calendar-feeds' }),

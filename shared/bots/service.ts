@@ -18,6 +18,7 @@ import {
   TooManyRequestsError,
   UnauthorizedError,
 } from '../infra/errors.js';
+import type { Config } from '../infra/config.js';
 import type { Knex } from '../infra/knex.js';
 import type { Logger } from '../infra/logger.js';
 import type { OutboundAddressPolicy } from '../infra/outbound-address-policy.js';
@@ -65,6 +66,35 @@ export interface BotServiceDeps {
   schedule: ScheduleSettings;
   /** Whether bots may sign in with bot accounts (BOT_ACCOUNT_KEY is set); `authenticated` is 503 otherwise. */
   signedInBots?: boolean | undefined;
+}
+
+/** The part of BotServiceDeps the deployment's settings decide, the same in the API and the worker's calendar poller. */
+export function botServiceSettingsOf(
+  config: Pick<
+    Config,
+    | 'DEFAULT_BOT_NAME'
+    | 'RECORDING_ENABLED_DEFAULT'
+    | 'EXTRA_MEETING_ORIGINS'
+    | 'TRANSCRIPTION_ENGINE'
+    | 'BOT_SCHEDULE_HORIZON_DAYS'
+    | 'BOT_SCHEDULE_CLOCK_SKEW_SECONDS'
+    | 'MAX_SCHEDULED_BOTS_PER_USER'
+  >,
+): Pick<
+  BotServiceDeps,
+  'defaultBotName' | 'recordingEnabledDefault' | 'extraMeetingOrigins' | 'transcriptionEngine' | 'schedule'
+> {
+  return {
+    defaultBotName: config.DEFAULT_BOT_NAME,
+    recordingEnabledDefault: config.RECORDING_ENABLED_DEFAULT,
+    extraMeetingOrigins: config.EXTRA_MEETING_ORIGINS,
+    transcriptionEngine: config.TRANSCRIPTION_ENGINE,
+    schedule: {
+      horizonDays: config.BOT_SCHEDULE_HORIZON_DAYS,
+      clockSkewSeconds: config.BOT_SCHEDULE_CLOCK_SKEW_SECONDS,
+      maxWaitingPerUser: config.MAX_SCHEDULED_BOTS_PER_USER,
+    },
+  };
 }
 
 /** A language the engine can't take is refused (400). */
