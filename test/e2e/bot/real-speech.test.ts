@@ -55,7 +55,9 @@ describe('a meeting with a human reader (recorded speech)', () => {
           utterances: clips.map((clip, index) => ({ at: READER_STARTS[index]!, clip: clip.id })),
         },
       ],
-      endAt: 40,
+      // The host's line (about 3 s from 33 s) is heard well before the end, even by a bot running
+      // behind on a loaded machine (a run that ended at 40 s once cut it short).
+      endAt: 48,
     });
     const bot = startBot({ platform: 'google_meet', meetingUrl: meeting.url }, prefix, simulator.url);
     await expectEndedWithMeeting(redis, prefix, bot);
@@ -86,6 +88,9 @@ describe('a meeting with a human reader (recorded speech)', () => {
     );
     expect(wer.rate).toBeLessThanOrEqual(MAX_REAL_SPEECH_WER);
     const hostWer = wordErrorRate(HOST_LINE, host.map((segment) => segment.text).join(' '));
+    console.log(
+      `[real speech] the host's line: WER ${(hostWer.rate * 100).toFixed(1)} %: "${host.map((s) => s.text).join(' ')}"`,
+    );
     expect(hostWer.rate).toBeLessThanOrEqual(0.3);
   });
 });
