@@ -1,4 +1,5 @@
 import { MIGRATIONS } from '../../migrations/index.js';
+import knexPkg from 'knex';
 import type { Knex } from './knex.js';
 
 const migrationSource: Knex.MigrationSource<readonly [string, Knex.Migration]> = {
@@ -7,9 +8,26 @@ const migrationSource: Knex.MigrationSource<readonly [string, Knex.Migration]> =
   getMigration: async ([, migration]) => migration,
 };
 
+/** The Postgres advisory lock whose holder migrates (any fixed number of this deployment's own). */
+const MIGRATION_LOCK_KEY = 4_051_994_213;
+
+/**
+ * Applies the migrations not applied yet; returns their names. Processes starting at once on one
+ * database (a fresh deployment's pods) take turns: each holds a Postgres advisory lock, on a
+ * connection of its own beside `knex`'s pool, while it migrates, so the later ones find nothing left
+ * to do. (Knex's own lock lives in a table the first run creates: two first runs collided making it.)
+ */
 export async function migrateToLatest(knex: Knex): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
-  return applied;
+  const lock = knexPkg({ client: 'pg', connection: knex.client.config.connection, pool: { min: 0, max: 1 } });
+  try {
+    return await lock.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
+      const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
+      return applied;
+    });
+  } finally {
+    await lock.destroy();
+  }
 }
 
 export async function rollbackAll(knex: Knex): Promise<void> {
