@@ -31,6 +31,7 @@ export interface KubernetesRuntimeOptions extends BotPodOptions {
 }
 
 const NOT_FOUND = 404;
+const BAD_REQUEST = 400;
 const METRICS_GROUP = 'metrics.k8s.io';
 /** How long past its grace a stop waits for the kubelet to end the pod. */
 const STOP_SLACK_SECONDS = 15;
@@ -201,11 +202,20 @@ export class KubernetesRuntime implements BotRuntime {
     });
   }
 
+  /** The container's last lines; none for a pod gone, or one whose container never started (400). */
   async logsTail(id: string, lines: number): Promise<string> {
-    const logs = await unlessGone(
-      this.core.readNamespacedPodLog({ name: id, namespace: this.namespace, tailLines: lines }),
-    );
-    return typeof logs === 'string' ? logs : '';
+    try {
+      const logs = await this.core.readNamespacedPodLog({
+        name: id,
+        namespace: this.namespace,
+        tailLines: lines,
+      });
+      return typeof logs === 'string' ? logs : '';
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === NOT_FOUND || status === BAD_REQUEST) return '';
+      throw error;
+    }
   }
 
   /** From the metrics API (metrics-server) when the cluster has one; undefined otherwise. */
