@@ -11,6 +11,8 @@ export interface PodExitWatchDeps {
   tombstones: PodTombstones;
 }
 
+const NOT_FOUND = 404;
+
 /** After a watch ends or fails, the wait before it is opened again. */
 const RESUME_DELAY_MS = 1000;
 
@@ -38,8 +40,8 @@ export class PodExitWatch {
   private resourceVersion = '';
   private abort: AbortController | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  /** Pods seen carrying the labels and not yet ended, by uid (their name: the bot's id). */
-  private readonly live = new Map<string, string>();
+  /** Pods seen carrying the labels and not yet ended, by uid, as last seen. */
+  private readonly live = new Map<string, V1Pod>();
   private readonly reported = new Set<string>();
 
   constructor(
@@ -70,9 +72,9 @@ export class PodExitWatch {
       present.add(uid);
       this.seen(pod, false);
     }
-    // Gone while no watch was open: deleted without this worker seeing it.
-    for (const [uid, name] of this.live) {
-      if (!present.has(uid)) this.report(uid, name);
+    // Gone from the list while no watch was open: deleted, or taken over by another worker.
+    for (const [uid, pod] of this.live) {
+      if (!present.has(uid)) await this.confirmGone(pod);
     }
     for (const uid of this.reported) if (!present.has(uid)) this.reported.delete(uid);
     this.resourceVersion = list.metadata?.resourceVersion ?? '';
@@ -136,17 +138,40 @@ export class PodExitWatch {
       return;
     }
     if (deleted) {
-      this.deps.tombstones.remember(botInfoOfPod(pod, true));
-      this.report(uid, name);
-      // Nothing more comes of a deleted pod: forget it.
-      this.reported.delete(uid);
+      this.confirmGone(pod).catch((error: unknown) =>
+        this.deps.log.warn({ err: error, pod: name }, 'could not read a pod the watch says went'),
+      );
       return;
     }
     if (hasEnded(pod) || pod.status?.containerStatuses?.[0]?.state?.terminated) {
       this.report(uid, name);
       return;
     }
-    this.live.set(uid, name);
+    this.live.set(uid, pod);
+  }
+
+  /**
+   * A watch with a label selector says DELETED both when the pod went and when it stopped carrying
+   * the labels (another worker took it over), with the object as it last matched: only a read tells.
+   */
+  private async confirmGone(pod: V1Pod): Promise<void> {
+    const uid = pod.metadata?.uid ?? '';
+    const name = pod.metadata?.name ?? '';
+    let current: V1Pod | undefined;
+    try {
+      current = await this.deps.core.readNamespacedPod({ name, namespace: this.deps.namespace });
+    } catch (error) {
+      if ((error as { code?: number }).code !== NOT_FOUND) throw error;
+    }
+    if (current?.metadata?.uid === uid) {
+      // Still there: relabelled away (or about to come back as itself), not gone.
+      if (!matches(current, this.labels)) this.live.delete(uid);
+      return;
+    }
+    this.deps.tombstones.remember(botInfoOfPod(pod, true));
+    this.report(uid, name);
+    // Nothing more comes of a deleted pod: forget it.
+    this.reported.delete(uid);
   }
 
   private report(uid: string, name: string): void {
