@@ -4,6 +4,7 @@ import { BOT_STORAGE_STATE_DIR } from '../../../shared/contract/bot-config.js';
 import type { Config } from '../../../shared/infra/config.js';
 import type { Logger } from '../../../shared/infra/logger.js';
 import type { BotHost } from '../bot-host.js';
+import { deploymentName } from '../bot-launch-spec.js';
 import { KubernetesRuntime } from './kubernetes-runtime.js';
 
 /** Where a pod finds its own namespace (its service account's). */
@@ -19,6 +20,7 @@ export function kubernetesBotHost(
   cpuRequestCores: number,
   kubeConfig = defaultKubeConfig(),
 ): BotHost {
+  assertPodNameable(deploymentName(config));
   const namespace = config.KUBERNETES_NAMESPACE ?? namespaceOf(kubeConfig);
   const runtime = new KubernetesRuntime(
     kubeConfig,
@@ -47,4 +49,15 @@ function namespaceOf(kubeConfig: KubeConfig): string {
   } catch {
     return kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ?? 'default';
   }
+}
+
+/**
+ * The deployment's name (QUEUE_PREFIX, and its Redis database) names each bot's pod and is a label
+ * value of it: Kubernetes takes lowercase letters, digits and `-` there, 63 characters at most.
+ */
+function assertPodNameable(name: string): void {
+  if (/^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/.test(name)) return;
+  throw new Error(
+    `BOT_RUNTIME=kubernetes names each bot's pod after QUEUE_PREFIX (here "${name}"): use lowercase letters, digits and - only, starting and ending with a letter or digit, at most 40 characters`,
+  );
 }

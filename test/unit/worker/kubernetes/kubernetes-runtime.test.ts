@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { BOT_CONFIG_ENV } from '../../../../shared/contract/bot-config.js';
+import { parseConfig } from '../../../../shared/infra/config.js';
 import { createLogger } from '../../../../shared/infra/logger.js';
 import { type BotContainerSpec, BotNotPlacedError, Labels } from '../../../../worker/runtime/bot-runtime.js';
+import { kubernetesBotHost } from '../../../../worker/runtime/kubernetes/kubernetes-host.js';
 import { KubernetesRuntime } from '../../../../worker/runtime/kubernetes/kubernetes-runtime.js';
 import {
   type KubernetesDouble,
@@ -227,5 +229,24 @@ describe('the Kubernetes bot runtime', () => {
     expect(await runtime.usage(id)).toMatchObject({ cpuCores: 0.25, memoryBytes: 512 * 2 ** 20 });
     double.setMetricsAvailable(false);
     expect(await runtimeOn(double).usage(id)).toBeUndefined();
+  });
+
+  it('is the host of a worker whose deployment name can name pods, and refuses one that can’t', () => {
+    const host = kubernetesBotHost(
+      parseConfig({ BOT_RUNTIME: 'kubernetes', KUBERNETES_NAMESPACE: 'meetbot', QUEUE_PREFIX: 'meetbot' }),
+      log,
+      0.9,
+      double.kubeConfig(),
+    );
+    expect(host).toMatchObject({ name: 'kubernetes:meetbot', runtime: { sharedAmongWorkers: true } });
+    expect(host.machine).toBeUndefined();
+    expect(() =>
+      kubernetesBotHost(
+        parseConfig({ BOT_RUNTIME: 'kubernetes', QUEUE_PREFIX: 'Meet_Bot' }),
+        log,
+        0.9,
+        double.kubeConfig(),
+      ),
+    ).toThrow(/names each bot's pod after QUEUE_PREFIX \(here "Meet_Bot"\): use lowercase letters/);
   });
 });
