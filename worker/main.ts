@@ -14,10 +14,7 @@ const config = loadConfigOrExit();
 const log = createLogger('worker', config.LOG_LEVEL).child({ workerId: config.WORKER_ID });
 const connections = openWorkerConnections(config, log);
 await checkBotRedisOrExit(connections.redis, config, log);
-const host: BotHost =
-  config.BOT_RUNTIME === 'kubernetes'
-    ? kubernetesBotHost(config, log, BOT_COST.cores)
-    : await dockerBotHost(config, log);
+const host = await openBotHostOrExit(config, log);
 const worker = createWorker(config, { log, connections, host });
 await worker.start();
 worker.shutdown.installSignalHandlers();
@@ -49,5 +46,17 @@ async function checkBotRedisOrExit(redis: Redis, config: Config, log: Logger): P
     log.warn(
       'BOT_REDIS_ACL=off: every bot gets the deployment Redis URL with full rights (any bot can reach every key, queue and channel); see docs/settings.md',
     );
+  }
+}
+
+/** Where the bots run (BOT_RUNTIME); exits 1, saying why, when the worker can't run them there. */
+async function openBotHostOrExit(config: Config, log: Logger): Promise<BotHost> {
+  try {
+    return config.BOT_RUNTIME === 'kubernetes'
+      ? kubernetesBotHost(config, log, BOT_COST.cores)
+      : await dockerBotHost(config, log);
+  } catch (error) {
+    log.fatal({ err: error, runtime: config.BOT_RUNTIME }, 'cannot run bots');
+    process.exit(1);
   }
 }
