@@ -144,6 +144,8 @@ export class PodExitWatch {
       return;
     }
     if (hasEnded(pod) || pod.status?.containerStatuses?.[0]?.state?.terminated) {
+      // Its end as seen now: a pod being deleted may be gone by the time its exit is handled.
+      this.deps.tombstones.remember(botInfoOfPod(pod));
       this.report(uid, name);
       return;
     }

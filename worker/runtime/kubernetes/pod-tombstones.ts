@@ -4,9 +4,9 @@ import type { BotContainerInfo } from '../bot-runtime.js';
 const KEEP_MS = 10 * 60_000;
 
 /**
- * The last state of bot pods Kubernetes deleted on its own (an eviction, a lost node), as the watch
- * saw them go: the exit handler reads a bot's end after its pod is gone, and on Docker the container
- * stays until the worker removes it.
+ * The last state of bot pods that ended, as the watch saw them end or go (an eviction, a lost node
+ * deletes the pod): the exit handler reads a bot's end after its pod may be gone, where on Docker the
+ * container stays until the worker removes it.
  */
 export class PodTombstones {
   private readonly byName = new Map<string, { info: BotContainerInfo; at: number }>();
