@@ -135,6 +135,7 @@ export class Ingester {
         options.db,
         options.recordingStorage,
         options.log.child({ component: 'ingest-recordings' }),
+        announce,
       ),
       log: options.log,
       // Chunks are up to a few hundred KB each, written one by one to the storage.

@@ -1,6 +1,7 @@
 import { recordingChunkMessage } from '../../shared/contract/events.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
+import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { findMeetingById } from '../../shared/meetings/store.js';
 import { completeRecording, hasEveryChunk, inStorage } from '../../shared/recordings/completion.js';
 import type { RecordingStorage } from '../../shared/recordings/storage.js';
@@ -15,9 +16,15 @@ import type { BatchHandler, DeadLetter } from './stream-consumer.js';
  * final one, or the last missing one after it) assembles the file and marks it ready. A storage
  * outage leaves the batch pending for a retry; it never touches the transcript's consumers.
  */
-export function recordingChunkHandler(db: Knex, storage: RecordingStorage, log: Logger): BatchHandler {
+export function recordingChunkHandler(
+  db: Knex,
+  storage: RecordingStorage,
+  log: Logger,
+  announce: AnnounceChanges,
+): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
+    const ready = new Set<number>();
     for (const message of messages) {
       const read = readBoundMessage(recordingChunkMessage, message);
       if (!read.ok) {
@@ -61,19 +68,22 @@ export function recordingChunkHandler(db: Knex, storage: RecordingStorage, log: 
       if (finalSeq === null) continue;
       const { seqs } = await storedChunks(db, recording.id);
       if (!hasEveryChunk({ finalSeq }, seqs)) continue;
-      const ready = await completeRecording(db, storage, domainEvents, recording.id);
-      if (ready) {
+      const completed = await completeRecording(db, storage, domainEvents, recording.id);
+      if (completed) {
+        ready.add(meeting.id);
         log.info(
           {
             meetingId: meeting.id,
-            recordingId: ready.id,
-            seconds: ready.durationSeconds,
-            bytes: ready.sizeBytes,
+            recordingId: completed.id,
+            seconds: completed.durationSeconds,
+            bytes: completed.sizeBytes,
           },
           'recording ready',
         );
       }
     }
+    // Its recording.ready webhook is delivered now, not at the dispatcher's next sweep.
+    await announce(ready);
     return deadLetters;
   };
 }

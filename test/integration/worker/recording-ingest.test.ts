@@ -12,6 +12,7 @@ import { registerBotSession } from '../../../shared/bots/session-registry.js';
 import { streamFields } from '../../../shared/contract/stream-codec.js';
 import { botSessionStream } from '../../../shared/contract/streams.js';
 import { createLogger } from '../../../shared/infra/logger.js';
+import { meetingChangesChannel } from '../../../shared/meetings/changes.js';
 import { claimLaunch } from '../../../shared/meetings/launch-store.js';
 import { insertMeeting } from '../../../shared/meetings/store.js';
 import { LocalRecordingStorage } from '../../../shared/recordings/local-storage.js';
@@ -165,7 +166,14 @@ describe('recording chunks', () => {
     expect(sent.length).toBeGreaterThan(3);
 
     const ingester = newIngester();
+    // Announced once ready, so the webhook dispatcher delivers recording.ready at once.
+    const listener = createTestRedis();
+    connections.push(listener);
+    const announced: number[][] = [];
+    listener.on('message', (_channel: string, ids: string) => announced.push(JSON.parse(ids) as number[]));
+    await listener.subscribe(meetingChangesChannel(prefix, 0));
     expect(await ingester.recordings.drain()).toBe(sent.length);
+    await expect.poll(() => announced).toEqual([[meetingId]]);
     const recording = await recordingOf(meetingId);
     expect(recording).toMatchObject({
       state: 'ready',
