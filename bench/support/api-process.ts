@@ -9,16 +9,20 @@ export interface ApiProcessOptions {
   queuePrefix: string;
   /** DATABASE_POOL_MAX. */
   pool: number;
+  /** Takes the API's stdout and stderr instead of this process's own terminal. */
+  onOutput?: (chunk: Buffer) => void;
+  /** Node's own flags before the entry point (e.g. --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 /** The API as its own process (as deployed), on this database, with `env` over the defaults. */
 export async function startApi(
   databaseUrl: string,
   env: Record<string, string>,
-  { queuePrefix, pool }: ApiProcessOptions,
-): Promise<{ url: string; stop(): Promise<void> }> {
+  { queuePrefix, pool, onOutput, nodeArgs = [] }: ApiProcessOptions,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'api/main.ts'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -30,12 +34,17 @@ export async function startApi(
       DATABASE_POOL_MAX: String(pool),
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', onOutput ? 'pipe' : 'inherit', onOutput ? 'pipe' : 'inherit'],
   });
+  if (onOutput) {
+    child.stdout?.on('data', onOutput);
+    child.stderr?.on('data', onOutput);
+  }
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/readyz`, child);
   return {
     url: base,
+    pid: child.pid ?? 0,
     async stop() {
       child.kill('SIGTERM');
       if (child.exitCode === null) await once(child, 'exit');
