@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, Metrics, type V1Pod, type V1PodSpec } from '@kubernetes/client-node';
 import Docker from 'dockerode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_IMAGE } from '../../support/bot-container.js';
 import { DOUBLE_CONTAINER_LABEL } from '../../support/kubernetes/docker-container-options.js';
 import { DockerKubelet } from '../../support/kubernetes/docker-kubelet.js';
@@ -47,6 +47,25 @@ beforeAll(async () => {
   });
   core = double.kubeConfig().makeApiClient(CoreV1Api);
 }, 600_000);
+
+/** A retried test starts without the pods and Secrets of its earlier try (their names would be taken). */
+beforeEach(async () => {
+  const admin = double.kubeConfig({ admin: true }).makeApiClient(CoreV1Api);
+  for (const existing of double.pods(NAMESPACE))
+    await admin
+      .deleteNamespacedPod({
+        name: existing.metadata.name ?? '',
+        namespace: NAMESPACE,
+        gracePeriodSeconds: 0,
+      })
+      .catch(() => undefined);
+  const secrets = await admin.listNamespacedSecret({ namespace: NAMESPACE });
+  for (const secret of secrets.items)
+    await admin
+      .deleteNamespacedSecret({ name: secret.metadata?.name ?? '', namespace: NAMESPACE })
+      .catch(() => undefined);
+  await expect.poll(() => double.pods(NAMESPACE).length, { timeout: WAIT_MS }).toBe(0);
+}, WAIT_MS + 10_000);
 
 afterAll(async () => {
   await double?.close();
@@ -344,6 +363,8 @@ describe('the Kubernetes API double with the DockerKubelet', () => {
   });
 
   it('leaves no container behind once the double is closed', async () => {
+    await core.createNamespacedPod({ namespace: NAMESPACE, body: pod('left-running', 'sleep 600') });
+    await waitFor('left-running', 'ran', (current) => current?.status?.phase === 'Running');
     const label = `${DOUBLE_CONTAINER_LABEL}`;
     const before = await docker.listContainers({ all: true, filters: { label: [label] } });
     expect(before.length).toBeGreaterThan(0);

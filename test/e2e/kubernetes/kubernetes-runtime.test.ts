@@ -11,6 +11,7 @@ import { serializeBotSeccompProfile } from '../../../worker/runtime/bot-seccomp-
 import { DockerKubelet } from '../../support/kubernetes/docker-kubelet.js';
 import { type KubernetesDouble, startKubernetesDouble } from '../../support/kubernetes/kubernetes-double.js';
 import type { Role } from '../../support/kubernetes/rbac.js';
+import { continuousSpeech } from '../../support/speech-script.js';
 import { type Stack, startStack, type WorkerProcess } from '../../support/stack.js';
 
 /**
@@ -34,28 +35,6 @@ const WORKER_ENV = {
   RECONCILE_INTERVAL_SECONDS: '2',
   WORKER_METRICS_PORT: '0',
 };
-
-const SENTENCES = [
-  'the quarterly report is finished and ready for review',
-  'we should move the release to the second week of march',
-  'please send the updated budget to the finance team today',
-  'the new office opens next month with room for forty people',
-  'our customers asked for better search and faster exports',
-  'let us schedule a follow up meeting on thursday afternoon',
-];
-
-/** Two people taking turns for the whole meeting, so there is always speech to transcribe. */
-function continuousSpeech(seconds: number) {
-  const alice: Array<{ at: number; text: string }> = [];
-  const bob: Array<{ at: number; text: string }> = [];
-  for (let at = 1, turn = 0; at < seconds; at += 6, turn += 1) {
-    (turn % 2 === 0 ? alice : bob).push({ at, text: SENTENCES[turn % SENTENCES.length]! });
-  }
-  return [
-    { name: 'Alice Archer', voice: 'slt' as const, utterances: alice },
-    { name: 'Bob Baker', voice: 'rms' as const, utterances: bob },
-  ];
-}
 
 function workerRole(): Role {
   const text = readFileSync(new URL('../../../deploy/kubernetes/worker-rbac.yaml', import.meta.url), 'utf8');
@@ -86,7 +65,7 @@ async function meetingWithBot(seconds: number) {
   const meeting = await stack.createMeetingAndBot({
     platform: 'google_meet',
     admission: { policy: 'after', delaySeconds: 2 },
-    participants: continuousSpeech(seconds),
+    participants: continuousSpeech(seconds, { everySeconds: 6 }),
   });
   meetings.push(meeting);
   return meeting;

@@ -50,8 +50,9 @@ export interface DockerKubeletOptions {
 const TERMINATION_MESSAGE_BYTES = 4096;
 const FALLBACK_LOG_LINES = 80;
 const FALLBACK_LOG_BYTES = 2048;
-/** How long an exit by SIGKILL waits for the engine's word that it was the kernel's OOM killer. */
-const OOM_REPORT_WAIT_MS = 500;
+/** How long an exit by SIGKILL waits for the engine's word that it was the kernel's OOM killer, and how often it asks. */
+const OOM_REPORT_WAIT_MS = 5000;
+const OOM_REPORT_POLL_MS = 250;
 const NOT_FOUND = 404;
 const NOT_MODIFIED = 304;
 
@@ -227,10 +228,21 @@ export class DockerKubelet implements Kubelet {
     const podUid = this.podOfContainer.get(id);
     if (!podUid || this.closed) return;
     let exit = await this.exitOf(id).catch(() => undefined);
-    if (exit?.exitCode === 137 && exit.reason !== 'OOMKilled') {
-      // Killed: by the kernel for memory, the engine may say a moment after the `die` event.
-      await new Promise((resolve) => setTimeout(resolve, OOM_REPORT_WAIT_MS));
-      exit = (await this.exitOf(id).catch(() => undefined)) ?? exit;
+    // Killed with a memory limit: by the kernel for memory, the engine may say so (its `oom` event,
+    // its OOMKilled flag) a moment after the `die` event, longer on a busy machine.
+    const limited = async () =>
+      ((
+        await this.docker
+          .getContainer(id)
+          .inspect()
+          .catch(() => undefined)
+      )?.HostConfig.Memory ?? 0) > 0;
+    if (exit?.exitCode === 137 && exit.reason !== 'OOMKilled' && (await limited())) {
+      for (let waited = 0; exit?.reason !== 'OOMKilled' && waited < OOM_REPORT_WAIT_MS; ) {
+        await new Promise((resolve) => setTimeout(resolve, OOM_REPORT_POLL_MS));
+        waited += OOM_REPORT_POLL_MS;
+        exit = (await this.exitOf(id).catch(() => undefined)) ?? exit;
+      }
     }
     if (exit) this.attached.exited(podUid, `docker://${id}`, exit);
   }
