@@ -15,16 +15,24 @@ export interface OwnRedis {
   /** Stops it: SIGTERM (Redis writes and syncs its AOF) or SIGKILL (a crash). */
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   start(): Promise<void>;
-  /** Stops it for good and removes its files. */
-  destroy(): Promise<void>;
+  /** Stops it for good (SIGTERM unless told) and removes its files. */
+  destroy(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   output(): string;
 }
 
-/**
- * `password`: the default user's (requirepass), as a deployment that gives bots credentials of their
- * own must set: without it anyone reaching the port is the default user, with every right.
- */
-export async function startOwnRedis(options: { password?: string } = {}): Promise<OwnRedis> {
+export interface OwnRedisOptions {
+  /**
+   * The default user's password (requirepass), as a deployment that gives bots credentials of their
+   * own must set: without it anyone reaching the port is the default user, with every right.
+   */
+  password?: string;
+  /** Append-only persistence (everysec), on unless told. */
+  appendonly?: boolean;
+  /** Redis's maxclients; its own default (10,000, less where the open-file limit is lower) unless told. */
+  maxclients?: number;
+}
+
+export async function startOwnRedis(options: OwnRedisOptions = {}): Promise<OwnRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'meetbot-redis-'));
   const port = await freePort();
   const { password } = options;
@@ -39,12 +47,13 @@ export async function startOwnRedis(options: { password?: string } = {}): Promis
       '--save',
       '',
       '--appendonly',
-      'yes',
+      options.appendonly === false ? 'no' : 'yes',
       '--appendfsync',
       'everysec',
       '--dir',
       dir,
       ...(password ? ['--requirepass', password] : []),
+      ...(options.maxclients !== undefined ? ['--maxclients', String(options.maxclients)] : []),
     ],
     keepOutput: 50_000,
     // Ready when it answers PING (not LOADING: it has read its AOF back).
@@ -80,8 +89,8 @@ export async function startOwnRedis(options: { password?: string } = {}): Promis
     port,
     stop,
     start,
-    async destroy() {
-      await stop();
+    async destroy(signal) {
+      await stop(signal);
       rmSync(dir, { recursive: true, force: true });
     },
     output: server.output,
