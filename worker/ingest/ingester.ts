@@ -14,8 +14,8 @@ import { meetingAnnouncer } from '../../shared/meetings/changes.js';
 import type { RecordingStorage } from '../../shared/recordings/storage.js';
 import type { SegmentRecord } from '../../shared/transcripts/store.js';
 import type { BotOutcomeDeps } from '../retries/bot-outcome.js';
-import { botStreamsOf } from './bot-streams.js';
 import { chatMessageHandler } from './chat-messages.js';
+import { IngestShard } from './ingest-shard.js';
 import { lifecycleEventHandler } from './lifecycle-events.js';
 import { participantEventHandler } from './participant-events.js';
 import { recordingChunkHandler } from './recording-chunks.js';
@@ -24,6 +24,13 @@ import { transcriptSegmentHandler } from './transcript-segments.js';
 import { transcriptionHealthHandler } from './transcription-health.js';
 
 export const INGEST_GROUP = 'ingesters';
+
+/**
+ * The least time between two reads of one consumer while messages trickle in: each read names every
+ * stream of the worker's share, so reading at every new message would cost as much per message as
+ * the fleet is large. A full batch is read again at once.
+ */
+export const INGEST_PACE_MS = 100;
 
 export interface IngesterOptions {
   db: Knex;
@@ -49,6 +56,8 @@ export interface IngesterOptions {
   onSegmentsCommitted?: (written: SegmentRecord[]) => void;
   /** How long another consumer's message may stay pending before this one takes it over. */
   claimIdleMs?: number;
+  /** How often the ingest shard reads the registry and the members again (ingest-shard.ts). */
+  shardRefreshMs?: number;
   /** Retries of refused bots (worker/retries/bot-outcome.ts); none when absent. */
   joinRetry?: BotOutcomeDeps['retry'];
   /**
@@ -71,20 +80,31 @@ export class Ingester {
   readonly chat: StreamConsumer;
   readonly participants: StreamConsumer;
   private readonly ownConnections: Redis[] = [];
+  private readonly shard: IngestShard;
+  private readonly log: Logger;
 
   constructor(options: IngesterOptions) {
     const announce = meetingAnnouncer(options.publisher, options.prefix, options.log);
+    const shard = new IngestShard({
+      redis: options.publisher,
+      prefix: options.prefix,
+      member: options.consumerName,
+      ...(options.shardRefreshMs !== undefined && { refreshMs: options.shardRefreshMs }),
+    });
+    this.shard = shard;
+    this.log = options.log;
     const common = {
       group: INGEST_GROUP,
       consumer: options.consumerName,
       deadLetterStream: botDeadLetterStream(options.prefix),
+      paceMs: INGEST_PACE_MS,
       ...(options.claimIdleMs !== undefined && { claimIdleMs: options.claimIdleMs }),
     };
     this.events = new StreamConsumer({
       ...common,
       redis: options.eventsRedis,
       name: 'events',
-      streams: botStreamsOf(options.eventsRedis, options.prefix, 'events', botEventsStream(options.prefix)),
+      streams: shard.streamsOf('events', botEventsStream(options.prefix)),
       handler: lifecycleEventHandler(
         options.db,
         options.log.child({ component: 'ingest-events' }),
@@ -100,12 +120,7 @@ export class Ingester {
       ...common,
       redis: options.segmentsRedis,
       name: 'segments',
-      streams: botStreamsOf(
-        options.segmentsRedis,
-        options.prefix,
-        'segments',
-        botSegmentsStream(options.prefix),
-      ),
+      streams: shard.streamsOf('segments', botSegmentsStream(options.prefix)),
       handler: transcriptSegmentHandler(
         options.db,
         options.log.child({ component: 'ingest-segments' }),
@@ -120,7 +135,7 @@ export class Ingester {
       ...common,
       redis: healthRedis,
       name: 'health',
-      streams: botStreamsOf(healthRedis, options.prefix, 'health', botHealthStream(options.prefix)),
+      streams: shard.streamsOf('health', botHealthStream(options.prefix)),
       handler: transcriptionHealthHandler(options.db, options.log.child({ component: 'ingest-health' })),
       log: options.log,
       batchSize: 50,
@@ -130,7 +145,7 @@ export class Ingester {
       ...common,
       redis: recordingRedis,
       name: 'recording',
-      streams: botStreamsOf(recordingRedis, options.prefix, 'recording', botRecordingStream(options.prefix)),
+      streams: shard.streamsOf('recording', botRecordingStream(options.prefix)),
       handler: recordingChunkHandler(
         options.db,
         options.recordingStorage,
@@ -147,7 +162,7 @@ export class Ingester {
       ...common,
       redis: chatRedis,
       name: 'chat',
-      streams: botStreamsOf(chatRedis, options.prefix, 'chat', botChatStream(options.prefix)),
+      streams: shard.streamsOf('chat', botChatStream(options.prefix)),
       handler: chatMessageHandler(options.db, options.log.child({ component: 'ingest-chat' }), announce),
       log: options.log,
       batchSize: 100,
@@ -157,12 +172,7 @@ export class Ingester {
       ...common,
       redis: participantsRedis,
       name: 'participants',
-      streams: botStreamsOf(
-        participantsRedis,
-        options.prefix,
-        'participants',
-        botParticipantsStream(options.prefix),
-      ),
+      streams: shard.streamsOf('participants', botParticipantsStream(options.prefix)),
       handler: participantEventHandler(
         options.db,
         options.log.child({ component: 'ingest-participants' }),
@@ -179,6 +189,12 @@ export class Ingester {
 
   async stop(): Promise<void> {
     await Promise.all(this.consumers().map((consumer) => consumer.stop()));
+    // Its share goes to the other workers now, not once its membership lapses.
+    await this.shard
+      .leave()
+      .catch((error: unknown) =>
+        this.log.warn({ err: error }, 'could not leave the ingest shard; its share moves when it lapses'),
+      );
     await Promise.all(this.ownConnections.map((redis) => redis.quit().catch(() => redis.disconnect())));
   }
 

@@ -43,8 +43,11 @@ export type BatchHandler = (messages: StreamMessage[]) => Promise<DeadLetter[]>;
 
 export interface StreamConsumerOptions {
   redis: Redis;
-  /** What the consumer reads, asked again before every read (bots come and go). */
-  streams: () => Promise<BoundStream[]>;
+  /**
+   * What the consumer reads, asked before every read (bots come and go); the answer may be a moment
+   * old unless `fresh` is asked for.
+   */
+  streams: (fresh?: boolean) => Promise<BoundStream[]>;
   /** Names the consumer in logs (e.g. the kind of stream). */
   name: string;
   group: string;
@@ -56,6 +59,11 @@ export interface StreamConsumerOptions {
   blockMs?: number;
   /** Pending messages of a consumer idle this long are taken over (its worker died). */
   claimIdleMs?: number;
+  /**
+   * The least time between the starts of two reads that found less than a batch (0: none), so a
+   * trickle of messages is read a few at a time rather than one read each.
+   */
+  paceMs?: number;
   /** A message delivered this many times without success goes to the dead-letter stream. */
   maxDeliveries?: number;
   /**
@@ -69,6 +77,12 @@ export interface StreamConsumerOptions {
 export function fixedStream(stream: string): () => Promise<BoundStream[]> {
   return () => Promise.resolve([{ stream, binding: null }]);
 }
+
+/** XPENDING's extended form: one message each. */
+type PendingEntry = [id: string, owner: string, idleMs: number, deliveries: number];
+
+/** How many streams' pending messages are asked about in one round trip. */
+const CLAIM_CHECK_SLICE = 500;
 
 type XReadGroupReply = Array<[stream: string, entries: Array<[id: string, fields: string[]]>]> | null;
 
@@ -84,6 +98,7 @@ export class StreamConsumer extends BackgroundLoop {
   private readonly blockMs: number;
   private readonly claimIdleMs: number;
   private readonly maxDeliveries: number;
+  private readonly paceMs: number;
   private lastClaimAt = 0;
 
   constructor(private readonly options: StreamConsumerOptions) {
@@ -92,11 +107,12 @@ export class StreamConsumer extends BackgroundLoop {
     this.blockMs = options.blockMs ?? 1000;
     this.claimIdleMs = options.claimIdleMs ?? 30_000;
     this.maxDeliveries = options.maxDeliveries ?? 5;
+    this.paceMs = options.paceMs ?? 0;
   }
 
   /** The streams to read now, each with its consumer group created (from the first entry). */
-  async refresh(): Promise<BoundStream[]> {
-    const streams = await this.options.streams();
+  async refresh(fresh = false): Promise<BoundStream[]> {
+    const streams = await this.options.streams(fresh);
     const current = new Set(streams.map(({ stream }) => stream));
     for (const stream of this.grouped.keys()) if (!current.has(stream)) this.grouped.delete(stream);
     for (const { stream, binding } of streams) {
@@ -115,7 +131,7 @@ export class StreamConsumer extends BackgroundLoop {
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
-      const applied = (await this.pass('0')) + (await this.pass('>', 0));
+      const applied = (await this.pass('0', undefined, true)) + (await this.pass('>', 0, true));
       total += applied;
       if (applied === 0) return total;
     }
@@ -130,7 +146,10 @@ export class StreamConsumer extends BackgroundLoop {
         while (this.running && (await this.pass('0')) > 0) {}
         while (this.running) {
           await this.claimAbandoned();
-          await this.pass('>', this.blockMs);
+          const startedAt = Date.now();
+          const applied = await this.pass('>', this.blockMs);
+          const rest = startedAt + this.paceMs - Date.now();
+          if (applied > 0 && applied < this.batchSize && rest > 0 && this.running) await sleep(rest);
         }
       } catch (error) {
         log.error({ err: error, consumer: this.options.name }, 'stream consumer failed; retrying');
@@ -143,9 +162,9 @@ export class StreamConsumer extends BackgroundLoop {
    * Reads one batch from `fromId` ('0' = our pending, '>' = new) of every stream and applies it,
    * stream by stream. Returns how many messages it applied.
    */
-  private async pass(fromId: '0' | '>', blockMs?: number): Promise<number> {
+  private async pass(fromId: '0' | '>', blockMs?: number, fresh = false): Promise<number> {
     const { redis, group, consumer } = this.options;
-    const streams = await this.refresh();
+    const streams = await this.refresh(fresh);
     if (streams.length === 0) {
       if (blockMs) await sleep(blockMs);
       return 0;
@@ -268,23 +287,34 @@ export class StreamConsumer extends BackgroundLoop {
     const now = Date.now();
     if (now - this.lastClaimAt < Math.min(this.claimIdleMs, 5000)) return;
     this.lastClaimAt = now;
-    for (const [stream, binding] of [...this.grouped]) {
-      if (!this.running) return;
-      await this.claimAbandonedOf(stream, binding);
+    const streams = [...this.grouped];
+    // One round trip asks every stream of a slice (a worker reads hundreds); most have nothing.
+    for (let from = 0; from < streams.length && this.running; from += CLAIM_CHECK_SLICE) {
+      const slice = streams.slice(from, from + CLAIM_CHECK_SLICE);
+      const pipeline = this.options.redis.pipeline();
+      for (const [stream] of slice) {
+        pipeline.xpending(stream, this.options.group, 'IDLE', this.claimIdleMs, '-', '+', this.batchSize);
+      }
+      const replies = (await pipeline.exec()) ?? [];
+      for (const [index, [stream, binding]] of slice.entries()) {
+        const [error, pending] = replies[index] ?? [null, []];
+        // A stream removed meanwhile (its bot ended long ago) has nothing to take over.
+        if (error) {
+          if (String(error.message).includes('NOGROUP')) continue;
+          throw error;
+        }
+        if (!this.running) return;
+        await this.claimAbandonedOf(stream, binding, pending as PendingEntry[]);
+      }
     }
   }
 
-  private async claimAbandonedOf(stream: string, binding: StreamBinding | null): Promise<void> {
+  private async claimAbandonedOf(
+    stream: string,
+    binding: StreamBinding | null,
+    pending: PendingEntry[],
+  ): Promise<void> {
     const { redis, group, consumer } = this.options;
-    const pending = (await redis.xpending(
-      stream,
-      group,
-      'IDLE',
-      this.claimIdleMs,
-      '-',
-      '+',
-      this.batchSize,
-    )) as Array<[id: string, owner: string, idleMs: number, deliveries: number]>;
     if (pending.length === 0) return;
     const toMessages = (claimed: Array<[string, string[]] | null>): StreamMessage[] =>
       claimed
