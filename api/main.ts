@@ -112,6 +112,7 @@ attachLiveSockets(server, {
     log: logger,
     streamPrefix: config.QUEUE_PREFIX,
     openRedis: () => createWorkerRedis(config.REDIS_URL, logger),
+    redis,
     settings: {
       pingIntervalMs: config.WS_PING_INTERVAL_SECONDS * 1000,
       authTimeoutMs: AUTH_TIMEOUT_MS,

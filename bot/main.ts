@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import { botAudioStream } from '../shared/contract/audio-stream.js';
+import { botAudioStream, botAudioWantedKey } from '../shared/contract/audio-stream.js';
 import {
   BOT_CONFIG_ENV,
   BOT_CONFIG_FILE_ENV,
@@ -121,7 +121,10 @@ async function runBot(config: BotConfig): Promise<number> {
       // A connection of its own: the audio's appends never queue behind (or ahead of) the outbox's.
       audioOut: new RedisAudioOut(
         audioRedis,
-        botAudioStream(config.streamPrefix, config.sessionId),
+        {
+          stream: botAudioStream(config.streamPrefix, config.sessionId),
+          wanted: botAudioWantedKey(config.streamPrefix, config.sessionId),
+        },
         log.child({ component: 'audio-out' }),
       ),
     });

@@ -3,7 +3,11 @@ import type { Redis } from 'ioredis';
 import type { RawData, WebSocket } from 'ws';
 import { hashApiKey } from '../../shared/accounts/api-keys.js';
 import type { AuthenticatedKey } from '../../shared/accounts/keys-store.js';
-import { type AudioChunkHeader, botAudioStream } from '../../shared/contract/audio-stream.js';
+import {
+  type AudioChunkHeader,
+  botAudioStream,
+  botAudioWantedKey,
+} from '../../shared/contract/audio-stream.js';
 import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../shared/infra/errors.js';
 import type { Knex } from '../../shared/infra/knex.js';
 import type { Logger } from '../../shared/infra/logger.js';
@@ -17,6 +21,7 @@ import type { RateLimits } from '../middleware/rate-limits.js';
 import { AUDIO_CLOSE, slowConsumerVerdict } from './audio-consumer.js';
 import { audioFrameHeader, encodeAudioFrame, readyFrame } from './audio-frames.js';
 import { AudioStreamReader } from './audio-reader.js';
+import { AudioWantedRefresher } from './audio-wanted.js';
 import type { KeySource } from './handshake.js';
 import { CLOSE_WAIT_MS, SocketSession } from './socket-session.js';
 
@@ -29,6 +34,8 @@ export interface AudioSocketSettings {
   statusCheckMs: number;
   /** The most a client may have unsent before it is dropped (audio-consumer.ts). */
   sendLimitBytes?: number;
+  /** How often the bot's wanted key is set again (AUDIO_WANTED_REFRESH_MS; tests shorten it). */
+  wantedRefreshMs?: number;
 }
 
 export interface AudioSocketDeps {
@@ -42,6 +49,8 @@ export interface AudioSocketDeps {
   streamPrefix: string;
   /** A Redis connection of the socket's own (its reader blocks on it); closed with the socket. */
   openRedis: () => Redis;
+  /** The API's shared connection: SETs the wanted keys that make the bots publish (audio-wanted.ts). */
+  redis: Pick<Redis, 'set'>;
   settings: AudioSocketSettings;
 }
 
@@ -53,10 +62,12 @@ const MAX_PENDING_MESSAGES = 16;
  * One client's audio WebSocket on `/meetings/{id}/audio`: authenticated like `/ws` (the key with
  * the upgrade, or a first `auth` message), for a meeting of the key's user that is active, within
  * the user's audio socket count; then every chunk of the meeting's bot's audio stream as a binary
- * frame, until the meeting ends (1000), the client falls behind (4000) or leaves.
+ * frame, until the meeting ends (1000), the client falls behind (4000) or leaves. The bot publishes
+ * only while someone listens: the socket keeps its bot's wanted key alive while it is open.
  */
 export class AudioSocketSession extends SocketSession {
   private reader: AudioStreamReader | undefined;
+  private wanted: AudioWantedRefresher | undefined;
   private sent = 0;
   private statusTimer: NodeJS.Timeout | undefined;
 
@@ -181,7 +192,9 @@ export class AudioSocketSession extends SocketSession {
     this.slot = slot;
     this.log = this.log.child({ userId: auth.user.id, keyId: auth.keyId });
     this.reader = new AudioStreamReader(this.deps.openRedis(), (chunk) => this.deliver(chunk), this.log);
-    // Ready once the reader knows where the stream stands: every chunk after this frame comes.
+    this.wanted = new AudioWantedRefresher(this.deps.redis, this.log, this.deps.settings.wantedRefreshMs);
+    // Ready once the reader knows where the stream stands and the bot was told someone listens:
+    // every chunk the bot publishes after this frame comes (it starts within AUDIO_WANTED_CHECK_MS).
     try {
       await this.follow(meeting);
     } catch (error) {
@@ -198,12 +211,12 @@ export class AudioSocketSession extends SocketSession {
     this.log.info({ keyFrom: source }, 'audio socket opened');
   }
 
-  private follow(meeting: MeetingRecord): Promise<void> | undefined {
-    return this.reader?.follow(
-      meeting.launchSessionId === null
-        ? null
-        : botAudioStream(this.deps.streamPrefix, meeting.launchSessionId),
-    );
+  /** Reads the bot's stream, then tells the bot someone listens (reading first: nothing is missed). */
+  private async follow(meeting: MeetingRecord): Promise<void> {
+    const { streamPrefix } = this.deps;
+    const sessionId = meeting.launchSessionId;
+    await this.reader?.follow(sessionId === null ? null : botAudioStream(streamPrefix, sessionId));
+    await this.wanted?.want(sessionId === null ? null : botAudioWantedKey(streamPrefix, sessionId));
   }
 
   /** The meeting ended (1000) or was deleted (4404); a relaunched bot is followed on its new stream. */
@@ -226,7 +239,7 @@ export class AudioSocketSession extends SocketSession {
       return;
     }
     // Not awaited: a relaunched bot's stream is followed from the read after this one.
-    void this.follow(meeting)?.catch((error: unknown) =>
+    void this.follow(meeting).catch((error: unknown) =>
       this.log.warn({ err: error }, "could not follow the relaunched bot's audio"),
     );
   }
@@ -266,6 +279,7 @@ export class AudioSocketSession extends SocketSession {
   protected released(): Record<string, unknown> {
     clearInterval(this.statusTimer);
     this.reader?.close();
+    this.wanted?.stop();
     return { sent: this.sent };
   }
 }

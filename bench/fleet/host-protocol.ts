@@ -12,7 +12,11 @@ export interface BotBehaviour {
   wordsPerSecond: number;
   /** The pause between two utterances, drawn between these (ms). */
   pauseMs: [number, number];
-  /** Publish the live audio stream (a 200 ms chunk of 16 kHz PCM, 5 appends a second), as every real bot does. */
+  /**
+   * Run the live audio publisher as every real bot does (a 200 ms chunk of 16 kHz PCM, five a
+   * second): it appends only while someone listens, and nobody listens in the fleet, so each bot
+   * asks Redis once a second (EXISTS) and appends nothing.
+   */
   audio: boolean;
   /** Bytes of encoded audio per 5 s recording chunk (the real recorder's chunk period). */
   recordingChunkBytes: number;

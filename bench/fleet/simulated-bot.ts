@@ -7,8 +7,9 @@
  * `joining` → `awaiting_admission` → `active`, then talks as a meeting does: utterances of one speaker
  * at a time, each a segment revised every `revisionMs` while it grows and sent final when it ends,
  * participants joining and speaking, a recording chunk every 5 s when recording is on, 200 ms of
- * live audio five times a second; and leaves on a `leave` command, on SIGTERM or when its meeting
- * ends, saying so (`completed`) as its last event.
+ * live audio five times a second (appended only while someone listens, as the real bot's); and
+ * leaves on a `leave` command, on SIGTERM or when its meeting ends, saying so (`completed`) as its
+ * last event.
  */
 import { Redis } from 'ioredis';
 import { RedisAudioOut } from '../../bot/audio/audio-out.js';
@@ -17,7 +18,7 @@ import { EndSignal, type Outcome } from '../../bot/end-signal.js';
 import { SegmentIds } from '../../bot/engines/segment-ids.js';
 import { Liveness } from '../../bot/liveness.js';
 import { Outbox } from '../../bot/outbox.js';
-import { botAudioStream } from '../../shared/contract/audio-stream.js';
+import { botAudioStream, botAudioWantedKey } from '../../shared/contract/audio-stream.js';
 import {
   BOT_CONFIG_ENV,
   BOT_CONFIG_FILE_ENV,
@@ -244,7 +245,10 @@ export class SimulatedBot {
     if (this.behaviour.audio) {
       const audio = new RedisAudioOut(
         audioRedis,
-        botAudioStream(config.streamPrefix, config.sessionId),
+        {
+          stream: botAudioStream(config.streamPrefix, config.sessionId),
+          wanted: botAudioWantedKey(config.streamPrefix, config.sessionId),
+        },
         SILENT,
       );
       this.audio = audio;

@@ -4,8 +4,10 @@ import { botSessionKeyPrefix } from './streams.js';
 /**
  * The meeting audio a bot publishes for the API's audio WebSocket (`/meetings/{id}/audio`): one
  * entry per captured chunk (200 ms of 16 kHz s16le mono), on a stream of the bot's own (its
- * credential reaches it), trimmed to the last AUDIO_STREAM_MAXLEN entries on every append, so Redis
- * holds a few seconds per bot whether or not anyone listens. Nothing ingests it: it is live only.
+ * credential reaches it), trimmed to the last AUDIO_STREAM_MAXLEN entries on every append. Only on
+ * demand: the bot appends only while its "wanted" key (botAudioWantedKey) says someone listens, so
+ * a bot nobody listens to costs Redis one EXISTS a second instead of 32 KB/s. Nothing ingests the
+ * stream: it is live only.
  */
 export const AUDIO_SAMPLE_RATE = 16_000;
 
@@ -16,6 +18,27 @@ export const AUDIO_STREAM_MAXLEN = 50;
 export function botAudioStream(prefix: string, sessionId: string): string {
   return `${botSessionKeyPrefix(prefix, sessionId)}audio`;
 }
+
+/**
+ * Exists while someone listens to the bot's audio: each audio socket reading the stream SETs it
+ * with AUDIO_WANTED_TTL_MS and again every AUDIO_WANTED_REFRESH_MS. Nobody deletes it (another
+ * socket, perhaps on another API replica, may still listen): it expires at most a TTL after its
+ * last listener left or died. Under the session's prefix, so the bot's own credential reaches it
+ * (with EXISTS among its commands: worker/runtime/bot-credentials.ts).
+ */
+export function botAudioWantedKey(prefix: string, sessionId: string): string {
+  return `${botSessionKeyPrefix(prefix, sessionId)}audio:wanted`;
+}
+
+/** Three refreshes long: a refresh or two lost to a busy Redis or API does not cut the audio. */
+export const AUDIO_WANTED_TTL_MS = 15_000;
+export const AUDIO_WANTED_REFRESH_MS = 5_000;
+/**
+ * How often the bot asks whether someone listens (EXISTS): a new listener's audio starts at most
+ * about this much after its socket's `ready`, and a bot nobody listens to sends one small command a
+ * second rather than five appends of 6.4 KB.
+ */
+export const AUDIO_WANTED_CHECK_MS = 1_000;
 
 /** The entry's two fields: the header's JSON, and the PCM bytes. */
 export const AUDIO_HEADER_FIELD = 'h';

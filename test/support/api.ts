@@ -199,6 +199,7 @@ export async function startTestApi(
       log: logger,
       streamPrefix: prefix,
       openRedis: () => createTestRedis(redisUrl),
+      redis,
       settings: {
         pingIntervalMs: config.WS_PING_INTERVAL_SECONDS * 1000,
         authTimeoutMs: AUTH_TIMEOUT_MS,

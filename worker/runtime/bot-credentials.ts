@@ -35,11 +35,12 @@ export interface BotCredentials {
 
 /**
  * The commands a bot sends, and no other: XADD (its streams), XREAD (its command stream), SET and
- * DEL (its alive key), and what ioredis sends on its own: INFO (the ready check, which waits while
- * Redis loads its data after a restart), QUIT, and SELECT when the deployment's database is not 0.
- * AUTH and HELLO need no permission.
+ * DEL (its alive key), EXISTS (whether anyone listens to its audio: its `audio:wanted` key), and
+ * what ioredis sends on its own: INFO (the ready check, which waits while Redis loads its data after
+ * a restart), QUIT, and SELECT when the deployment's database is not 0. AUTH and HELLO need no
+ * permission.
  */
-export const BOT_COMMANDS = ['xadd', 'xread', 'set', 'del', 'info', 'quit', 'ping'] as const;
+export const BOT_COMMANDS = ['xadd', 'xread', 'set', 'del', 'exists', 'info', 'quit', 'ping'] as const;
 
 /** Redis glob patterns treat these as special; ids and prefixes never contain them, but never trust that. */
 function globEscape(text: string): string {

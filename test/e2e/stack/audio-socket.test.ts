@@ -7,18 +7,19 @@ import { type Stack, startStack } from '../../support/stack.js';
  * Issue 34's raw audio out, through the real stack (API, worker, bot container, simulator): on
  * each platform a client opens the meeting's audio socket once the bot is active and keeps it
  * until the meeting ends; the embedded recognizer (the bot's own) run on the PCM it received hears
- * the scripted words, and the frames name who spoke.
+ * the scripted words, and the frames name who spoke. The bot publishes only once it sees the socket
+ * listening (up to about a second after `ready`), so the first words come well after that.
  */
 const SCRIPT = [
   {
     name: 'Alice Archer',
     voice: 'slt' as const,
-    utterances: [{ at: 7, text: 'please send me the quarterly report by friday afternoon' }],
+    utterances: [{ at: 9, text: 'please send me the quarterly report by friday afternoon' }],
   },
   {
     name: 'Bob Baker',
     voice: 'rms' as const,
-    utterances: [{ at: 15, text: 'we should schedule a meeting with the design team' }],
+    utterances: [{ at: 17, text: 'we should schedule a meeting with the design team' }],
   },
 ];
 
@@ -32,7 +33,7 @@ async function listenAndCheck(stack: Stack, platform: 'google_meet' | 'teams'): 
     platform,
     admission: { policy: 'after', delaySeconds: 1 },
     participants: SCRIPT,
-    endAt: 25,
+    endAt: 27,
   });
   await stack.waitForStatus(meetingId, ['active'], 180_000);
   const socket: AudioSocketClient = await openAudioSocket(audioSocketUrl(stack.api.baseUrl, meetingId), {

@@ -6,8 +6,10 @@ import { RedisAudioOut } from '../../../bot/audio/audio-out.js';
 import { AUDIO_CLOSE } from '../../../api/ws/audio-consumer.js';
 import {
   AUDIO_STREAM_MAXLEN,
+  AUDIO_WANTED_TTL_MS,
   audioStreamFields,
   botAudioStream,
+  botAudioWantedKey,
 } from '../../../shared/contract/audio-stream.js';
 import { createLogger } from '../../../shared/infra/logger.js';
 import { startTestApi, type TestApi, type TestUser } from '../../support/api.js';
@@ -17,11 +19,14 @@ import { createTestRedis } from '../../support/redis.js';
 
 /**
  * The audio WebSocket against a real API, Postgres and Redis: the "bot" is the bot's own audio
- * publisher (bot/audio/audio-out.ts) on the stream a launched bot would write, the meeting made
- * active by the real ingester (FakeBots).
+ * publisher (bot/audio/audio-out.ts) on the stream a launched bot would write, publishing while the
+ * wanted key the socket sets says someone listens, the meeting made active by the real ingester
+ * (FakeBots).
  */
 const PER_USER = 2;
 const SEND_LIMIT = 64 * 1024;
+/** How often an open socket sets its bot's wanted key again (AUDIO_WANTED_REFRESH_MS in production). */
+const REFRESH_MS = 300;
 const lines: string[] = [];
 let api: TestApi;
 let ann: TestUser;
@@ -34,7 +39,7 @@ const sockets: AudioSocketClient[] = [];
 beforeAll(async () => {
   api = await startTestApi({
     env: { AUDIO_SOCKETS_PER_USER: String(PER_USER), WS_PING_INTERVAL_SECONDS: '5' },
-    audioSockets: { sendLimitBytes: SEND_LIMIT, authTimeoutMs: 1000 },
+    audioSockets: { sendLimitBytes: SEND_LIMIT, authTimeoutMs: 1000, wantedRefreshMs: REFRESH_MS },
     logger: pino({ level: 'trace' }, { write: (line: string) => lines.push(line) }),
   });
   ann = await api.createUser({ maxConcurrentBots: 20 });
@@ -82,9 +87,24 @@ async function ready(socket: AudioSocketClient): Promise<void> {
   await socket.waitFor(() => socket.control.some((frame) => frame.type === 'ready'));
 }
 
-function publisher(sessionId: string): RedisAudioOut {
-  return new RedisAudioOut(redis, botAudioStream(api.prefix, sessionId), createLogger('test-bot', 'silent'));
+/** The bot's publisher, having asked once whether anyone listens (the first chunk asks, without waiting). */
+async function publisher(sessionId: string): Promise<RedisAudioOut> {
+  const out = new RedisAudioOut(
+    redis,
+    { stream: botAudioStream(api.prefix, sessionId), wanted: botAudioWantedKey(api.prefix, sessionId) },
+    createLogger('test-bot', 'silent'),
+  );
+  await out.checkListeners();
+  return out;
 }
+
+const speech = (capturedAtMs = Date.now()) => ({
+  start: 5,
+  end: 5.2,
+  startWallMs: 0,
+  capturedAtMs,
+  speaker: null,
+});
 
 /** A chunk whose samples all hold `value` (so the client can tell chunks apart). */
 function chunk(value: number, samples = 3200): Int16Array {
@@ -103,7 +123,7 @@ describe('the audio socket', () => {
       channels: 1,
       streams: ['mixed'],
     });
-    const out = publisher(active.sessionId);
+    const out = await publisher(active.sessionId);
     for (let index = 0; index < 5; index += 1) {
       out.publish(
         {
@@ -143,12 +163,85 @@ describe('the audio socket', () => {
     // Only live audio: a socket opened now gets none of the chunks before it.
     const late = await open(active.meetingId, key(ann));
     await ready(late);
-    out.publish({ start: 5, end: 5.2, startWallMs: 0, capturedAtMs: Date.now(), speaker: null }, chunk(7));
+    out.publish(speech(), chunk(7));
     await late.waitFor(() => late.audio.length === 1);
     expect(late.audio[0]!.header.seq).toBe(5);
     socket.close();
     late.close();
     await Promise.all([socket.closed, late.closed]);
+  });
+
+  it('makes the bot publish only while a socket is open: the wanted key, set with its TTL and refreshed', async () => {
+    const meeting = await bots.startMeeting(ann, 'aud-iowa-ntd');
+    await bots.event(meeting.meetingId, meeting.sessionId, 'active');
+    await untilActive(meeting.meetingId);
+    const wanted = botAudioWantedKey(api.prefix, meeting.sessionId);
+    const stream = botAudioStream(api.prefix, meeting.sessionId);
+
+    // Nobody listens: the bot appends nothing, and counts what it did not send.
+    const out = await publisher(meeting.sessionId);
+    for (let index = 0; index < 5; index += 1) out.publish(speech(), chunk(1));
+    expect(await redis.exists(wanted)).toBe(0);
+    expect(await redis.exists(stream)).toBe(0);
+    expect(out.stats()).toMatchObject({ published: 0, unheard: 5 });
+
+    // A socket opens: the key is there by `ready`, with its TTL, and kept there while it is open.
+    const socket = await open(meeting.meetingId, key(ann));
+    await ready(socket);
+    expect(await redis.exists(wanted)).toBe(1);
+    const ttl = await redis.pttl(wanted);
+    expect(ttl).toBeGreaterThan(AUDIO_WANTED_TTL_MS - 5000);
+    expect(ttl).toBeLessThanOrEqual(AUDIO_WANTED_TTL_MS);
+    await redis.del(wanted);
+    await expect.poll(() => redis.exists(wanted), { timeout: 5000, interval: 50 }).toBe(1);
+    await redis.pexpire(wanted, 5 * AUDIO_WANTED_TTL_MS);
+    await expect
+      .poll(() => redis.pttl(wanted), { timeout: 5000, interval: 50 })
+      .toBeLessThanOrEqual(AUDIO_WANTED_TTL_MS);
+
+    // The bot's next check finds it: its chunks flow, numbered after the unheard ones.
+    await out.checkListeners();
+    out.publish(speech(), chunk(2));
+    await socket.waitFor(() => socket.audio.length === 1);
+    expect(socket.audio[0]!.header.seq).toBe(5);
+    expect(out.stats()).toMatchObject({ published: 1, unheard: 5 });
+
+    // Closed: the key is no longer refreshed (nor deleted: another socket may listen); it expires.
+    socket.close();
+    await socket.closed;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await redis.pexpire(wanted, 10 * REFRESH_MS);
+    await new Promise((resolve) => setTimeout(resolve, 3 * REFRESH_MS));
+    const left = await redis.pttl(wanted);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(7 * REFRESH_MS);
+    await expect.poll(() => redis.exists(wanted), { timeout: 20 * REFRESH_MS }).toBe(0);
+    await out.checkListeners();
+    out.publish(speech(), chunk(3));
+    expect(out.stats()).toMatchObject({ published: 1, unheard: 6 });
+  });
+
+  it("tells a relaunched bot someone listens, on the new session's key, and reads its new stream", async () => {
+    const meeting = await bots.startMeeting(ann, 'aud-iore-lnc');
+    await bots.event(meeting.meetingId, meeting.sessionId, 'active');
+    await untilActive(meeting.meetingId);
+    const socket = await open(meeting.meetingId, key(ann));
+    await ready(socket);
+    expect(await redis.exists(botAudioWantedKey(api.prefix, meeting.sessionId))).toBe(1);
+
+    // The meeting's bot is relaunched (after a lost host): a new session, still active.
+    const relaunched = `${meeting.sessionId}-relaunched`;
+    await api.database
+      .db('meetings')
+      .where({ id: meeting.meetingId })
+      .update({ launch_session_id: relaunched });
+    const wanted = botAudioWantedKey(api.prefix, relaunched);
+    await expect.poll(() => redis.exists(wanted), { timeout: 10_000, interval: 100 }).toBe(1);
+    expect(await redis.pttl(wanted)).toBeGreaterThan(AUDIO_WANTED_TTL_MS - 5000);
+    const out = await publisher(relaunched);
+    out.publish(speech(), chunk(4));
+    await socket.waitFor(() => socket.audio.length === 1);
+    expect([...new Set(socket.samples())]).toEqual([4]);
   });
 
   it('takes the key as Authorization: Bearer, ?api_key= or a first auth message; answers ping', async () => {

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Outbox } from '../../../bot/outbox.js';
 import { insertUser } from '../../../shared/accounts/users-store.js';
 import { findBotSession, listBotSessions } from '../../../shared/bots/session-registry.js';
+import { botAudioStream, botAudioWantedKey } from '../../../shared/contract/audio-stream.js';
 import { LAUNCH_QUEUE } from '../../../shared/contract/jobs.js';
 import { streamFields } from '../../../shared/contract/stream-codec.js';
 import {
@@ -119,10 +120,13 @@ describe("a bot's own Redis credential", () => {
     await redis.set(botAliveKey(prefix, other.sessionId), 'x');
     const bot = connectAsBot(url);
 
-    // What the bot does (bot/outbox.ts, bot/liveness.ts, bot/commands.ts).
+    // What the bot does (bot/outbox.ts, bot/liveness.ts, bot/commands.ts, bot/audio/audio-out.ts).
     for (const kind of ['events', 'segments', 'health', 'recording'] as const) {
       await bot.xadd(botSessionStream(prefix, own.sessionId, kind), '*', ...streamFields({ ok: kind }));
     }
+    await redis.set(botAudioWantedKey(prefix, own.sessionId), '1', 'PX', 10_000);
+    expect(await bot.exists(botAudioWantedKey(prefix, own.sessionId))).toBe(1);
+    await bot.xadd(botAudioStream(prefix, own.sessionId), 'MAXLEN', '~', 50, '*', 'h', '{}');
     await bot.set(botAliveKey(prefix, own.sessionId), '{}', 'PX', 8000);
     await bot.del(botAliveKey(prefix, own.sessionId));
     const commands = await bot.xread('STREAMS', botCommandsStream(prefix, own.meetingId), '0');
@@ -136,6 +140,7 @@ describe("a bot's own Redis credential", () => {
     await refused(bot.xread('STREAMS', botCommandsStream(prefix, other.meetingId), '0'));
     await refused(bot.xrange(botSessionStream(prefix, other.sessionId, 'events'), '-', '+'));
     await refused(bot.get(botAliveKey(prefix, other.sessionId)));
+    await refused(bot.exists(botAudioWantedKey(prefix, other.sessionId)));
     await refused(bot.set(botAliveKey(prefix, other.sessionId), 'forged'));
     await refused(bot.hgetall(botSessionsKey(prefix)));
     await refused(bot.lpush(`${prefix}:${LAUNCH_QUEUE}:wait`, 'x'));

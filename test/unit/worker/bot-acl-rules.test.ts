@@ -17,7 +17,7 @@ describe('a bot’s Redis ACL rules', () => {
     expect(rules.at(-1)).toBe('on');
     expect(rules).toContain('-@all');
     expect(rules.filter((rule) => rule.startsWith('+')).sort()).toEqual(
-      ['+del', '+info', '+ping', '+quit', '+set', '+xadd', '+xread'].sort(),
+      ['+del', '+exists', '+info', '+ping', '+quit', '+set', '+xadd', '+xread'].sort(),
     );
   });
 
