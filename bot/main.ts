@@ -76,7 +76,6 @@ async function runBot(config: BotConfig): Promise<number> {
   });
   const redis = connect(config.redisUrl, log);
   const outbox = new Outbox(redis, config, log);
-  const audioRedis = connect(config.redisUrl, log);
   const oomKillsAtStart = oomKillCount();
   let session: BotSession | null = null;
   const liveness = new Liveness(
@@ -118,9 +117,11 @@ async function runBot(config: BotConfig): Promise<number> {
       createEngine,
       end,
       storageState,
-      // A connection of its own: the audio's appends never queue behind (or ahead of) the outbox's.
+      // The outbox's connection: the audio flows only while someone listens, and never more than
+      // MAX_APPENDS_IN_FLIGHT appends (about 50 KiB) queue ahead of an event. Two connections a bot
+      // (this one, and the command reader's, which blocks) are what Redis's maxclients is sized by.
       audioOut: new RedisAudioOut(
-        audioRedis,
+        redis,
         {
           stream: botAudioStream(config.streamPrefix, config.sessionId),
           wanted: botAudioWantedKey(config.streamPrefix, config.sessionId),
@@ -152,7 +153,6 @@ async function runBot(config: BotConfig): Promise<number> {
   await waitAtMost(outbox.event(outcome), FINAL_EVENT_LIMIT_MS);
   await waitAtMost(outbox.drain(), FINAL_EVENT_LIMIT_MS);
   await waitAtMost(liveness.stop(), FINAL_EVENT_LIMIT_MS);
-  audioRedis.disconnect();
   await redis.quit().catch(() => redis.disconnect());
   log.info({ outcome }, 'bot finished');
   return outcome.status === 'completed' ? 0 : 1;

@@ -163,7 +163,6 @@ export class SimulatedBot {
     const random = seededRandom(config.meetingId * 7919 + 17);
     const talk = new MeetingTalk(random);
     const redis = this.connect(config.redisUrl);
-    const audioRedis = this.connect(config.redisUrl);
     const commandsRedis = this.connect(config.redisUrl);
     const outbox = new Outbox(redis, config, SILENT);
     const liveness = new Liveness(redis, config, SILENT, () => ({
@@ -204,7 +203,8 @@ export class SimulatedBot {
         );
         this.timers.push(ends);
       }
-      await this.inTheCall(config, outbox, audioRedis, talk, random);
+      // As bot/main.ts: the audio on the outbox's connection.
+      await this.inTheCall(config, outbox, redis, talk, random);
     }
     if (this.killed) return this.end.outcome!;
     const outcome = this.end.outcome ?? { status: 'completed', reason: 'stopped' };
@@ -213,7 +213,6 @@ export class SimulatedBot {
     await outbox.drain();
     this.counters.appendFailures += outbox.failedAppends();
     await liveness.stop();
-    audioRedis.disconnect();
     await redis.quit().catch(() => redis.disconnect());
     this.log(`bot finished: ${outcome.status} ${outcome.reason}`);
     return outcome;
