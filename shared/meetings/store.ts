@@ -211,9 +211,14 @@ export async function lockMeetingHistory(
   trx: Knex.Transaction,
   meetingIds: readonly number[],
 ): Promise<void> {
-  for (const meetingId of [...new Set(meetingIds)].sort((a, b) => a - b)) {
-    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [HISTORY_LOCK_CLASS, meetingId]);
-  }
+  const ids = [...new Set(meetingIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  // One statement for a batch of many meetings: a volatile function in the select list runs after
+  // ORDER BY, so the locks are still taken in id order.
+  await trx.raw('SELECT pg_advisory_xact_lock(?, id) FROM unnest(?::integer[]) AS id ORDER BY id', [
+    HISTORY_LOCK_CLASS,
+    ids,
+  ]);
 }
 
 /** Only the meetings' status and end time: what live readers re-read on every change (deleted ones are absent). */

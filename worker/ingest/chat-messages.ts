@@ -6,7 +6,7 @@ import type { Logger } from '../../shared/infra/logger.js';
 import type { AnnounceChanges } from '../../shared/meetings/changes.js';
 import { domainEvents } from '../events/domain-events.js';
 import { readBoundMessage } from './bound-identity.js';
-import type { BatchHandler, DeadLetter } from './stream-consumer.js';
+import type { BatchHandler, DeadLetter, StreamMessage } from './stream-consumer.js';
 
 /**
  * Stores a batch of the chat messages bots read, each in the meeting of the stream it came through.
@@ -17,16 +17,16 @@ import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 export function chatMessageHandler(db: Knex, log: Logger, announce: AnnounceChanges): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
-    const rows: Array<ChatMessageInsert & { messageId: string }> = [];
+    const rows: Array<ChatMessageInsert & { message: StreamMessage }> = [];
     for (const message of messages) {
       const read = readBoundMessage(chatMessageEvent, message);
       if (!read.ok) {
-        deadLetters.push({ id: message.id, reason: read.reason });
+        deadLetters.push({ message, reason: read.reason });
         continue;
       }
       const { value: chat, identity } = read.value;
       rows.push({
-        messageId: message.id,
+        message,
         meetingId: identity.meetingId,
         messageKey: chat.messageKey,
         sender: chat.sender,
@@ -38,7 +38,7 @@ export function chatMessageHandler(db: Knex, log: Logger, announce: AnnounceChan
     }
     const { written, unknownMeeting } = await saveChatMessages(db, domainEvents, rows);
     for (const row of unknownMeeting) {
-      deadLetters.push({ id: row.messageId, reason: `meeting ${row.meetingId} not found` });
+      deadLetters.push({ message: row.message, reason: `meeting ${row.meetingId} not found` });
     }
     log.debug({ received: messages.length, written: written.length }, 'chat messages ingested');
     await announce(written.map((message) => message.meetingId));

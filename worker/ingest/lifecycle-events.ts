@@ -28,14 +28,14 @@ export function lifecycleEventHandler(
     for (const message of messages) {
       const read = readBoundMessage(lifecycleEvent, message);
       if (!read.ok) {
-        deadLetters.push({ id: message.id, reason: read.reason });
+        deadLetters.push({ message, reason: read.reason });
         continue;
       }
       const { value: event, identity } = read.value;
       const { meetingId, sessionId } = identity;
       const meeting = await findMeetingById(db, meetingId);
       if (!meeting) {
-        deadLetters.push({ id: message.id, reason: `meeting ${meetingId} not found` });
+        deadLetters.push({ message, reason: `meeting ${meetingId} not found` });
         continue;
       }
       if (meeting.launchSessionId !== sessionId) {

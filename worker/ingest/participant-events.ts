@@ -6,7 +6,7 @@ import { saveParticipantEvents } from '../../shared/participants/ingest.js';
 import type { ParticipantEventInsert } from '../../shared/participants/store.js';
 import { domainEvents } from '../events/domain-events.js';
 import { readBoundMessage } from './bound-identity.js';
-import type { BatchHandler, DeadLetter } from './stream-consumer.js';
+import type { BatchHandler, DeadLetter, StreamMessage } from './stream-consumer.js';
 
 /**
  * Stores a batch of the participant changes bots saw, each in the meeting of the stream it came
@@ -17,16 +17,16 @@ import type { BatchHandler, DeadLetter } from './stream-consumer.js';
 export function participantEventHandler(db: Knex, log: Logger, announce: AnnounceChanges): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
-    const rows: Array<ParticipantEventInsert & { messageId: string }> = [];
+    const rows: Array<ParticipantEventInsert & { message: StreamMessage }> = [];
     for (const message of messages) {
       const read = readBoundMessage(participantEventMessage, message);
       if (!read.ok) {
-        deadLetters.push({ id: message.id, reason: read.reason });
+        deadLetters.push({ message, reason: read.reason });
         continue;
       }
       const { value: event, identity } = read.value;
       rows.push({
-        messageId: message.id,
+        message,
         meetingId: identity.meetingId,
         eventKey: `${event.sessionId}:${event.seq}`,
         type: event.type,
@@ -37,7 +37,7 @@ export function participantEventHandler(db: Knex, log: Logger, announce: Announc
     }
     const { written, unknownMeeting } = await saveParticipantEvents(db, domainEvents, rows);
     for (const row of unknownMeeting) {
-      deadLetters.push({ id: row.messageId, reason: `meeting ${row.meetingId} not found` });
+      deadLetters.push({ message: row.message, reason: `meeting ${row.meetingId} not found` });
     }
     log.debug({ received: messages.length, written: written.length }, 'participant events ingested');
     await announce([...new Set(written.map((event) => event.meetingId))]);

@@ -28,7 +28,7 @@ export function recordingChunkHandler(
     for (const message of messages) {
       const read = readBoundMessage(recordingChunkMessage, message);
       if (!read.ok) {
-        deadLetters.push({ id: message.id, reason: read.reason });
+        deadLetters.push({ message, reason: read.reason });
         continue;
       }
       const { value, identity } = read.value;

@@ -29,15 +29,17 @@ export interface StreamMessage {
   binding: StreamBinding | null;
 }
 
+/** A message that can never be applied, and why. */
 export interface DeadLetter {
-  id: string;
+  message: StreamMessage;
   reason: string;
 }
 
 /**
- * Applies a batch (messages of one stream) and says which messages can never be applied. Everything
- * it returns without throwing is acknowledged: the handler must have committed its writes first.
- * Throwing leaves the whole batch pending, to be retried.
+ * Applies a batch and says which messages can never be applied. A batch holds messages of several
+ * streams, each stream's in its order (ids may repeat between streams: a message is the object, not
+ * its id). Everything it returns without throwing is acknowledged: the handler must have committed
+ * its writes first. Throwing leaves the whole batch pending, to be retried.
  */
 export type BatchHandler = (messages: StreamMessage[]) => Promise<DeadLetter[]>;
 
@@ -185,26 +187,23 @@ export class StreamConsumer extends BackgroundLoop {
       }
       throw error;
     }
-    let applied = 0;
+    // What every stream had, in batches that mix streams (one transaction for many bots rather than
+    // one each: a worker reads hundreds of bots' streams and each commit waits for the disk).
+    const messages: StreamMessage[] = [];
     for (const [stream, entries] of reply ?? []) {
-      if (entries.length === 0) continue;
       const binding = this.grouped.get(stream) ?? null;
-      await this.apply(entries.map(([id, fields]) => ({ id, data: streamData(fields), stream, binding })));
-      applied += entries.length;
+      for (const [id, fields] of entries) messages.push({ id, data: streamData(fields), stream, binding });
     }
-    return applied;
+    for (let from = 0; from < messages.length; from += this.batchSize) {
+      await this.apply(messages.slice(from, from + this.batchSize));
+    }
+    return messages.length;
   }
 
   private async apply(messages: StreamMessage[]): Promise<void> {
-    const byId = new Map(messages.map((message) => [message.id, message]));
+    if (messages.length === 0) return;
     const deadLetters = await this.applyIsolatingPoison(messages);
-    await this.acknowledge(
-      messages,
-      deadLetters.map((dead) => ({
-        message: byId.get(dead.id) ?? { ...messages[0]!, id: dead.id, data: undefined },
-        reason: dead.reason,
-      })),
-    );
+    await this.acknowledge(messages, deadLetters);
   }
 
   /**
@@ -227,7 +226,7 @@ export class StreamConsumer extends BackgroundLoop {
         } catch (error) {
           if (isTransientStoreError(error)) throw error;
           failed.push({
-            id: message.id,
+            message,
             reason: `not applicable: ${(error as Error).message}`.slice(0, 500),
           });
         }
@@ -237,17 +236,10 @@ export class StreamConsumer extends BackgroundLoop {
     }
   }
 
-  /**
-   * Dead-letters what must be, then acknowledges every message of the batch (all of one stream), in
-   * one round trip.
-   */
-  private async acknowledge(
-    messages: StreamMessage[],
-    deadLetters: Array<{ message: StreamMessage; reason: string }>,
-  ): Promise<void> {
+  /** Dead-letters what must be, then acknowledges every message of the batch, in one round trip. */
+  private async acknowledge(messages: StreamMessage[], deadLetters: DeadLetter[]): Promise<void> {
     const { redis, group, deadLetterStream, log } = this.options;
-    const stream = messages[0]?.stream;
-    if (stream === undefined) return;
+    if (messages.length === 0) return;
     const pipeline = redis.pipeline();
     for (const { message, reason } of deadLetters) {
       pipeline.xadd(
@@ -257,7 +249,7 @@ export class StreamConsumer extends BackgroundLoop {
         100_000,
         '*',
         'stream',
-        stream,
+        message.stream,
         'id',
         message.id,
         'reason',
@@ -266,14 +258,28 @@ export class StreamConsumer extends BackgroundLoop {
         message.data ?? '',
       );
     }
-    pipeline.xack(stream, group, ...messages.map((message) => message.id));
-    if (this.options.deleteAcknowledged) pipeline.xdel(stream, ...messages.map((message) => message.id));
+    const idsByStream = new Map<string, string[]>();
+    for (const { stream, id } of messages) {
+      const ids = idsByStream.get(stream);
+      if (ids) ids.push(id);
+      else idsByStream.set(stream, [id]);
+    }
+    for (const [stream, ids] of idsByStream) {
+      pipeline.xack(stream, group, ...ids);
+      if (this.options.deleteAcknowledged) pipeline.xdel(stream, ...ids);
+    }
     const results = (await pipeline.exec()) ?? [];
     const failure = results.find(([error]) => error);
     if (failure) throw failure[0];
     if (deadLetters.length > 0) {
       log.warn(
-        { stream, deadLetters: deadLetters.map(({ message, reason }) => ({ id: message.id, reason })) },
+        {
+          deadLetters: deadLetters.map(({ message, reason }) => ({
+            stream: message.stream,
+            id: message.id,
+            reason,
+          })),
+        },
         'messages sent to the dead-letter stream',
       );
     }

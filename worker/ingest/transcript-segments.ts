@@ -6,7 +6,7 @@ import { saveSegments } from '../../shared/transcripts/ingest.js';
 import type { SegmentRecord, SegmentUpsert } from '../../shared/transcripts/store.js';
 import { domainEvents } from '../events/domain-events.js';
 import { readBoundMessage } from './bound-identity.js';
-import type { BatchHandler, DeadLetter } from './stream-consumer.js';
+import type { BatchHandler, DeadLetter, StreamMessage } from './stream-consumer.js';
 
 /**
  * Applies a batch of the bots' segment messages in one statement: a mutable segment is updated in
@@ -21,16 +21,16 @@ export function transcriptSegmentHandler(
 ): BatchHandler {
   return async (messages) => {
     const deadLetters: DeadLetter[] = [];
-    const rows: Array<SegmentUpsert & { messageId: string }> = [];
+    const rows: Array<SegmentUpsert & { message: StreamMessage }> = [];
     for (const message of messages) {
       const read = readBoundMessage(transcriptSegmentMessage, message);
       if (!read.ok) {
-        deadLetters.push({ id: message.id, reason: read.reason });
+        deadLetters.push({ message, reason: read.reason });
         continue;
       }
       const { value: segment, identity } = read.value;
       rows.push({
-        messageId: message.id,
+        message,
         meetingId: identity.meetingId,
         segmentId: segment.segmentId,
         start: segment.start,
@@ -45,7 +45,7 @@ export function transcriptSegmentHandler(
     }
     const { written, unknownMeeting } = await saveSegments(db, domainEvents, rows);
     for (const row of unknownMeeting) {
-      deadLetters.push({ id: row.messageId, reason: `meeting ${row.meetingId} not found` });
+      deadLetters.push({ message: row.message, reason: `meeting ${row.meetingId} not found` });
     }
     onCommitted(written);
     log.debug({ received: messages.length, written: written.length }, 'segments ingested');

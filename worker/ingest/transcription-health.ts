@@ -38,14 +38,14 @@ export function transcriptionHealthHandler(db: Knex, log: Logger): BatchHandler 
     for (const message of messages) {
       const read = readBoundMessage(transcriptionHealthMessage, message);
       if (!read.ok) {
-        deadLetters.push({ id: message.id, reason: read.reason });
+        deadLetters.push({ message, reason: read.reason });
         continue;
       }
       const { value, identity } = read.value;
       const health = { ...value, ...identity };
       const meeting = await findMeetingById(db, health.meetingId);
       if (!meeting) {
-        deadLetters.push({ id: message.id, reason: `meeting ${health.meetingId} not found` });
+        deadLetters.push({ message, reason: `meeting ${health.meetingId} not found` });
         continue;
       }
       if (meeting.launchSessionId !== health.sessionId) continue;

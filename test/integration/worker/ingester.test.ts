@@ -541,6 +541,44 @@ describe("a bot's own streams", () => {
     }
   });
 
+  it('of several bots are applied in one batch; a message sharing its id with another bot’s is dead-lettered alone, named by its own stream', async () => {
+    const first = await launchedMeeting('fir-stmm-eet');
+    const second = await launchedMeeting('sec-ondm-eet');
+    // The same entry id in both streams (ids are per stream): the first bot's is good, the second's forged.
+    await redis.xadd(
+      botSessionStream(prefix, first.sessionId, 'segments'),
+      '5-1',
+      ...streamFields(segmentMessage(first.meetingId, first.sessionId, 'f1', 'first bot', { final: true })),
+    );
+    await redis.xadd(
+      botSessionStream(prefix, second.sessionId, 'segments'),
+      '5-1',
+      ...streamFields(segmentMessage(first.meetingId, first.sessionId, 'f2', 'forged', { final: true })),
+    );
+    await redis.xadd(
+      botSessionStream(prefix, second.sessionId, 'segments'),
+      '6-1',
+      ...streamFields(
+        segmentMessage(second.meetingId, second.sessionId, 's1', 'second bot', { final: true }),
+      ),
+    );
+    expect(await newIngester().segments.drain()).toBe(3);
+    const rows = await database
+      .db('transcript_segments')
+      .whereIn('meeting_id', [first.meetingId, second.meetingId])
+      .orderBy('meeting_id');
+    expect(rows.map((row) => [row.meeting_id, row.text])).toEqual([
+      [first.meetingId, 'first bot'],
+      [second.meetingId, 'second bot'],
+    ]);
+    const dead = await deadLetters();
+    expect(dead).toEqual([
+      expect.objectContaining({ stream: botSessionStream(prefix, second.sessionId, 'segments'), id: '5-1' }),
+    ]);
+    expect(await pendingCount(botSessionStream(prefix, first.sessionId, 'segments'))).toBe(0);
+    expect(await pendingCount(botSessionStream(prefix, second.sessionId, 'segments'))).toBe(0);
+  });
+
   it('of a session no worker launched are never read', async () => {
     const { meetingId, sessionId } = await newMeeting();
     await appendOwn(sessionId, 'segments', segmentMessage(meetingId, sessionId, 'ghost', 'unregistered'));
