@@ -94,8 +94,16 @@ export async function updateUser(db: Db, id: number, changes: UserChanges): Prom
  * Serialises everything that counts a user's bots (the concurrent-bot limit): the caller must be
  * inside a transaction, and the lock is held until it ends.
  */
-export async function lockUserForUpdate(db: Db, id: number): Promise<UserRecord | undefined> {
-  const row = await db<UserRow>('users').where({ id }).forUpdate().first();
+export async function lockUserForUpdate(
+  db: Db,
+  id: number,
+  { deleting = false }: { deleting?: boolean } = {},
+): Promise<UserRecord | undefined> {
+  // NO KEY UPDATE: creates queue behind one another, but not behind every transaction that writes
+  // a row referencing the user (webhook deliveries, meetings: their foreign-key checks take KEY
+  // SHARE). A deletion takes the whole row at once, as its DELETE will.
+  const query = db<UserRow>('users').where({ id });
+  const row = await (deleting ? query.forUpdate() : query.forNoKeyUpdate()).first();
   return row && toRecord(row);
 }
 

@@ -55,7 +55,8 @@ export async function lockWaitingScheduled(db: Db, meetingId: number): Promise<M
     .where({ id: meetingId, status: 'requested' })
     .whereNotNull('join_at')
     .whereNull('launch_session_id')
-    .forUpdate()
+    // NO KEY UPDATE, as for every lock on a meeting's row (moveMeetingStatus says why).
+    .forNoKeyUpdate()
     .first();
   return row && toRecord(row);
 }

@@ -288,7 +288,11 @@ export async function moveMeetingStatus(
   const previous = await db<MeetingRow>('meetings')
     .where({ id: meetingId })
     .whereIn('status', allowedPredecessors(move.to))
-    .forUpdate()
+    // NO KEY UPDATE, not UPDATE: status changes of a meeting still queue behind one another, but
+    // not behind the ingest's transactions, whose rows referencing the meeting take KEY SHARE on it
+    // (a foreign-key check) while they hold the meeting's history lock a status change may want
+    // next: with UPDATE the two deadlock.
+    .forNoKeyUpdate()
     .first('status');
   if (!previous) return undefined;
 

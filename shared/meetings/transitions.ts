@@ -86,7 +86,8 @@ export async function recordRejoin(
   at: Date,
 ): Promise<boolean> {
   if (!db.isTransaction) return db.transaction((trx) => recordRejoin(trx, events, meeting, at));
-  await db('meetings').where({ id: meeting.id }).forUpdate().first('id');
+  // NO KEY UPDATE, as for every lock on a meeting's row (moveMeetingStatus says why).
+  await db('meetings').where({ id: meeting.id }).forNoKeyUpdate().first('id');
   const latest = await findLatestTransition(db, meeting.id);
   if (latest?.reason !== 'relaunched') return false;
   const seconds = Math.max(0, (at.getTime() - latest.createdAt.getTime()) / 1000);

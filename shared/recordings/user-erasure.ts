@@ -23,7 +23,8 @@ export const UserErasureErrors = {
  */
 export async function deleteUserAndData(deps: RecordingFilesDeps, userId: number): Promise<void> {
   const recordings = await deps.db.transaction(async (trx) => {
-    if (!(await lockUserForUpdate(trx, userId))) throw new NotFoundError(UserErasureErrors.notFound);
+    if (!(await lockUserForUpdate(trx, userId, { deleting: true })))
+      throw new NotFoundError(UserErasureErrors.notFound);
     const live = await listLiveMeetings(trx, userId);
     if (live.length > 0)
       throw new ConflictError(UserErasureErrors.botsRunning(live.map((meeting) => meeting.id)));

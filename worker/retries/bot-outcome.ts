@@ -60,7 +60,8 @@ export async function applyBotEnd(
   end: BotEnd,
 ): Promise<BotEndApplied> {
   const outcome = await deps.db.transaction(async (trx) => {
-    await trx('meetings').where({ id: meetingId }).forUpdate().first('id');
+    // NO KEY UPDATE, as for every lock on a meeting's row (moveMeetingStatus says why).
+    await trx('meetings').where({ id: meetingId }).forNoKeyUpdate().first('id');
     const meeting = await findMeetingById(trx, meetingId);
     if (!meeting || isTerminal(meeting.status) || meeting.launchSessionId !== sessionId) {
       return { applied: 'ignored' as const };
