@@ -56,8 +56,6 @@ export interface IngesterOptions {
   onSegmentsCommitted?: (written: SegmentRecord[]) => void;
   /** How long another consumer's message may stay pending before this one takes it over. */
   claimIdleMs?: number;
-  /** How often the ingest shard reads the registry and the members again (ingest-shard.ts). */
-  shardRefreshMs?: number;
   /** Retries of refused bots (worker/retries/bot-outcome.ts); none when absent. */
   joinRetry?: BotOutcomeDeps['retry'];
   /**
@@ -89,7 +87,6 @@ export class Ingester {
       redis: options.publisher,
       prefix: options.prefix,
       member: options.consumerName,
-      ...(options.shardRefreshMs !== undefined && { refreshMs: options.shardRefreshMs }),
     });
     this.shard = shard;
     this.log = options.log;

@@ -161,8 +161,8 @@ export class StreamConsumer extends BackgroundLoop {
   }
 
   /**
-   * Reads one batch from `fromId` ('0' = our pending, '>' = new) of every stream and applies it,
-   * stream by stream. Returns how many messages it applied.
+   * Reads one batch from `fromId` ('0' = our pending, '>' = new) of every stream and applies what
+   * they brought together, in batches of `batchSize`. Returns how many messages it applied.
    */
   private async pass(fromId: '0' | '>', blockMs?: number, fresh = false): Promise<number> {
     const { redis, group, consumer } = this.options;
